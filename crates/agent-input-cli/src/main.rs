@@ -1,0 +1,341 @@
+//! `agent-input`: validate and convert the ml-commons standard agent input from the command line.
+//!
+//! Exit status: 0 when the input is valid (or converted), 1 when it is not, 2 for usage and I/O
+//! errors. Results go to standard output as JSON; human-readable problems go to standard error.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use agent_input::{ConvertOptions, Diagnostic, Limits, ProviderId, Report, ToolSpec, validate};
+use clap::{Args, Parser, Subcommand};
+use serde_json::{Value, json};
+
+#[derive(Debug, Parser)]
+#[command(name = "agent-input", version, about = "Validate and convert the OpenSearch ml-commons standard agent input.", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate an execute request (or, with --bare, an input) and print the report
+    /// {"valid", "input_type", "errors", "warnings"}. Exit 0 when valid, 1 when not.
+    Validate {
+        #[command(flatten)]
+        common: Common,
+        /// Read a bare input (a string or an array) instead of a request body.
+        #[arg(long)]
+        bare: bool,
+    },
+    /// Convert an execute request to a provider request body and print it; warnings go to
+    /// standard error. Exit 1 when the input cannot be converted.
+    Convert {
+        #[command(flatten)]
+        common: Common,
+        /// Provider id (bedrock-converse) or ml-commons name (bedrock/converse).
+        #[arg(long = "to", value_name = "PROVIDER", value_parser = parse_provider)]
+        to: ProviderId,
+        /// Read a bare input instead of a request body.
+        #[arg(long)]
+        bare: bool,
+        /// System prompt, placed before any system messages.
+        #[arg(long, value_name = "TEXT")]
+        system: Option<String>,
+        /// Most tokens to generate (default 4096).
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<u64>,
+        /// Sampling temperature, 0 to 1.
+        #[arg(long, value_name = "T", allow_negative_numbers = true)]
+        temperature: Option<f64>,
+        /// Nucleus sampling, 0 to 1.
+        #[arg(long, value_name = "P", allow_negative_numbers = true)]
+        top_p: Option<f64>,
+        /// A stop sequence; repeat for several.
+        #[arg(long = "stop-sequence", value_name = "TEXT")]
+        stop_sequences: Vec<String>,
+        /// JSON file with an array of tool specs: [{"name", "description", "input_schema"}].
+        #[arg(long, value_name = "FILE")]
+        tools: Option<PathBuf>,
+        /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
+        #[arg(long)]
+        report: bool,
+    },
+    /// Print the `question` ml-commons' agent runners would read, as a JSON string.
+    Question {
+        #[command(flatten)]
+        common: Common,
+        /// Read a bare input instead of a request body.
+        #[arg(long)]
+        bare: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct Common {
+    /// The request file; standard input when absent or `-`.
+    #[arg(value_name = "FILE|-")]
+    file: Option<PathBuf>,
+    /// Print compact JSON instead of indented JSON.
+    #[arg(long)]
+    compact: bool,
+    /// Accept a conversation ending with an assistant message (a prefill).
+    #[arg(long)]
+    allow_prefill: bool,
+    /// Largest request body in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body_bytes)]
+    max_body_bytes: usize,
+    /// Deepest JSON nesting.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth)]
+    max_depth: usize,
+    /// Most messages in one input.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_messages)]
+    max_messages: usize,
+    /// Most content blocks in one message or content-block input.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_blocks)]
+    max_blocks: usize,
+}
+
+impl Common {
+    fn options(&self) -> validate::Options {
+        validate::Options {
+            limits: Limits {
+                max_body_bytes: self.max_body_bytes,
+                max_depth: self.max_depth,
+                max_messages: self.max_messages,
+                max_blocks: self.max_blocks,
+            },
+            allow_prefill: self.allow_prefill,
+        }
+    }
+}
+
+fn parse_provider(raw: &str) -> Result<ProviderId, String> {
+    ProviderId::parse(raw).ok_or_else(|| {
+        let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+        format!("unknown provider '{raw}'; use one of {}", ids.join(", "))
+    })
+}
+
+/// A failure that is not about the input: exit 2.
+struct UsageError(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(UsageError(message)) => {
+            eprintln!("agent-input: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The request bytes, or only the total size when it is over the limit: an oversized body is
+/// counted (so the report gives its real size) but never held in memory.
+enum Input {
+    Bytes(Vec<u8>),
+    TooLarge(u64),
+}
+
+fn read_input(file: Option<&PathBuf>, limit: usize) -> Result<Input, UsageError> {
+    fn read_from(mut reader: impl Read, limit: usize) -> io::Result<Input> {
+        let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+        let mut bytes = Vec::new();
+        (&mut reader).take(cap).read_to_end(&mut bytes)?;
+        if bytes.len() <= limit {
+            return Ok(Input::Bytes(bytes));
+        }
+        let rest = io::copy(&mut reader, &mut io::sink())?;
+        Ok(Input::TooLarge(bytes.len() as u64 + rest))
+    }
+    let result = match file {
+        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
+            .and_then(|file| match file.metadata() {
+                Ok(meta) if meta.is_file() && meta.len() > limit as u64 => Ok(Input::TooLarge(meta.len())),
+                _ => read_from(file, limit),
+            })
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        _ => read_from(io::stdin().lock(), limit),
+    };
+    result.map_err(|e| UsageError(format!("cannot read the input: {e}")))
+}
+
+/// Parses the input text; problems (not JSON, too large, too deep) come back as a report.
+fn parse(input: &Input, options: &validate::Options) -> Result<Value, Report> {
+    let bytes = match input {
+        Input::Bytes(bytes) => bytes,
+        Input::TooLarge(size) => {
+            let limit = options.limits.max_body_bytes;
+            let mut report = Report::default();
+            report.push(
+                Diagnostic::new(
+                    agent_input::Code::TooLarge,
+                    agent_input::Path::root(),
+                    format!("the request is {size} bytes, over the limit of {limit} bytes"),
+                )
+                .limit(limit as u64, *size),
+            );
+            return Err(report);
+        }
+    };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let mut report = Report::default();
+            report.push(Diagnostic::new(
+                agent_input::Code::InvalidJson,
+                agent_input::Path::root(),
+                format!("the request is not UTF-8 text (invalid byte at offset {})", error.valid_up_to()),
+            ));
+            return Err(report);
+        }
+    };
+    validate::parse(text, &options.limits)
+}
+
+fn print_json(value: &impl serde::Serialize, compact: bool) -> Result<(), UsageError> {
+    let text = if compact { serde_json::to_string(value) } else { serde_json::to_string_pretty(value) }
+        .map_err(|e| UsageError(format!("cannot write JSON: {e}")))?;
+    let mut stdout = io::stdout().lock();
+    writeln!(stdout, "{text}").map_err(|e| UsageError(format!("cannot write the output: {e}")))
+}
+
+fn print_diagnostics(diagnostics: &[Diagnostic], label: &str) {
+    for d in diagnostics {
+        let path = d.path.to_string();
+        eprintln!("{label}: {} at {}: {}", d.code, if path.is_empty() { "/" } else { &path }, d.message);
+    }
+}
+
+fn run(cli: Cli) -> Result<bool, UsageError> {
+    match cli.command {
+        Command::Validate { common, bare } => {
+            let options = common.options();
+            let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let summary = match parse(&bytes, &options) {
+                Err(report) => json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings}),
+                Ok(value) => {
+                    let validation = if bare {
+                        validate::validate_input(&value, &options)
+                    } else {
+                        validate::validate_request(&value, &options)
+                    };
+                    serde_json::to_value(validation.summary()).map_err(|e| UsageError(e.to_string()))?
+                }
+            };
+            print_json(&summary, common.compact)?;
+            Ok(summary["valid"] == json!(true))
+        }
+        Command::Question { common, bare } => {
+            let options = common.options();
+            let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let result = parse(&bytes, &options).and_then(|value| {
+                let validation = if bare {
+                    validate::validate_input(&value, &options)
+                } else {
+                    validate::validate_request(&value, &options)
+                };
+                validation.into_result().map(|(request, report)| (request.input.question(), report))
+            });
+            match result {
+                Ok((question, report)) => {
+                    print_diagnostics(&report.warnings, "warning");
+                    print_json(&question, true)?;
+                    Ok(true)
+                }
+                Err(report) => {
+                    print_diagnostics(&report.errors, "error");
+                    print_diagnostics(&report.warnings, "warning");
+                    Ok(false)
+                }
+            }
+        }
+        Command::Convert {
+            common,
+            to,
+            bare,
+            system,
+            max_tokens,
+            temperature,
+            top_p,
+            stop_sequences,
+            tools,
+            report: as_report,
+        } => {
+            let tools = match tools {
+                None => Vec::new(),
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+                    serde_json::from_str::<Vec<ToolSpec>>(&text).map_err(|e| {
+                        UsageError(format!(
+                            "{} is not a JSON array of tool specs ({{\"name\", \"description\", \"input_schema\"}}): {e}",
+                            path.display()
+                        ))
+                    })?
+                }
+            };
+            let convert_options = ConvertOptions {
+                system,
+                max_tokens,
+                temperature,
+                top_p,
+                stop_sequences,
+                tools,
+            };
+            let options = common.options();
+            let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let result = parse(&bytes, &options).and_then(|value| convert(&value, bare, to, &convert_options, &options));
+            match (result, as_report) {
+                (Ok((body, warnings)), false) => {
+                    print_diagnostics(&warnings, "warning");
+                    print_json(&body, common.compact)?;
+                    Ok(true)
+                }
+                (Err(report), false) => {
+                    print_diagnostics(&report.errors, "error");
+                    print_diagnostics(&report.warnings, "warning");
+                    Ok(false)
+                }
+                (Ok((body, warnings)), true) => {
+                    print_json(&json!({"ok": true, "body": body, "errors": [], "warnings": warnings}), common.compact)?;
+                    Ok(true)
+                }
+                (Err(report), true) => {
+                    print_json(
+                        &json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings}),
+                        common.compact,
+                    )?;
+                    Ok(false)
+                }
+            }
+        }
+    }
+}
+
+fn convert(
+    value: &Value,
+    bare: bool,
+    provider: ProviderId,
+    options: &ConvertOptions,
+    validation: &validate::Options,
+) -> Result<(Value, Vec<Diagnostic>), Report> {
+    let validated = if bare {
+        validate::validate_input(value, validation)
+    } else {
+        validate::validate_request(value, validation)
+    };
+    let (request, mut report) = validated.into_result()?;
+    match agent_input::convert::convert_to_value(provider, &request, options) {
+        Ok(converted) => {
+            report.warnings.extend(converted.warnings);
+            Ok((converted.body, report.warnings))
+        }
+        Err(errors) => {
+            report.extend(errors);
+            Err(report)
+        }
+    }
+}

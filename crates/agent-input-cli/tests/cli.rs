@@ -1,0 +1,222 @@
+//! Runs every conformance fixture through the real `agent-input` binary, plus the CLI's own
+//! behaviour (exit codes, usage errors, stderr).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use conformance::{Case, Subject, check_conversion, check_validation, load_all};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-input");
+
+fn run_cli(args: &[String], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let text = stdin.to_string();
+    // Write from a thread so a large input cannot deadlock against a full stdout pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let output = child.wait_with_output().expect("the binary finishes");
+    writer.join().expect("writer thread");
+    output
+}
+
+fn limit_args(case: &Case) -> Vec<String> {
+    let limits = case.limits();
+    vec![
+        format!("--max-body-bytes={}", limits.max_body_bytes),
+        format!("--max-depth={}", limits.max_depth),
+        format!("--max-messages={}", limits.max_messages),
+        format!("--max-blocks={}", limits.max_blocks),
+        "--compact".into(),
+    ]
+}
+
+fn stdout_json(output: &Output) -> Result<Value, String> {
+    serde_json::from_slice(&output.stdout).map_err(|e| {
+        format!(
+            "stdout is not JSON ({e}); status {:?}; stderr: {}",
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// CLI flags for a fixture's conversion options, or `None` when they cannot be written as flags
+/// (a number given as an arbitrary string, say).
+fn convert_args(entry: &Value, dir: &std::path::Path) -> Option<Vec<String>> {
+    let mut args = Vec::new();
+    let empty = json!({});
+    let options = entry.get("options").unwrap_or(&empty).as_object()?;
+    for (key, value) in options {
+        match key.as_str() {
+            "system" => args.push(format!("--system={}", value.as_str()?)),
+            "max_tokens" => args.push(format!("--max-tokens={}", value.as_u64()?)),
+            "temperature" => args.push(format!("--temperature={}", value.as_f64()?)),
+            "top_p" => args.push(format!("--top-p={}", value.as_f64()?)),
+            "stop_sequences" => {
+                for stop in value.as_array()? {
+                    args.push(format!("--stop-sequence={}", stop.as_str()?));
+                }
+            }
+            "allow_prefill" => {
+                if value.as_bool()? {
+                    args.push("--allow-prefill".into());
+                }
+            }
+            "tools" => {
+                let path = dir.join("tools.json");
+                std::fs::write(&path, value.to_string()).ok()?;
+                args.push(format!("--tools={}", path.display()));
+            }
+            _ => return None,
+        }
+    }
+    Some(args)
+}
+
+fn run_case(case: &Case) -> Result<(), Failed> {
+    let mut out = String::new();
+    let bare = matches!(case.subject(), Subject::Bare(_));
+    let text = case.subject_text();
+    let mut args = vec!["validate".to_string()];
+    if bare {
+        args.push("--bare".into());
+    }
+    args.extend(limit_args(case));
+    let output = run_cli(&args, &text);
+    let report = stdout_json(&output)?;
+    check_validation(case, &report, &mut out);
+    let want_status = if case.expect.valid { 0 } else { 1 };
+    if output.status.code() != Some(want_status) {
+        out.push_str(&format!("validate exited with {:?}, expected {want_status}\n", output.status.code()));
+    }
+
+    if let Some(question) = &case.expect.question {
+        let mut args = vec!["question".to_string()];
+        if bare {
+            args.push("--bare".into());
+        }
+        args.extend(limit_args(case));
+        let output = run_cli(&args, &text);
+        let got = stdout_json(&output)?;
+        if got != json!(question) {
+            out.push_str(&format!("question printed {got}, expected {question:?}\n"));
+        }
+    }
+
+    let dir = std::env::temp_dir().join(format!("agent-input-cli-{}-{}", std::process::id(), fastrand_name(&case.name)));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    for (provider, entry) in &case.expect.convert {
+        let Some(flags) = convert_args(entry, &dir) else { continue };
+        let mut args = vec!["convert".to_string(), format!("--to={provider}"), "--report".into()];
+        if bare {
+            args.push("--bare".into());
+        }
+        args.extend(limit_args(case));
+        args.extend(flags);
+        let output = run_cli(&args, &text);
+        let report = stdout_json(&output)?;
+        let mut section = String::new();
+        check_conversion(case, entry, &report, &mut section);
+        let want_status = if entry.get("body").is_some() { 0 } else { 1 };
+        if output.status.code() != Some(want_status) {
+            section.push_str(&format!("convert exited with {:?}, expected {want_status}\n", output.status.code()));
+        }
+        if !section.is_empty() {
+            out.push_str(&format!("[{provider}]\n{section}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if out.is_empty() { Ok(()) } else { Err(out.into()) }
+}
+
+/// A file-name-safe tag for a case.
+fn fastrand_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(60).collect()
+}
+
+fn cli_behaviour() -> Vec<Trial> {
+    vec![
+        Trial::test("cli/usage error exits 2", || {
+            let output = run_cli(&["convert".into(), "--to=nowhere".into()], "\"hi\"");
+            if output.status.code() != Some(2) {
+                return Err(format!("exit {:?}", output.status.code()).into());
+            }
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            if !stderr.contains("bedrock-converse") {
+                return Err(format!("stderr does not list the providers: {stderr}").into());
+            }
+            Ok(())
+        }),
+        Trial::test("cli/missing file exits 2", || {
+            let output = run_cli(&["validate".into(), "/nonexistent/request.json".into()], "");
+            if output.status.code() == Some(2) && String::from_utf8_lossy(&output.stderr).contains("/nonexistent/request.json") {
+                Ok(())
+            } else {
+                Err(format!("exit {:?}, stderr {}", output.status.code(), String::from_utf8_lossy(&output.stderr)).into())
+            }
+        }),
+        Trial::test("cli/convert prints the body and warnings on stderr", || {
+            let request = r#"{"input":[{"type":"text","text":"Describe"},{"type":"image","source":{"type":"url","format":"JPG","data":"s3://bucket-a/cat.jpg"}}]}"#;
+            let output = run_cli(&["convert".into(), "--to=bedrock/converse".into(), "--max-tokens=10".into()], request);
+            let body = stdout_json(&output)?;
+            let want = json!({"messages":[{"role":"user","content":[{"text":"Describe"},{"image":{"format":"jpeg","source":{"s3Location":{"uri":"s3://bucket-a/cat.jpg"}}}}]}],"inferenceConfig":{"maxTokens":10}});
+            if body != want {
+                return Err(format!("body {body}").into());
+            }
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            if !stderr.contains("warning: format_normalized at /input/1/source/format") {
+                return Err(format!("stderr {stderr}").into());
+            }
+            Ok(())
+        }),
+        Trial::test("cli/convert failure lists errors on stderr and exits 1", || {
+            let request = r#"{"input":[{"type":"image","source":{"type":"url","format":"png","data":"https://example.com/a.png"}}]}"#;
+            let output = run_cli(&["convert".into(), "--to=bedrock-converse".into()], request);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            if output.status.code() == Some(1) && output.stdout.is_empty() && stderr.contains("error: url_not_supported_by_provider at /input/0/source/data") {
+                Ok(())
+            } else {
+                Err(format!("exit {:?}, stderr {stderr}", output.status.code()).into())
+            }
+        }),
+        Trial::test("cli/oversized input is reported without reading it whole", || {
+            let big = format!("\"{}\"", "a".repeat(10_000));
+            let output = run_cli(&["validate".into(), "--max-body-bytes=100".into()], &big);
+            let report = stdout_json(&output)?;
+            if output.status.code() == Some(1) && report["errors"][0]["code"] == "too_large" {
+                Ok(())
+            } else {
+                Err(format!("exit {:?}, report {report}", output.status.code()).into())
+            }
+        }),
+        Trial::test("cli/help documents every command", || {
+            for command in ["validate", "convert", "question"] {
+                let output = run_cli(&[command.into(), "--help".into()], "");
+                if output.status.code() != Some(0) || output.stdout.is_empty() {
+                    return Err(format!("{command} --help failed").into());
+                }
+            }
+            Ok(())
+        }),
+    ]
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials: Vec<Trial> = load_all()
+        .into_iter()
+        .map(|(name, case)| Trial::test(format!("fixture/{name}"), move || run_case(&case)))
+        .collect();
+    trials.extend(cli_behaviour());
+    libtest_mimic::run(&args, trials).exit();
+}

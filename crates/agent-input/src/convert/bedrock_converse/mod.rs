@@ -1,0 +1,541 @@
+//! Standard input → AWS Bedrock Runtime `Converse` request body.
+//!
+//! API reference: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html>.
+//! What Bedrock rejects is rejected here first, with a path: web URLs, media outside user turns,
+//! a first turn that is not the user's, tool blocks without tool specs, invalid names and ids,
+//! and the documented count and size limits (checked before any body is built).
+
+mod names;
+pub mod wire;
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::{Converted, ConvertOptions, DEFAULT_MAX_TOKENS, Provider, ProviderId, Turn, option_path};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::path::Path;
+use crate::url::{self, Scheme};
+
+use self::names::{Names, Outcome};
+use self::wire::{
+    ContentBlock as Block, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration, MediaSource,
+    Message, S3Location, SystemContentBlock, Tool, ToolConfiguration, ToolInputSchema, ToolResultBlock, ToolResultContentBlock,
+    ToolSpecification, ToolUseBlock, VideoBlock,
+};
+
+/// Most images in one request.
+pub const MAX_IMAGES: u64 = 20;
+/// Largest decoded image: 3.75 MiB (Bedrock counts 5 MiB of base64).
+pub const MAX_IMAGE_BYTES: u64 = 3_932_160;
+/// Most documents in one request.
+pub const MAX_DOCUMENTS: u64 = 5;
+/// Largest decoded document: 4.5 MiB.
+pub const MAX_DOCUMENT_BYTES: u64 = 4_718_592;
+/// Base64 video text must stay under 25 MiB; larger videos go through S3.
+pub const MAX_VIDEO_BASE64_CHARS: u64 = 26_214_400;
+/// Most stop sequences.
+pub const MAX_STOP_SEQUENCES: usize = 2500;
+
+/// The Bedrock Converse converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BedrockConverse;
+
+impl Provider for BedrockConverse {
+    const ID: ProviderId = ProviderId::BedrockConverse;
+    type Request<'a> = ConverseRequest<'a>;
+
+    fn convert<'a>(request: &'a ExecuteRequest<'a>, options: &'a ConvertOptions) -> Result<Converted<ConverseRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Context {
+            base: &request.input_path,
+            report: Report::default(),
+        };
+        let inference_config = cx.inference_config(options);
+        let tool_config = cx.tool_config(options);
+        cx.check_limits(&turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = cx.build(&turns, options, inference_config, tool_config);
+        match body {
+            Some(body) if cx.report.is_ok() => Ok(Converted { body, warnings: cx.report.warnings }),
+            _ => Err(cx.report),
+        }
+    }
+}
+
+struct Context<'p> {
+    base: &'p Path,
+    report: Report,
+}
+
+fn is_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn is_tool_use_id(id: &str) -> bool {
+    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+}
+
+/// A provider role for a standard role, or `None` when Bedrock has no place for it.
+fn provider_role(role: &Role<'_>) -> Option<ConversationRole> {
+    match role {
+        Role::User | Role::Tool => Some(ConversationRole::User),
+        Role::Assistant => Some(ConversationRole::Assistant),
+        Role::System | Role::Other(_) => None,
+    }
+}
+
+impl<'p> Context<'p> {
+    fn error(&mut self, diagnostic: Diagnostic) {
+        self.report.push(diagnostic);
+    }
+
+    fn inference_config(&mut self, options: &ConvertOptions) -> InferenceConfiguration {
+        let max_tokens = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        if max_tokens == 0 || max_tokens > i32::MAX as u64 {
+            self.error(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    option_path("max_tokens"),
+                    format!("max_tokens must be at least 1 (and at most {}), not {max_tokens}", i32::MAX),
+                )
+                .received(max_tokens.to_string()),
+            );
+        }
+        for (name, value) in [("temperature", options.temperature), ("top_p", options.top_p)] {
+            if let Some(value) = value
+                && !(0.0..=1.0).contains(&value)
+            {
+                self.error(
+                    Diagnostic::new(
+                        Code::InvalidParameter,
+                        option_path(name),
+                        format!("{name} must be between 0 and 1 for Bedrock, not {value}"),
+                    )
+                    .expected(["0..1"])
+                    .received(value.to_string()),
+                );
+            }
+        }
+        if options.stop_sequences.len() > MAX_STOP_SEQUENCES {
+            self.error(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    option_path("stop_sequences"),
+                    format!("at most {MAX_STOP_SEQUENCES} stop sequences are allowed, not {}", options.stop_sequences.len()),
+                )
+                .limit(MAX_STOP_SEQUENCES as u64, options.stop_sequences.len() as u64),
+            );
+        }
+        for (i, stop) in options.stop_sequences.iter().enumerate() {
+            if stop.is_empty() {
+                self.error(Diagnostic::new(
+                    Code::InvalidParameter,
+                    option_path("stop_sequences").index(i),
+                    "a stop sequence must not be empty",
+                ));
+            }
+        }
+        InferenceConfiguration {
+            max_tokens,
+            temperature: options.temperature,
+            top_p: options.top_p,
+            stop_sequences: options.stop_sequences.clone(),
+        }
+    }
+
+    fn tool_config<'a>(&mut self, options: &'a ConvertOptions) -> Option<ToolConfiguration<'a>> {
+        if options.tools.is_empty() {
+            return None;
+        }
+        let mut seen = HashSet::new();
+        let mut tools = Vec::with_capacity(options.tools.len());
+        for (i, spec) in options.tools.iter().enumerate() {
+            let path = option_path("tools").index(i);
+            if !is_tool_name(&spec.name) {
+                self.error(
+                    Diagnostic::new(
+                        Code::InvalidForProvider,
+                        path.key("name"),
+                        format!(
+                            "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not",
+                            spec.name
+                        ),
+                    )
+                    .received(spec.name.clone()),
+                );
+            } else if !seen.insert(spec.name.as_str()) {
+                self.error(
+                    Diagnostic::new(Code::InvalidForProvider, path.key("name"), format!("tool '{}' is given twice; tool names must be unique", spec.name))
+                        .received(spec.name.clone()),
+                );
+            }
+            let schema = match &spec.input_schema {
+                None => serde_json::json!({"type": "object", "properties": {}}),
+                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => schema.clone(),
+                Some(other) => {
+                    self.error(Diagnostic::new(
+                        Code::InvalidForProvider,
+                        path.key("input_schema"),
+                        format!(
+                            "Bedrock needs a tool's input_schema to be a JSON Schema object with \"type\": \"object\"; got {}",
+                            format!("{} {}", crate::validate::a_or_an(crate::validate::json_type(other)), crate::validate::json_type(other))
+                        ),
+                    ));
+                    Value::Null
+                }
+            };
+            tools.push(Tool::ToolSpec(ToolSpecification {
+                name: &spec.name,
+                description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                input_schema: ToolInputSchema::Json(schema),
+            }));
+        }
+        Some(ToolConfiguration { tools })
+    }
+
+    /// Counts and sizes, before anything is built.
+    fn check_limits(&mut self, turns: &[Turn<'_, '_>]) {
+        let mut images = 0u64;
+        let mut documents = 0u64;
+        for turn in turns {
+            for (j, block) in turn.content.iter().enumerate() {
+                let path = || turn.origin.block_path(self.base, j);
+                match block {
+                    ContentBlock::Text(_) => {}
+                    ContentBlock::Image(image) => {
+                        images += 1;
+                        if images == MAX_IMAGES + 1 {
+                            self.error(
+                                Diagnostic::new(
+                                    Code::ProviderLimit,
+                                    path(),
+                                    format!("Bedrock accepts at most {MAX_IMAGES} images in one request; this is image {images}"),
+                                )
+                                .limit(MAX_IMAGES, images),
+                            );
+                        }
+                        self.check_size(&image.source, MAX_IMAGE_BYTES, "image", path());
+                    }
+                    ContentBlock::Document(document) => {
+                        documents += 1;
+                        if documents == MAX_DOCUMENTS + 1 {
+                            self.error(
+                                Diagnostic::new(
+                                    Code::ProviderLimit,
+                                    path(),
+                                    format!("Bedrock accepts at most {MAX_DOCUMENTS} documents in one request; this is document {documents}"),
+                                )
+                                .limit(MAX_DOCUMENTS, documents),
+                            );
+                        }
+                        self.check_size(&document.source, MAX_DOCUMENT_BYTES, "document", path());
+                    }
+                    ContentBlock::Video(video) => {
+                        if let Source::Base64(data) = &video.source {
+                            let chars = data.len() as u64;
+                            if chars >= MAX_VIDEO_BASE64_CHARS {
+                                self.error(
+                                    Diagnostic::new(
+                                        Code::ProviderLimit,
+                                        path().key("source").key("data"),
+                                        format!(
+                                            "Bedrock takes base64 video under {MAX_VIDEO_BASE64_CHARS} characters (25 MiB); this one has {chars}. Upload it to S3 and use an s3:// URL source"
+                                        ),
+                                    )
+                                    .limit(MAX_VIDEO_BASE64_CHARS - 1, chars),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_size(&mut self, source: &Source<'_>, limit: u64, what: &str, path: Path) {
+        if let Some(size) = source.decoded_len() {
+            let size = size as u64;
+            if size > limit {
+                self.error(
+                    Diagnostic::new(
+                        Code::ProviderLimit,
+                        path.key("source").key("data"),
+                        format!("Bedrock accepts {what}s of at most {limit} bytes; this one is {size} bytes. Shrink it or use an s3:// URL source"),
+                    )
+                    .limit(limit, size),
+                );
+            }
+        }
+    }
+
+    fn source<'a>(&mut self, source: &'a Source<'a>, path: impl Fn() -> Path) -> Option<MediaSource<'a>> {
+        match source {
+            Source::Base64(data) => Some(MediaSource::Bytes(data)),
+            Source::Url(url) => match url::check(url) {
+                Ok(Scheme::S3) => Some(MediaSource::S3Location(S3Location { uri: url })),
+                Ok(scheme) => {
+                    self.error(
+                        Diagnostic::new(
+                            Code::UrlNotSupportedByProvider,
+                            path().key("source").key("data"),
+                            format!(
+                                "Bedrock cannot fetch {} URLs; download the file and send it as a base64 source, or put it in S3 and use an s3:// URL",
+                                scheme.as_str()
+                            ),
+                        )
+                        .expected(["base64", "s3://"])
+                        .received(scheme.as_str()),
+                    );
+                    None
+                }
+                // Validated input holds only checked URLs.
+                Err(_) => None,
+            },
+        }
+    }
+
+    fn document<'a>(&mut self, document: &'a crate::model::Document<'a>, names: &mut Names, path: &dyn Fn() -> Path) -> Option<DocumentBlock<'a>> {
+        let given = document.name.as_deref();
+        let (name, outcome) = names.next(given);
+        match outcome {
+            Outcome::Unchanged => {}
+            Outcome::Sanitized | Outcome::MadeUnique => {
+                let at = if given.is_some() { path().key("name") } else { path() };
+                let message = match (given, &outcome) {
+                    (Some(given), Outcome::Sanitized) => format!(
+                        "document name {given:?} was changed to {name:?}: Bedrock allows only letters, digits, single spaces, hyphens, parentheses and square brackets"
+                    ),
+                    (Some(given), _) => format!("document name {given:?} is already used in this request and was changed to {name:?}"),
+                    (None, _) => format!("the generated document name was already used in this request and was changed to {name:?}"),
+                };
+                let mut warning = Diagnostic::new(Code::DocumentNameSanitized, at, message);
+                if let Some(given) = given {
+                    warning = warning.received(given);
+                }
+                self.report.push(warning.expected([name.clone()]));
+            }
+        }
+        let source = self.source(&document.source, path)?;
+        Some(DocumentBlock { format: document.format, name, source })
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn build<'a>(
+        &mut self,
+        turns: &[Turn<'a, 'a>],
+        options: &'a ConvertOptions,
+        inference_config: InferenceConfiguration,
+        tool_config: Option<ToolConfiguration<'a>>,
+    ) -> Option<ConverseRequest<'a>> {
+        let mut system = Vec::new();
+        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+            system.push(SystemContentBlock::Text(prompt));
+        }
+        let mut messages: Vec<Message<'a>> = Vec::new();
+        // Whether the last turn is made only of tool results (consecutive tool messages join it silently).
+        let mut last_is_tool_group = false;
+        let mut names = Names::default();
+        let mut first_checked = false;
+        let mut tool_block_at: Option<Path> = None;
+        // For each message built, the first top-level document in it (a document needs a text block beside it).
+        let mut document_at: Vec<Option<Path>> = Vec::new();
+        let base = self.base;
+
+        for turn in turns {
+            let message_path = turn.origin.message_path(base);
+            let Some(role) = provider_role(turn.role) else {
+                if *turn.role == Role::System {
+                    for (j, block) in turn.content.iter().enumerate() {
+                        if let ContentBlock::Text(text) = block {
+                            system.push(SystemContentBlock::Text(text));
+                        } else {
+                            self.error(Diagnostic::new(
+                                Code::MediaNotAllowedInRole,
+                                turn.origin.block_path(base, j),
+                                format!("Bedrock system prompts hold only text; move this {} block into a user message", block.type_name()),
+                            ));
+                        }
+                    }
+                } else {
+                    self.error(
+                        Diagnostic::new(
+                            Code::RoleNotSupported,
+                            turn.origin.field_path(base, "role"),
+                            format!(
+                                "Bedrock has no role '{}'; use user, assistant, system or tool",
+                                turn.role.as_str()
+                            ),
+                        )
+                        .expected(["user", "assistant", "system", "tool"])
+                        .received(turn.role.as_str()),
+                    );
+                }
+                continue;
+            };
+            if !first_checked {
+                first_checked = true;
+                if role != ConversationRole::User {
+                    self.error(
+                        Diagnostic::new(
+                            Code::FirstMessageNotUser,
+                            turn.origin.field_path(base, "role"),
+                            format!(
+                                "Bedrock conversations must start with a user message, but the first non-system message is from '{}'",
+                                turn.role.as_str()
+                            ),
+                        )
+                        .expected(["user"])
+                        .received(turn.role.as_str()),
+                    );
+                }
+            }
+
+            let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
+            let mut turn_document_at = None;
+            let is_tool = *turn.role == Role::Tool;
+            if let Some(text) = turn.text {
+                blocks.push(Block::Text(text));
+            }
+            if is_tool {
+                let id = turn.tool_call_id.unwrap_or_default();
+                let id_path = turn.origin.field_path(base, "toolCallId");
+                self.check_tool_use_id(id, &id_path);
+                tool_block_at.get_or_insert(id_path);
+                let mut content = Vec::with_capacity(turn.content.len());
+                for (j, block) in turn.content.iter().enumerate() {
+                    let path = || turn.origin.block_path(base, j);
+                    let converted = match block {
+                        ContentBlock::Text(text) => Some(ToolResultContentBlock::Text(text)),
+                        ContentBlock::Image(image) => self
+                            .source(&image.source, path)
+                            .map(|source| ToolResultContentBlock::Image(ImageBlock { format: image.format, source })),
+                        ContentBlock::Video(video) => self
+                            .source(&video.source, path)
+                            .map(|source| ToolResultContentBlock::Video(VideoBlock { format: video.format, source })),
+                        ContentBlock::Document(document) => self.document(document, &mut names, &path).map(ToolResultContentBlock::Document),
+                    };
+                    content.extend(converted);
+                }
+                blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
+            } else {
+                for (j, block) in turn.content.iter().enumerate() {
+                    let path = || turn.origin.block_path(base, j);
+                    if role == ConversationRole::Assistant && matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_)) {
+                        self.error(Diagnostic::new(
+                            Code::MediaNotAllowedInRole,
+                            path(),
+                            format!("Bedrock accepts {}s only in user messages, not from '{}'", block.type_name(), turn.role.as_str()),
+                        ));
+                        continue;
+                    }
+                    let converted = match block {
+                        ContentBlock::Text(text) => Some(Block::Text(text)),
+                        ContentBlock::Image(image) => self
+                            .source(&image.source, path)
+                            .map(|source| Block::Image(ImageBlock { format: image.format, source })),
+                        ContentBlock::Video(video) => self
+                            .source(&video.source, path)
+                            .map(|source| Block::Video(VideoBlock { format: video.format, source })),
+                        ContentBlock::Document(document) => {
+                            turn_document_at.get_or_insert_with(path);
+                            self.document(document, &mut names, &path).map(Block::Document)
+                        }
+                    };
+                    blocks.extend(converted);
+                }
+                for (k, call) in turn.tool_calls.iter().enumerate() {
+                    let call_path = turn.origin.field_path(base, "toolCalls").index(k);
+                    tool_block_at.get_or_insert_with(|| turn.origin.field_path(base, "toolCalls"));
+                    self.check_tool_use_id(&call.id, &call_path.key("id"));
+                    if !is_tool_name(&call.name) {
+                        self.error(
+                            Diagnostic::new(
+                                Code::InvalidForProvider,
+                                call_path.key("function").key("name"),
+                                format!("Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not", call.name),
+                            )
+                            .received(call.name.as_ref()),
+                        );
+                    }
+                    // Validation checked the arguments hold a JSON object.
+                    if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
+                        blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
+                    }
+                }
+            }
+
+            match messages.last_mut() {
+                Some(last) if last.role == role => {
+                    if !(is_tool && last_is_tool_group) {
+                        self.report.push(Diagnostic::new(
+                            Code::MessagesMerged,
+                            message_path,
+                            format!(
+                                "this message was merged into the previous {} turn: Bedrock needs user and assistant turns to alternate",
+                                match role {
+                                    ConversationRole::User => "user",
+                                    ConversationRole::Assistant => "assistant",
+                                }
+                            ),
+                        ));
+                    }
+                    last.content.extend(blocks);
+                    last_is_tool_group = last_is_tool_group && is_tool;
+                    if let Some(slot) = document_at.last_mut() {
+                        *slot = slot.take().or(turn_document_at);
+                    }
+                }
+                _ => {
+                    messages.push(Message { role, content: blocks });
+                    document_at.push(turn_document_at);
+                    last_is_tool_group = is_tool;
+                }
+            }
+        }
+
+        if let Some(at) = tool_block_at
+            && options.tools.is_empty()
+        {
+            self.error(Diagnostic::new(
+                Code::ToolConfigRequired,
+                at,
+                "the conversation has tool calls or tool results, so Bedrock needs the tool specs: pass tools (name, description, input_schema)",
+            ));
+        }
+        for (message, document_at) in messages.iter().zip(document_at) {
+            if let Some(path) = document_at
+                && !message.content.iter().any(|b| matches!(b, Block::Text(_)))
+            {
+                self.error(Diagnostic::new(
+                    Code::DocumentRequiresText,
+                    path,
+                    "Bedrock needs a text block in the same message as a document; add a text block saying what to do with it",
+                ));
+            }
+        }
+        self.report.is_ok().then_some(ConverseRequest {
+            messages,
+            system,
+            inference_config,
+            tool_config,
+        })
+    }
+
+    fn check_tool_use_id(&mut self, id: &str, path: &Path) {
+        if !is_tool_use_id(id) {
+            self.error(
+                Diagnostic::new(
+                    Code::InvalidForProvider,
+                    path.clone(),
+                    format!("Bedrock tool call ids must be 1-64 letters, digits, '_', '.', ':' or '-'; {id:?} is not"),
+                )
+                .received(id),
+            );
+        }
+    }
+}

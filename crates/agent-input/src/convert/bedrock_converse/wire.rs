@@ -1,0 +1,205 @@
+//! Bedrock Runtime `Converse` request shapes (botocore `bedrock-runtime` 2023-09-30), limited to
+//! what the standard input can produce. Blobs travel as base64 strings in the JSON body.
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
+
+/// The body of `POST /model/{modelId}/converse` (the model id is in the URL, not here).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConverseRequest<'a> {
+    /// The conversation, starting with a user turn and alternating roles.
+    pub messages: Vec<Message<'a>>,
+    /// System prompts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub system: Vec<SystemContentBlock<'a>>,
+    /// Inference parameters.
+    pub inference_config: InferenceConfiguration,
+    /// Tool specs, required when the history holds tool blocks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_config: Option<ToolConfiguration<'a>>,
+}
+
+/// One turn.
+#[derive(Debug, Clone, Serialize)]
+pub struct Message<'a> {
+    /// `user` or `assistant`.
+    pub role: ConversationRole,
+    /// The turn's blocks.
+    pub content: Vec<ContentBlock<'a>>,
+}
+
+/// `ConversationRole`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConversationRole {
+    /// The person (and tool results).
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// `ContentBlock` union: exactly one member is set.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ContentBlock<'a> {
+    /// `{"text": "..."}`
+    Text(&'a str),
+    /// `{"image": {...}}`
+    Image(ImageBlock<'a>),
+    /// `{"document": {...}}`
+    Document(DocumentBlock<'a>),
+    /// `{"video": {...}}`
+    Video(VideoBlock<'a>),
+    /// `{"toolUse": {...}}`
+    ToolUse(ToolUseBlock<'a>),
+    /// `{"toolResult": {...}}`
+    ToolResult(ToolResultBlock<'a>),
+}
+
+/// `ImageBlock`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImageBlock<'a> {
+    /// `png | jpeg | gif | webp`
+    pub format: ImageFormat,
+    /// Bytes or S3 location.
+    pub source: MediaSource<'a>,
+}
+
+/// `VideoBlock`.
+#[derive(Debug, Clone, Serialize)]
+pub struct VideoBlock<'a> {
+    /// `mkv | mov | mp4 | webm | flv | mpeg | mpg | wmv | three_gp`
+    pub format: VideoFormat,
+    /// Bytes or S3 location.
+    pub source: MediaSource<'a>,
+}
+
+/// `DocumentBlock`.
+#[derive(Debug, Clone, Serialize)]
+pub struct DocumentBlock<'a> {
+    /// `pdf | csv | doc | docx | xls | xlsx | html | txt | md`
+    pub format: DocumentFormat,
+    /// 1–200 characters of letters, digits, single spaces, hyphens, parentheses and square
+    /// brackets, unique in the request.
+    pub name: String,
+    /// Bytes or S3 location.
+    pub source: MediaSource<'a>,
+}
+
+/// `ImageSource` / `VideoSource` / `DocumentSource` union.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MediaSource<'a> {
+    /// Base64 text.
+    Bytes(&'a str),
+    /// An object in S3.
+    S3Location(S3Location<'a>),
+}
+
+/// `S3Location`.
+#[derive(Debug, Clone, Serialize)]
+pub struct S3Location<'a> {
+    /// `s3://bucket/key`
+    pub uri: &'a str,
+}
+
+/// `ToolUseBlock`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolUseBlock<'a> {
+    /// `[a-zA-Z0-9_.:-]{1,64}`
+    pub tool_use_id: &'a str,
+    /// `[a-zA-Z0-9_-]{1,64}`
+    pub name: &'a str,
+    /// The arguments object, passed through as written.
+    pub input: &'a RawValue,
+}
+
+/// `ToolResultBlock`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultBlock<'a> {
+    /// The `toolUseId` this answers.
+    pub tool_use_id: &'a str,
+    /// The result.
+    pub content: Vec<ToolResultContentBlock<'a>>,
+}
+
+/// `ToolResultContentBlock` union.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolResultContentBlock<'a> {
+    /// Text.
+    Text(&'a str),
+    /// An image.
+    Image(ImageBlock<'a>),
+    /// A document.
+    Document(DocumentBlock<'a>),
+    /// A video.
+    Video(VideoBlock<'a>),
+}
+
+/// `SystemContentBlock` union (text only here).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SystemContentBlock<'a> {
+    /// Non-empty text.
+    Text(&'a str),
+}
+
+/// `InferenceConfiguration`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InferenceConfiguration {
+    /// At least 1.
+    pub max_tokens: u64,
+    /// 0 to 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// 0 to 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// Up to 2,500 non-empty strings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stop_sequences: Vec<String>,
+}
+
+/// `ToolConfiguration`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolConfiguration<'a> {
+    /// At least one tool.
+    pub tools: Vec<Tool<'a>>,
+}
+
+/// `Tool` union (tool specs only here).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Tool<'a> {
+    /// A function the model may call.
+    ToolSpec(ToolSpecification<'a>),
+}
+
+/// `ToolSpecification`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSpecification<'a> {
+    /// `[a-zA-Z0-9_-]{1,64}`
+    pub name: &'a str,
+    /// Non-empty when present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<&'a str>,
+    /// The arguments schema (top-level type object).
+    pub input_schema: ToolInputSchema,
+}
+
+/// `ToolInputSchema` union.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolInputSchema {
+    /// A JSON Schema document.
+    Json(Value),
+}

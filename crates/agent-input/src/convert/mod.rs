@@ -1,0 +1,326 @@
+//! Conversion of a validated request into a provider's request body.
+//!
+//! One module per provider, each behind [`Provider`], each with typed wire structs. A converter
+//! never drops content silently: what the provider cannot carry is an error naming the provider
+//! and saying what to do instead.
+
+pub mod bedrock_converse;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::model::{AgentInput, ContentBlock, ExecuteRequest, Message, Role, ToolCall};
+use crate::path::Path;
+
+pub use bedrock_converse::BedrockConverse;
+
+/// A provider's request format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ProviderId {
+    /// AWS Bedrock Runtime `Converse`.
+    BedrockConverse,
+}
+
+impl ProviderId {
+    /// Every provider.
+    pub const ALL: &'static [ProviderId] = &[ProviderId::BedrockConverse];
+
+    /// The id used by the CLI (`--to`) and the npm package (`provider`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::BedrockConverse => "bedrock-converse",
+        }
+    }
+
+    /// The name ml-commons uses in `model_provider`, if it has one.
+    pub const fn ml_commons_name(self) -> Option<&'static str> {
+        match self {
+            Self::BedrockConverse => Some("bedrock/converse"),
+        }
+    }
+
+    /// A human-readable name for messages.
+    pub const fn display_name(self) -> &'static str {
+        match self {
+            Self::BedrockConverse => "Bedrock Converse",
+        }
+    }
+
+    /// Reads an id or an ml-commons `model_provider` name, case-insensitively.
+    pub fn parse(raw: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|id| {
+            raw.eq_ignore_ascii_case(id.as_str()) || id.ml_commons_name().is_some_and(|n| raw.eq_ignore_ascii_case(n))
+        })
+    }
+}
+
+impl fmt::Display for ProviderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A tool the model may call, as callers describe it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// The tool's name, as tool calls name it.
+    pub name: String,
+    /// What the tool does, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the arguments; an empty object schema when absent.
+    #[serde(default, alias = "inputSchema", skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<Value>,
+}
+
+/// Provider-independent conversion settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ConvertOptions {
+    /// A system prompt, placed before any system messages.
+    pub system: Option<String>,
+    /// Most tokens to generate (default 4096, as ml-commons).
+    pub max_tokens: Option<u64>,
+    /// Sampling temperature, 0 to 1.
+    pub temperature: Option<f64>,
+    /// Nucleus sampling, 0 to 1.
+    pub top_p: Option<f64>,
+    /// Strings that stop generation.
+    pub stop_sequences: Vec<String>,
+    /// Tool specs; required when the history holds tool calls or results.
+    pub tools: Vec<ToolSpec>,
+}
+
+/// Default `max_tokens`, the value ml-commons' connectors use.
+pub const DEFAULT_MAX_TOKENS: u64 = 4096;
+
+/// A converted body and the warnings produced on the way.
+#[derive(Debug, Clone)]
+pub struct Converted<T> {
+    /// The provider request body.
+    pub body: T,
+    /// What was changed to fit the provider.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A provider request format: standard input in, typed request body out.
+pub trait Provider {
+    /// Which provider this is.
+    const ID: ProviderId;
+    /// The request body's wire type.
+    type Request<'a>: Serialize;
+
+    /// Converts a validated request.
+    ///
+    /// # Errors
+    /// Every problem the provider would reject, each with the path of the offending part.
+    fn convert<'a>(request: &'a ExecuteRequest<'a>, options: &'a ConvertOptions) -> Result<Converted<Self::Request<'a>>, Report>;
+}
+
+/// Converts with the provider chosen at run time and returns the body as JSON.
+pub fn convert_to_value(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Converted<Value>, Report> {
+    fn to_value<P: Provider>(request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Converted<Value>, Report> {
+        let converted = P::convert(request, options)?;
+        let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+        Ok(Converted { body, warnings: converted.warnings })
+    }
+    match provider {
+        ProviderId::BedrockConverse => to_value::<BedrockConverse>(request, options),
+    }
+}
+
+/// Converts with the provider chosen at run time and returns the body as JSON text.
+pub fn convert_to_string(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool) -> Result<Converted<String>, Report> {
+    fn to_string<P: Provider>(request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool) -> Result<Converted<String>, Report> {
+        let converted = P::convert(request, options)?;
+        let body = if pretty {
+            serde_json::to_string_pretty(&converted.body)
+        } else {
+            serde_json::to_string(&converted.body)
+        }
+        .map_err(|e| serialize_failure(P::ID, &e))?;
+        Ok(Converted { body, warnings: converted.warnings })
+    }
+    match provider {
+        ProviderId::BedrockConverse => to_string::<BedrockConverse>(request, options, pretty),
+    }
+}
+
+fn serialize_failure(provider: ProviderId, error: &serde_json::Error) -> Report {
+    // Wire structs hold only strings, numbers and already-parsed JSON, so this is not expected.
+    let mut report = Report::default();
+    report.push(Diagnostic::new(
+        Code::InvalidForProvider,
+        Path::root(),
+        format!("the {} request could not be written as JSON: {error}", provider.display_name()),
+    ));
+    report
+}
+
+/// Where one message of the input sits in the request, for paths.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Origin {
+    /// Text input: the input itself.
+    Text,
+    /// Content-block input: the blocks are the input array.
+    Blocks,
+    /// Message `i` of a messages input.
+    Message(usize),
+}
+
+/// A message of the input with its location: text and content-block inputs become one user message.
+#[derive(Debug)]
+pub(crate) struct Turn<'r, 'a> {
+    pub(crate) role: &'r Role<'a>,
+    /// Text input's text, which has no block of its own.
+    pub(crate) text: Option<&'r str>,
+    pub(crate) content: &'r [ContentBlock<'a>],
+    pub(crate) tool_calls: &'r [ToolCall<'a>],
+    pub(crate) tool_call_id: Option<&'r str>,
+    pub(crate) origin: Origin,
+}
+
+static USER: Role<'static> = Role::User;
+
+impl<'r, 'a> Turn<'r, 'a> {
+    pub(crate) fn all(input: &'r AgentInput<'a>) -> Vec<Turn<'r, 'a>> {
+        match input {
+            AgentInput::Text(text) => vec![Turn {
+                role: &USER,
+                text: Some(text),
+                content: &[],
+                tool_calls: &[],
+                tool_call_id: None,
+                origin: Origin::Text,
+            }],
+            AgentInput::Blocks(blocks) => vec![Turn {
+                role: &USER,
+                text: None,
+                content: blocks,
+                tool_calls: &[],
+                tool_call_id: None,
+                origin: Origin::Blocks,
+            }],
+            AgentInput::Messages(messages) => messages
+                .iter()
+                .enumerate()
+                .map(|(i, m): (usize, &'r Message<'a>)| Turn {
+                    role: &m.role,
+                    text: None,
+                    content: &m.content,
+                    tool_calls: &m.tool_calls,
+                    tool_call_id: m.tool_call_id.as_deref(),
+                    origin: Origin::Message(i),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Origin {
+    pub(crate) fn message_path(self, base: &Path) -> Path {
+        match self {
+            Self::Text | Self::Blocks => base.clone(),
+            Self::Message(i) => base.index(i),
+        }
+    }
+
+    pub(crate) fn block_path(self, base: &Path, j: usize) -> Path {
+        match self {
+            Self::Text => base.clone(),
+            Self::Blocks => base.index(j),
+            Self::Message(i) => base.index(i).key("content").index(j),
+        }
+    }
+
+    pub(crate) fn field_path(self, base: &Path, key: &str) -> Path {
+        self.message_path(base).key(key)
+    }
+}
+
+/// Path of a conversion option, for option errors.
+pub(crate) fn option_path(name: &str) -> Path {
+    Path::root().key("options").key(name)
+}
+
+impl ConvertOptions {
+    /// Reads options from JSON the way callers write them: snake_case or camelCase keys
+    /// (`max_tokens` / `maxTokens`), and numbers either as JSON numbers or as numeric strings,
+    /// since ml-commons stores `model_parameters` as strings. Every problem is reported at
+    /// `/options/<key>`.
+    ///
+    /// # Errors
+    /// `invalid_parameter` for unknown keys and values of the wrong type.
+    pub fn from_json(value: &Value) -> Result<Self, Report> {
+        let mut report = Report::default();
+        let mut options = Self::default();
+        let Some(object) = value.as_object() else {
+            if !value.is_null() {
+                report.push(Diagnostic::new(Code::InvalidParameter, Path::root().key("options"), "options must be an object"));
+            }
+            return if report.is_ok() { Ok(options) } else { Err(report) };
+        };
+        let mut bad = |key: &str, message: String, received: &Value| {
+            report.push(
+                Diagnostic::new(Code::InvalidParameter, option_path(key), message).received(match received {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                }),
+            );
+        };
+        for (key, value) in object {
+            if value.is_null() {
+                continue;
+            }
+            match key.as_str() {
+                "system" | "system_prompt" | "systemPrompt" => match value {
+                    Value::String(s) => options.system = Some(s.clone()),
+                    other => bad("system", "system must be a string".into(), other),
+                },
+                "max_tokens" | "maxTokens" => match number(value).filter(|n| n.fract() == 0.0 && *n >= 0.0) {
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    Some(n) => options.max_tokens = Some(n as u64),
+                    None => bad("max_tokens", "max_tokens must be a whole number of at least 1".into(), value),
+                },
+                "temperature" => match number(value) {
+                    Some(n) => options.temperature = Some(n),
+                    None => bad("temperature", "temperature must be a number between 0 and 1".into(), value),
+                },
+                "top_p" | "topP" => match number(value) {
+                    Some(n) => options.top_p = Some(n),
+                    None => bad("top_p", "top_p must be a number between 0 and 1".into(), value),
+                },
+                "stop_sequences" | "stopSequences" => match value {
+                    Value::String(s) => options.stop_sequences = vec![s.clone()],
+                    Value::Array(items) if items.iter().all(Value::is_string) => {
+                        options.stop_sequences = items.iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
+                    }
+                    other => bad("stop_sequences", "stop_sequences must be an array of strings".into(), other),
+                },
+                "tools" => match serde_json::from_value::<Vec<ToolSpec>>(value.clone()) {
+                    Ok(tools) => options.tools = tools,
+                    Err(error) => bad("tools", format!("tools must be an array of {{name, description, input_schema}}: {error}"), value),
+                },
+                other => bad(
+                    other,
+                    format!("unknown option '{other}'; the options are system, max_tokens, temperature, top_p, stop_sequences, tools"),
+                    &Value::String(other.to_string()),
+                ),
+            }
+        }
+        if report.is_ok() { Ok(options) } else { Err(report) }
+    }
+}
+
+/// A JSON number, or a string holding exactly one.
+fn number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok().filter(|n| n.is_finite()),
+        _ => None,
+    }
+}
