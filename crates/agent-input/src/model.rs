@@ -261,6 +261,24 @@ impl<'a> AgentInput<'a> {
         }
     }
 
+    /// Total length of the text and media data, a cheap estimate of the converted body's size.
+    pub fn payload_len(&self) -> usize {
+        fn blocks(content: &[ContentBlock<'_>]) -> usize {
+            content
+                .iter()
+                .map(|block| match block {
+                    ContentBlock::Text(text) => text.len(),
+                    other => other.source().map_or(0, |s| s.data().len()),
+                })
+                .sum()
+        }
+        match self {
+            Self::Text(text) => text.len(),
+            Self::Blocks(content) => blocks(content),
+            Self::Messages(messages) => messages.iter().map(|m| blocks(&m.content) + 64).sum(),
+        }
+    }
+
     /// The input as a conversation: text and content blocks become one user message.
     pub fn into_messages(self) -> Vec<Message<'a>> {
         match self {

@@ -173,28 +173,28 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 
 /// Fails with `too_deep` when `value` nests deeper than `max_depth` arrays and objects.
 pub fn check_depth(value: &Value, max_depth: usize) -> Result<(), Report> {
-    let mut stack = vec![(value, 1usize)];
-    while let Some((value, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        if depth > max_depth {
+    fn depth_exceeds(value: &Value, depth: usize, max_depth: usize) -> Option<usize> {
+        let descend = |child: &Value| depth_exceeds(child, depth + 1, max_depth);
+        match value {
+            Value::Array(_) | Value::Object(_) if depth > max_depth => Some(depth),
+            Value::Array(items) => items.iter().find_map(descend),
+            Value::Object(map) => map.values().find_map(descend),
+            _ => None,
+        }
+    }
+    // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
+    // a deeper value built in code stops at max_depth + 1.
+    match depth_exceeds(value, 1, max_depth) {
+        None => Ok(()),
+        Some(depth) => {
             let mut report = Report::default();
             report.push(
-                Diagnostic::new(
-                    Code::TooDeep,
-                    Path::root(),
-                    format!("JSON is nested more than {max_depth} levels deep"),
-                )
-                .limit(max_depth as u64, depth as u64),
+                Diagnostic::new(Code::TooDeep, Path::root(), format!("JSON is nested more than {max_depth} levels deep"))
+                    .limit(max_depth as u64, depth as u64),
             );
-            return Err(report);
+            Err(report)
         }
-        stack.extend(children.map(|child| (child, depth + 1)));
     }
-    Ok(())
 }
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.
@@ -1091,7 +1091,8 @@ impl<'o> Walker<'o> {
             prefix_len = comma + 1;
             text = &text[prefix_len..];
         }
-        let stripped = base64::strip_whitespace(text);
+        // One vectorized pass decides the common case; only invalid text is searched for whitespace.
+        let stripped = if base64::check(text).is_ok() { Cow::Borrowed(text) } else { base64::strip_whitespace(text) };
         if matches!(stripped, Cow::Owned(_)) {
             self.push(Diagnostic::new(
                 Code::Base64WhitespaceRemoved,

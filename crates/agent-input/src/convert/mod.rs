@@ -135,18 +135,42 @@ pub fn convert_to_value(provider: ProviderId, request: &ExecuteRequest<'_>, opti
 
 /// Converts with the provider chosen at run time and returns the body as JSON text.
 pub fn convert_to_string(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool) -> Result<Converted<String>, Report> {
-    fn to_string<P: Provider>(request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool) -> Result<Converted<String>, Report> {
+    let mut body = String::new();
+    let warnings = convert_into(provider, request, options, pretty, &mut body)?;
+    Ok(Converted { body, warnings })
+}
+
+/// Converts and writes the body as JSON text into `out` (cleared first), returning the warnings.
+/// Reusing `out` across calls saves allocating, and first touching, a fresh buffer the size of
+/// the body each time — for multi-megabyte media that is most of the cost.
+pub fn convert_into(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+    pretty: bool,
+    out: &mut String,
+) -> Result<Vec<Diagnostic>, Report> {
+    fn write<P: Provider>(request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool, out: &mut String) -> Result<Vec<Diagnostic>, Report> {
         let converted = P::convert(request, options)?;
-        let body = if pretty {
-            serde_json::to_string_pretty(&converted.body)
+        let mut buffer = std::mem::take(out).into_bytes();
+        buffer.clear();
+        // The body is about as large as the media it carries; size the buffer once.
+        buffer.reserve(request.input.payload_len() + 4096);
+        let result = if pretty {
+            serde_json::to_writer_pretty(&mut buffer, &converted.body)
         } else {
-            serde_json::to_string(&converted.body)
-        }
-        .map_err(|e| serialize_failure(P::ID, &e))?;
-        Ok(Converted { body, warnings: converted.warnings })
+            serde_json::to_writer(&mut buffer, &converted.body)
+        };
+        result.map_err(|e| serialize_failure(P::ID, &e))?;
+        *out = String::from_utf8(buffer).map_err(|e| {
+            let mut report = Report::default();
+            report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));
+            report
+        })?;
+        Ok(converted.warnings)
     }
     match provider {
-        ProviderId::BedrockConverse => to_string::<BedrockConverse>(request, options, pretty),
+        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out),
     }
 }
 

@@ -34,10 +34,13 @@ pub const MAX_IMAGE_BYTES: u64 = 3_932_160;
 pub const MAX_DOCUMENTS: u64 = 5;
 /// Largest decoded document: 4.5 MiB.
 pub const MAX_DOCUMENT_BYTES: u64 = 4_718_592;
-/// Base64 video text must stay under 25 MiB; larger videos go through S3.
+/// Base64 video text must stay under this many characters (25 MiB); larger videos go through S3.
 pub const MAX_VIDEO_BASE64_CHARS: u64 = 26_214_400;
 /// Most stop sequences.
 pub const MAX_STOP_SEQUENCES: usize = 2500;
+
+/// The schema of a tool that takes no arguments, used when a spec gives none.
+static EMPTY_SCHEMA: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
 
 /// The Bedrock Converse converter.
 #[derive(Debug, Clone, Copy, Default)]
@@ -175,8 +178,8 @@ impl<'p> Context<'p> {
                 );
             }
             let schema = match &spec.input_schema {
-                None => serde_json::json!({"type": "object", "properties": {}}),
-                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => schema.clone(),
+                None => &*EMPTY_SCHEMA,
+                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => schema,
                 Some(other) => {
                     self.error(Diagnostic::new(
                         Code::InvalidForProvider,
@@ -186,7 +189,7 @@ impl<'p> Context<'p> {
                             format!("{} {}", crate::validate::a_or_an(crate::validate::json_type(other)), crate::validate::json_type(other))
                         ),
                     ));
-                    Value::Null
+                    &Value::Null
                 }
             };
             tools.push(Tool::ToolSpec(ToolSpecification {
@@ -247,7 +250,7 @@ impl<'p> Context<'p> {
                                             "Bedrock takes base64 video under {MAX_VIDEO_BASE64_CHARS} characters (25 MiB); this one has {chars}. Upload it to S3 and use an s3:// URL source"
                                         ),
                                     )
-                                    .limit(MAX_VIDEO_BASE64_CHARS - 1, chars),
+                                    .limit(MAX_VIDEO_BASE64_CHARS, chars),
                                 );
                             }
                         }
@@ -275,7 +278,7 @@ impl<'p> Context<'p> {
 
     fn source<'a>(&mut self, source: &'a Source<'a>, path: impl Fn() -> Path) -> Option<MediaSource<'a>> {
         match source {
-            Source::Base64(data) => Some(MediaSource::Bytes(data)),
+            Source::Base64(data) => Some(MediaSource::Bytes(wire::Base64(data))),
             Source::Url(url) => match url::check(url) {
                 Ok(Scheme::S3) => Some(MediaSource::S3Location(S3Location { uri: url })),
                 Ok(scheme) => {

@@ -95,9 +95,33 @@ pub struct DocumentBlock<'a> {
 #[serde(rename_all = "camelCase")]
 pub enum MediaSource<'a> {
     /// Base64 text.
-    Bytes(&'a str),
+    Bytes(Base64<'a>),
     /// An object in S3.
     S3Location(S3Location<'a>),
+}
+
+/// Checked base64 text. Its alphabet never needs JSON escaping, so large payloads are written
+/// as a raw JSON string instead of going through the escaper byte by byte (about 3x faster).
+#[derive(Debug, Clone, Copy)]
+pub struct Base64<'a>(pub &'a str);
+
+impl Serialize for Base64<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        const RAW_FROM: usize = 16 * 1024;
+        let text = self.0;
+        if text.len() < RAW_FROM || !crate::base64::is_json_safe_alphabet(text) {
+            return serializer.serialize_str(text);
+        }
+        let mut literal = String::with_capacity(text.len() + 2);
+        literal.push('"');
+        literal.push_str(text);
+        literal.push('"');
+        // SAFETY: `literal` is a quote, characters from [A-Za-z0-9+/=] (checked just above),
+        // and a quote: a single well-formed JSON string with no surrounding whitespace.
+        #[allow(unsafe_code)]
+        let raw = unsafe { RawValue::from_string_unchecked(literal) };
+        raw.serialize(serializer)
+    }
 }
 
 /// `S3Location`.
@@ -193,13 +217,13 @@ pub struct ToolSpecification<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<&'a str>,
     /// The arguments schema (top-level type object).
-    pub input_schema: ToolInputSchema,
+    pub input_schema: ToolInputSchema<'a>,
 }
 
 /// `ToolInputSchema` union.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum ToolInputSchema {
+pub enum ToolInputSchema<'a> {
     /// A JSON Schema document.
-    Json(Value),
+    Json(&'a Value),
 }
