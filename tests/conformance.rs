@@ -1,5 +1,7 @@
 //! Runs every conformance fixture against the core crate, one test per case.
 
+#![allow(clippy::format_push_string, clippy::missing_panics_doc)] // test code: panics are failures
+
 use agent_input::{Code, ProviderId, convert, validate};
 use conformance::{Case, Subject, check_conversion, check_validation, convert_options, load_all};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -20,7 +22,8 @@ fn run(case: &Case) -> Result<(), Failed> {
     let value = match parsed {
         Ok(value) => value,
         Err(report) => {
-            let summary = json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings});
+            let summary =
+                json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings});
             check_validation(case, &summary, &mut out);
             return finish(out);
         }
@@ -47,17 +50,21 @@ fn run(case: &Case) -> Result<(), Failed> {
         let (convert_options, allow_prefill) = convert_options(entry);
         let validation = validate_with(&validate::Options { limits, allow_prefill });
         let report = match (validation.into_result(), convert_options) {
-            (_, Err(report)) | (Err(report), _) => json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings}),
-            (Ok((request, mut report)), Ok(convert_options)) => match convert::convert_to_value(provider, &request, &convert_options) {
-                Ok(converted) => {
-                    report.warnings.extend(converted.warnings);
-                    json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
+            (_, Err(report)) | (Err(report), _) => {
+                json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
+            }
+            (Ok((request, mut report)), Ok(convert_options)) => {
+                match convert::convert_to_value(provider, &request, &convert_options) {
+                    Ok(converted) => {
+                        report.warnings.extend(converted.warnings);
+                        json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
+                    }
+                    Err(errors) => {
+                        report.extend(errors);
+                        json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
+                    }
                 }
-                Err(errors) => {
-                    report.extend(errors);
-                    json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
-                }
-            },
+            }
         };
         let mut section = String::new();
         check_conversion(case, entry, &report, &mut section);
@@ -90,11 +97,8 @@ fn every_code_has_a_fixture(cases: &[(String, Case)]) -> Result<(), Failed> {
             }
         }
     }
-    let missing: Vec<&str> = Code::ALL
-        .iter()
-        .map(|c| c.as_str())
-        .filter(|c| !seen.contains(*c) && !NOT_YET.contains(c))
-        .collect();
+    let missing: Vec<&str> =
+        Code::ALL.iter().map(|c| c.as_str()).filter(|c| !seen.contains(*c) && !NOT_YET.contains(c)).collect();
     let unknown: Vec<&String> = seen.iter().filter(|c| Code::parse(c).is_none()).collect();
     if missing.is_empty() && unknown.is_empty() {
         Ok(())
@@ -105,11 +109,10 @@ fn every_code_has_a_fixture(cases: &[(String, Case)]) -> Result<(), Failed> {
 
 /// `docs/errors.md` documents exactly the codes that exist.
 fn errors_doc_lists_every_code() -> Result<(), Failed> {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/errors.md")).map_err(|e| e.to_string())?;
-    let documented: std::collections::BTreeSet<&str> = doc
-        .lines()
-        .filter_map(|line| line.strip_prefix("| `")?.split('`').next())
-        .collect();
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/errors.md"))
+        .map_err(|e| e.to_string())?;
+    let documented: std::collections::BTreeSet<&str> =
+        doc.lines().filter_map(|line| line.strip_prefix("| `")?.split('`').next()).collect();
     let codes: std::collections::BTreeSet<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
     let undocumented: Vec<_> = codes.difference(&documented).collect();
     let stale: Vec<_> = documented.difference(&codes).collect();
@@ -133,4 +136,3 @@ fn main() {
     trials.extend(cases.into_iter().map(|(name, case)| Trial::test(name, move || run(&case))));
     libtest_mimic::run(&args, trials).exit();
 }
-

@@ -3,6 +3,8 @@
 //! The checks work on the JSON that a layer prints (a validation report, a conversion report),
 //! so the core, the CLI and any other Rust-driven layer share one comparison.
 
+#![allow(clippy::format_push_string, clippy::missing_panics_doc)] // test code: panics are failures
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -197,7 +199,8 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 /// Compares expected diagnostics with actual ones as multisets of `{code, path}`, checking the
 /// optional fields a fixture gives.
 pub fn check_diagnostics(kind: &str, expected: &[Value], actual: &[Value], out: &mut String) {
-    let key = |d: &Value| (d["code"].as_str().unwrap_or("?").to_string(), d["path"].as_str().unwrap_or("?").to_string());
+    let key =
+        |d: &Value| (d["code"].as_str().unwrap_or("?").to_string(), d["path"].as_str().unwrap_or("?").to_string());
     let mut remaining: Vec<&Value> = actual.iter().collect();
     for want in expected {
         let want_key = key(want);
@@ -234,7 +237,9 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w))),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
         _ => a == b,
     }
 }
@@ -307,10 +312,7 @@ fn shorten(value: &Value) -> String {
 /// ([`agent_input::ConvertOptions::from_json`]), plus whether assistant prefill is allowed.
 pub fn convert_options(entry: &Value) -> (Result<agent_input::ConvertOptions, agent_input::Report>, bool) {
     let mut options = entry.get("options").cloned().unwrap_or_else(|| json!({}));
-    let allow_prefill = options
-        .as_object_mut()
-        .and_then(|o| o.remove("allow_prefill"))
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
+    let allow_prefill =
+        options.as_object_mut().and_then(|o| o.remove("allow_prefill")).and_then(|v| v.as_bool()).unwrap_or(false);
     (agent_input::ConvertOptions::from_json(&options), allow_prefill)
 }

@@ -21,7 +21,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Validate an execute request (or, with --bare, an input) and print the report
-    /// {"valid", "input_type", "errors", "warnings"}. Exit 0 when valid, 1 when not.
+    /// {"valid", "`input_type`", "errors", "warnings"}. Exit 0 when valid, 1 when not.
     Validate {
         #[command(flatten)]
         common: Common,
@@ -55,7 +55,7 @@ enum Command {
         /// A stop sequence; repeat for several.
         #[arg(long = "stop-sequence", value_name = "TEXT")]
         stop_sequences: Vec<String>,
-        /// JSON file with an array of tool specs: [{"name", "description", "input_schema"}].
+        /// JSON file with an array of tool specs: [{"name", "description", "`input_schema`"}].
         #[arg(long, value_name = "FILE")]
         tools: Option<PathBuf>,
         /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
@@ -216,7 +216,9 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             let options = common.options();
             let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let summary = match parse(&bytes, &options) {
-                Err(report) => json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings}),
+                Err(report) => {
+                    json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings})
+                }
                 Ok(value) => {
                     let validation = if bare {
                         validate::validate_input(&value, &options)
@@ -268,7 +270,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             let tools = match tools {
                 None => Vec::new(),
                 Some(path) => {
-                    let text = std::fs::read_to_string(&path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
                     serde_json::from_str::<Vec<ToolSpec>>(&text).map_err(|e| {
                         UsageError(format!(
                             "{} is not a JSON array of tool specs ({{\"name\", \"description\", \"input_schema\"}}): {e}",
@@ -277,17 +280,11 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     })?
                 }
             };
-            let convert_options = ConvertOptions {
-                system,
-                max_tokens,
-                temperature,
-                top_p,
-                stop_sequences,
-                tools,
-            };
+            let convert_options = ConvertOptions { system, max_tokens, temperature, top_p, stop_sequences, tools };
             let options = common.options();
             let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
-            let result = parse(&bytes, &options).and_then(|value| convert(&value, bare, to, &convert_options, &options));
+            let result =
+                parse(&bytes, &options).and_then(|value| convert(&value, bare, to, &convert_options, &options));
             match (result, as_report) {
                 (Ok((body, warnings)), false) => {
                     print_diagnostics(&warnings, "warning");
@@ -322,11 +319,8 @@ fn convert(
     options: &ConvertOptions,
     validation: &validate::Options,
 ) -> Result<(Value, Vec<Diagnostic>), Report> {
-    let validated = if bare {
-        validate::validate_input(value, validation)
-    } else {
-        validate::validate_request(value, validation)
-    };
+    let validated =
+        if bare { validate::validate_input(value, validation) } else { validate::validate_request(value, validation) };
     let (request, mut report) = validated.into_result()?;
     match agent_input::convert::convert_to_value(provider, &request, options) {
         Ok(converted) => {

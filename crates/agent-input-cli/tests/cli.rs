@@ -1,6 +1,8 @@
 //! Runs every conformance fixture through the real `agent-input` binary, plus the CLI's own
 //! behaviour (exit codes, usage errors, stderr).
 
+#![allow(clippy::format_push_string, clippy::missing_panics_doc)] // test code: panics are failures
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -95,7 +97,7 @@ fn run_case(case: &Case) -> Result<(), Failed> {
     let output = run_cli(&args, &text);
     let report = stdout_json(&output)?;
     check_validation(case, &report, &mut out);
-    let want_status = if case.expect.valid { 0 } else { 1 };
+    let want_status = i32::from(!case.expect.valid);
     if output.status.code() != Some(want_status) {
         out.push_str(&format!("validate exited with {:?}, expected {want_status}\n", output.status.code()));
     }
@@ -113,7 +115,8 @@ fn run_case(case: &Case) -> Result<(), Failed> {
         }
     }
 
-    let dir = std::env::temp_dir().join(format!("agent-input-cli-{}-{}", std::process::id(), fastrand_name(&case.name)));
+    let dir =
+        std::env::temp_dir().join(format!("agent-input-cli-{}-{}", std::process::id(), fastrand_name(&case.name)));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     for (provider, entry) in &case.expect.convert {
         let Some(flags) = convert_args(entry, &dir) else { continue };
@@ -127,7 +130,7 @@ fn run_case(case: &Case) -> Result<(), Failed> {
         let report = stdout_json(&output)?;
         let mut section = String::new();
         check_conversion(case, entry, &report, &mut section);
-        let want_status = if conformance::expects_success(entry) { 0 } else { 1 };
+        let want_status = i32::from(!conformance::expects_success(entry));
         if output.status.code() != Some(want_status) {
             section.push_str(&format!("convert exited with {:?}, expected {want_status}\n", output.status.code()));
         }
@@ -159,15 +162,19 @@ fn cli_behaviour() -> Vec<Trial> {
         }),
         Trial::test("cli/missing file exits 2", || {
             let output = run_cli(&["validate".into(), "/nonexistent/request.json".into()], "");
-            if output.status.code() == Some(2) && String::from_utf8_lossy(&output.stderr).contains("/nonexistent/request.json") {
+            if output.status.code() == Some(2)
+                && String::from_utf8_lossy(&output.stderr).contains("/nonexistent/request.json")
+            {
                 Ok(())
             } else {
-                Err(format!("exit {:?}, stderr {}", output.status.code(), String::from_utf8_lossy(&output.stderr)).into())
+                Err(format!("exit {:?}, stderr {}", output.status.code(), String::from_utf8_lossy(&output.stderr))
+                    .into())
             }
         }),
         Trial::test("cli/convert prints the body and warnings on stderr", || {
             let request = r#"{"input":[{"type":"text","text":"Describe"},{"type":"image","source":{"type":"url","format":"JPG","data":"s3://bucket-a/cat.jpg"}}]}"#;
-            let output = run_cli(&["convert".into(), "--to=bedrock/converse".into(), "--max-tokens=10".into()], request);
+            let output =
+                run_cli(&["convert".into(), "--to=bedrock/converse".into(), "--max-tokens=10".into()], request);
             let body = stdout_json(&output)?;
             let want = json!({"messages":[{"role":"user","content":[{"text":"Describe"},{"image":{"format":"jpeg","source":{"s3Location":{"uri":"s3://bucket-a/cat.jpg"}}}}]}],"inferenceConfig":{"maxTokens":10}});
             if body != want {
@@ -183,7 +190,10 @@ fn cli_behaviour() -> Vec<Trial> {
             let request = r#"{"input":[{"type":"image","source":{"type":"url","format":"png","data":"https://example.com/a.png"}}]}"#;
             let output = run_cli(&["convert".into(), "--to=bedrock-converse".into()], request);
             let stderr = String::from_utf8_lossy(&output.stderr);
-            if output.status.code() == Some(1) && output.stdout.is_empty() && stderr.contains("error: url_not_supported_by_provider at /input/0/source/data") {
+            if output.status.code() == Some(1)
+                && output.stdout.is_empty()
+                && stderr.contains("error: url_not_supported_by_provider at /input/0/source/data")
+            {
                 Ok(())
             } else {
                 Err(format!("exit {:?}, stderr {stderr}", output.status.code()).into())

@@ -1,5 +1,5 @@
 //! Parse + validate + convert + serialize, on the four workloads of the core issue, reported as
-//! throughput of input JSON. Each workload also runs a floor, serde_json's parse and re-serialize
+//! throughput of input JSON. Each workload also runs a floor, `serde_json`'s parse and re-serialize
 //! of the same text alone, so the cost of validation and conversion reads off side by side.
 //!
 //! Run: `cargo bench -p agent-input --bench pipeline`
@@ -100,7 +100,11 @@ static MULTIMODAL: LazyLock<String> = LazyLock::new(|| {
 
 fn options() -> ConvertOptions {
     ConvertOptions {
-        tools: vec![ToolSpec { name: "lookup".into(), description: Some("Look something up".into()), input_schema: Some(json!({"type": "object"})) }],
+        tools: vec![ToolSpec {
+            name: "lookup".into(),
+            description: Some("Look something up".into()),
+            input_schema: Some(json!({"type": "object"})),
+        }],
         ..ConvertOptions::default()
     }
 }
@@ -147,7 +151,9 @@ fn small_text_floor(bencher: Bencher) {
 fn big_image(bencher: Bencher) {
     let options = options();
     let mut out = String::new();
-    bencher.counter(BytesCount::new(BIG_IMAGE.len())).bench_local(move || pipeline(black_box(&BIG_IMAGE), &options, &mut out));
+    bencher
+        .counter(BytesCount::new(BIG_IMAGE.len()))
+        .bench_local(move || pipeline(black_box(&BIG_IMAGE), &options, &mut out));
 }
 
 #[divan::bench(name = "image_3_5mb_floor")]
@@ -159,7 +165,9 @@ fn big_image_floor(bencher: Bencher) {
 fn long_conversation(bencher: Bencher) {
     let options = options();
     let mut out = String::new();
-    bencher.counter(BytesCount::new(LONG_CONVERSATION.len())).bench_local(move || pipeline(black_box(&LONG_CONVERSATION), &options, &mut out));
+    bencher
+        .counter(BytesCount::new(LONG_CONVERSATION.len()))
+        .bench_local(move || pipeline(black_box(&LONG_CONVERSATION), &options, &mut out));
 }
 
 #[divan::bench(name = "conversation_2000_floor")]
@@ -171,11 +179,12 @@ fn long_conversation_floor(bencher: Bencher) {
 fn multimodal(bencher: Bencher) {
     let options = options();
     let mut out = String::new();
-    bencher.counter(BytesCount::new(MULTIMODAL.len())).bench_local(move || pipeline(black_box(&MULTIMODAL), &options, &mut out));
+    bencher
+        .counter(BytesCount::new(MULTIMODAL.len()))
+        .bench_local(move || pipeline(black_box(&MULTIMODAL), &options, &mut out));
 }
 
 #[divan::bench(name = "multimodal_10_turns_floor")]
 fn multimodal_floor(bencher: Bencher) {
     bencher.counter(BytesCount::new(MULTIMODAL.len())).bench(|| floor(black_box(&MULTIMODAL)));
 }
-

@@ -46,7 +46,7 @@ pub fn is_json_safe_alphabet(s: &str) -> bool {
     for chunk in &mut chunks {
         let mut ok = true;
         for &b in chunk {
-            ok &= is_alphabet(b) | (b == b'=');
+            ok &= is_alphabet(b) || (b == b'=');
         }
         if !ok {
             return false;
@@ -85,11 +85,9 @@ pub fn check(s: &str) -> Result<(), Base64Error> {
     }
     let padding = bytes.len() - body_len;
     if padding > 2 {
-        return Err(Base64Error::MisplacedPadding {
-            offset: body_len + 2,
-        });
+        return Err(Base64Error::MisplacedPadding { offset: body_len + 2 });
     }
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(Base64Error::BadLength { len: bytes.len() });
     }
     Ok(())

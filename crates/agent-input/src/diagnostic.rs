@@ -20,7 +20,7 @@ macro_rules! codes {
             /// Every code, in documentation order.
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
 
-            /// The stable snake_case identifier.
+            /// The stable `snake_case` identifier.
             pub const fn as_str(self) -> &'static str {
                 match self {
                     $(Code::$variant => $code,)*
@@ -179,15 +179,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic with only a code, a path and a message.
     pub fn new(code: Code, path: Path, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            path,
-            message: message.into(),
-            expected: Vec::new(),
-            received: None,
-            limit: None,
-            actual: None,
-        }
+        Self { code, path, message: message.into(), expected: Vec::new(), received: None, limit: None, actual: None }
     }
 
     /// Adds the allowed values.

@@ -126,7 +126,7 @@ pub enum Signature {
     Webp,
     /// `%PDF-`
     Pdf,
-    /// EBML header `1A 45 DF A3`: Matroska or WebM.
+    /// EBML header `1A 45 DF A3`: Matroska or `WebM`.
     Ebml,
     /// ISO base media `....ftyp`: MP4, MOV, 3GP.
     IsoBmff,
@@ -234,11 +234,7 @@ pub fn suggest<'a>(raw: &str, allowed: impl IntoIterator<Item = &'a str>) -> Opt
     let subtype = subtype.strip_prefix("x-").unwrap_or(subtype);
     let mut best: Option<(usize, &str)> = None;
     for candidate in allowed {
-        let distance = if subtype == candidate {
-            0
-        } else {
-            edit_distance(subtype, candidate)
-        };
+        let distance = if subtype == candidate { 0 } else { edit_distance(subtype, candidate) };
         // Short names are easy to confuse, so they get less slack.
         let slack = if candidate.len() <= 4 { 1 } else { 2 };
         if distance <= slack && best.is_none_or(|(d, _)| distance < d) {
@@ -249,6 +245,7 @@ pub fn suggest<'a>(raw: &str, allowed: impl IntoIterator<Item = &'a str>) -> Opt
 }
 
 /// Optimal string alignment distance: Levenshtein plus adjacent transpositions (`pgn` → `png` is 1).
+#[allow(clippy::needless_range_loop)] // the recurrence reads three cells; indices say it plainest
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();

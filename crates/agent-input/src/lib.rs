@@ -1,4 +1,4 @@
-//! Validate the OpenSearch ml-commons *standard agent input* and convert it into model provider
+//! Validate the `OpenSearch` ml-commons *standard agent input* and convert it into model provider
 //! requests.
 //!
 //! The input of `POST /_plugins/_ml/agents/<id>/_execute` is one of three forms — plain text,
@@ -54,7 +54,9 @@ pub mod validate;
 
 pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
 pub use diagnostic::{Code, Diagnostic, Report, Severity};
-pub use model::{AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall};
+pub use model::{
+    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall,
+};
 pub use path::{Path, Segment};
 pub use validate::{Limits, Validation, ValidationReport};
 

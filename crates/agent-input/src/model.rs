@@ -150,12 +150,9 @@ impl<'a> Role<'a> {
     /// Reads a role, matching the four known ones case-insensitively.
     pub fn parse(raw: impl Into<Cow<'a, str>>) -> Self {
         let raw = raw.into();
-        for (name, role) in [
-            ("user", Role::User),
-            ("assistant", Role::Assistant),
-            ("system", Role::System),
-            ("tool", Role::Tool),
-        ] {
+        for (name, role) in
+            [("user", Role::User), ("assistant", Role::Assistant), ("system", Role::System), ("tool", Role::Tool)]
+        {
             if raw.eq_ignore_ascii_case(name) {
                 return role;
             }
@@ -245,10 +242,7 @@ impl<'a> AgentInput<'a> {
                 out
             }
             Self::Messages(messages) => {
-                let start = messages
-                    .iter()
-                    .rposition(|m| m.role == Role::Assistant)
-                    .map_or(0, |i| i + 1);
+                let start = messages.iter().rposition(|m| m.role == Role::Assistant).map_or(0, |i| i + 1);
                 let mut out = String::new();
                 for (i, message) in messages[start..].iter().enumerate() {
                     if i > 0 {
@@ -332,14 +326,12 @@ impl<'a> ContentBlock<'a> {
     pub fn into_owned(self) -> ContentBlock<'static> {
         match self {
             Self::Text(text) => ContentBlock::Text(owned(text)),
-            Self::Image(media) => ContentBlock::Image(Media {
-                format: media.format,
-                source: media.source.into_owned(),
-            }),
-            Self::Video(media) => ContentBlock::Video(Media {
-                format: media.format,
-                source: media.source.into_owned(),
-            }),
+            Self::Image(media) => {
+                ContentBlock::Image(Media { format: media.format, source: media.source.into_owned() })
+            }
+            Self::Video(media) => {
+                ContentBlock::Video(Media { format: media.format, source: media.source.into_owned() })
+            }
             Self::Document(document) => ContentBlock::Document(Document {
                 name: document.name.map(owned),
                 format: document.format,
@@ -362,12 +354,7 @@ impl Source<'_> {
 impl<'a> Message<'a> {
     /// A message with a role and content and nothing else.
     pub fn new(role: Role<'a>, content: Vec<ContentBlock<'a>>) -> Self {
-        Self {
-            role,
-            content,
-            tool_calls: Vec::new(),
-            tool_call_id: None,
-        }
+        Self { role, content, tool_calls: Vec::new(), tool_call_id: None }
     }
 
     /// A user message.

@@ -55,9 +55,7 @@ impl Path {
             .map(|raw| {
                 let key = raw.replace("~1", "/").replace("~0", "~");
                 match key.parse::<usize>() {
-                    Ok(i) if !key.starts_with('+') && (key == "0" || !key.starts_with('0')) => {
-                        Segment::Index(i)
-                    }
+                    Ok(i) if !key.starts_with('+') && (key == "0" || !key.starts_with('0')) => Segment::Index(i),
                     _ => Segment::Key(key.into()),
                 }
             })

@@ -49,9 +49,7 @@ pub fn check(url: &str) -> Result<Scheme, UrlError> {
         return Err(UrlError::Invalid("it has no scheme (such as https:// or s3://)"));
     };
     let valid_scheme = scheme.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
-        && scheme
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+        && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
     if !valid_scheme {
         return Err(UrlError::Invalid("it does not start with a valid scheme"));
     }

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 use crate::base64::{self, Base64Error};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{self, DocumentFormat, ImageFormat, Parsed, Signature, VideoFormat};
-use crate::model::{AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall};
+use crate::model::{
+    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall,
+};
 use crate::path::{Loc, Path};
 use crate::url::{self, UrlError};
 
@@ -31,12 +33,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Self {
-            max_body_bytes: 64 * 1024 * 1024,
-            max_depth: 64,
-            max_messages: 10_000,
-            max_blocks: 1_000,
-        }
+        Self { max_body_bytes: 64 * 1024 * 1024, max_depth: 64, max_messages: 10_000, max_blocks: 1_000 }
     }
 }
 
@@ -86,11 +83,7 @@ impl<'a> Validation<'a> {
     }
 
     fn failed(report: Report) -> Self {
-        Self {
-            request: None,
-            input_type: None,
-            report,
-        }
+        Self { request: None, input_type: None, report }
     }
 }
 
@@ -115,11 +108,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Value, Report> {
             Diagnostic::new(
                 Code::TooLarge,
                 Path::root(),
-                format!(
-                    "the request is {} bytes, over the limit of {} bytes",
-                    text.len(),
-                    limits.max_body_bytes
-                ),
+                format!("the request is {} bytes, over the limit of {} bytes", text.len(), limits.max_body_bytes),
             )
             .limit(limits.max_body_bytes as u64, text.len() as u64),
         );
@@ -132,11 +121,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Value, Report> {
         }
         Err(error) => {
             // serde_json stops at 128 levels by itself, so deep input never reaches the stack limit.
-            let code = if error.to_string().contains("recursion limit") {
-                Code::TooDeep
-            } else {
-                Code::InvalidJson
-            };
+            let code = if error.to_string().contains("recursion limit") { Code::TooDeep } else { Code::InvalidJson };
             let message = if code == Code::TooDeep {
                 format!(
                     "JSON is nested more than {} levels deep (at line {}, column {})",
@@ -189,8 +174,12 @@ pub fn check_depth(value: &Value, max_depth: usize) -> Result<(), Report> {
         Some(depth) => {
             let mut report = Report::default();
             report.push(
-                Diagnostic::new(Code::TooDeep, Path::root(), format!("JSON is nested more than {max_depth} levels deep"))
-                    .limit(max_depth as u64, depth as u64),
+                Diagnostic::new(
+                    Code::TooDeep,
+                    Path::root(),
+                    format!("JSON is nested more than {max_depth} levels deep"),
+                )
+                .limit(max_depth as u64, depth as u64),
             );
             Err(report)
         }
@@ -308,20 +297,12 @@ enum Field<'a> {
 
 impl<'o> Walker<'o> {
     fn new(options: &'o Options) -> Self {
-        Self {
-            options,
-            report: Report::default(),
-            input_type: None,
-        }
+        Self { options, report: Report::default(), input_type: None }
     }
 
-    fn finish<'a>(self, request: Option<ExecuteRequest<'a>>) -> Validation<'a> {
+    fn finish(self, request: Option<ExecuteRequest<'_>>) -> Validation<'_> {
         let request = if self.report.is_ok() { request } else { None };
-        Validation {
-            input_type: self.input_type,
-            request,
-            report: self.report,
-        }
+        Validation { input_type: self.input_type, request, report: self.report }
     }
 
     fn push(&mut self, diagnostic: Diagnostic) {
@@ -344,10 +325,8 @@ impl<'o> Walker<'o> {
     fn ignore_unknown_keys(&mut self, object: &Map<String, Value>, loc: Loc<'_>, known: &[&str], what: &str) {
         for key in object.keys() {
             if !known.contains(&key.as_str()) {
-                let message = format!(
-                    "'{key}' is not a field of {what} and is ignored; the fields are {}",
-                    known.join(", ")
-                );
+                let message =
+                    format!("'{key}' is not a field of {what} and is ignored; the fields are {}", known.join(", "));
                 self.push(
                     Diagnostic::new(Code::FieldIgnored, loc.key(key).to_path(), message)
                         .expected(known.iter().copied())
@@ -384,7 +363,13 @@ impl<'o> Walker<'o> {
     }
 
     /// Like [`Self::required_str`], also rejecting blank strings with `empty_field`.
-    fn required_nonblank<'a>(&mut self, object: &'a Map<String, Value>, key: &str, loc: Loc<'_>, what: &str) -> Option<&'a str> {
+    fn required_nonblank<'a>(
+        &mut self,
+        object: &'a Map<String, Value>,
+        key: &str,
+        loc: Loc<'_>,
+        what: &str,
+    ) -> Option<&'a str> {
         match self.required_str(object, key, loc, what) {
             Field::Str(s) if s.trim().is_empty() => {
                 self.push(Diagnostic::new(
@@ -460,12 +445,7 @@ impl<'o> Walker<'o> {
         if legacy_question {
             parameters.remove("question");
         }
-        Some(ExecuteRequest {
-            input: input?,
-            parameters,
-            legacy_question,
-            input_path,
-        })
+        Some(ExecuteRequest { input: input?, parameters, legacy_question, input_path })
     }
 
     fn input<'a>(&mut self, value: &'a Value, loc: Loc<'_>) -> Option<AgentInput<'a>> {
@@ -550,8 +530,7 @@ impl<'o> Walker<'o> {
                         )
                     };
                     self.push(
-                        Diagnostic::new(Code::InvalidItem, loc.index(i).to_path(), message)
-                            .received(json_type(item)),
+                        Diagnostic::new(Code::InvalidItem, loc.index(i).to_path(), message).received(json_type(item)),
                     );
                 }
                 Some(found) if Some(found) != kind && !mixed_reported => {
@@ -604,12 +583,8 @@ impl<'o> Walker<'o> {
 
     fn too_many(&mut self, loc: Loc<'_>, len: usize, limit: usize, what: &str) {
         self.push(
-            Diagnostic::new(
-                Code::TooMany,
-                loc.to_path(),
-                format!("{len} {what} is over the limit of {limit}"),
-            )
-            .limit(limit as u64, len as u64),
+            Diagnostic::new(Code::TooMany, loc.to_path(), format!("{len} {what} is over the limit of {limit}"))
+                .limit(limit as u64, len as u64),
         );
     }
 
@@ -626,11 +601,8 @@ impl<'o> Walker<'o> {
             Role::System | Role::Other(_) => false,
         };
         if !allowed {
-            let expected: &[&str] = if self.options.allow_prefill {
-                &["user", "tool", "assistant"]
-            } else {
-                &["user", "tool"]
-            };
+            let expected: &[&str] =
+                if self.options.allow_prefill { &["user", "tool", "assistant"] } else { &["user", "tool"] };
             self.push(
                 Diagnostic::new(
                     Code::LastMessageRole,
@@ -665,8 +637,12 @@ impl<'o> Walker<'o> {
             Some(Value::String(role)) if !role.trim().is_empty() => Some(Role::parse(role.as_str())),
             Some(Value::String(_)) => {
                 self.push(
-                    Diagnostic::new(Code::InvalidRole, role_loc.to_path(), "the message role is empty; use user, assistant, system, tool or another name")
-                        .received(""),
+                    Diagnostic::new(
+                        Code::InvalidRole,
+                        role_loc.to_path(),
+                        "the message role is empty; use user, assistant, system, tool or another name",
+                    )
+                    .received(""),
                 );
                 None
             }
@@ -675,7 +651,11 @@ impl<'o> Walker<'o> {
                     Diagnostic::new(
                         Code::InvalidRole,
                         role_loc.to_path(),
-                        format!("the message role must be a non-empty string, not {} {}", a_or_an(json_type(other)), json_type(other)),
+                        format!(
+                            "the message role must be a non-empty string, not {} {}",
+                            a_or_an(json_type(other)),
+                            json_type(other)
+                        ),
                     )
                     .expected(["string"])
                     .received(json_type(other)),
@@ -803,12 +783,7 @@ impl<'o> Walker<'o> {
         if !(content_ok && calls_ok && id_ok) {
             return None;
         }
-        Some(Message {
-            role,
-            content: content.unwrap_or_default(),
-            tool_calls,
-            tool_call_id,
-        })
+        Some(Message { role, content: content.unwrap_or_default(), tool_calls, tool_call_id })
     }
 
     fn nested_block<'a>(&mut self, item: &'a Value, loc: Loc<'_>) -> Option<ContentBlock<'a>> {
@@ -838,7 +813,11 @@ impl<'o> Walker<'o> {
                     Diagnostic::new(
                         Code::InvalidItem,
                         loc.to_path(),
-                        format!("content items must be content block objects, not {} {}", a_or_an(json_type(other)), json_type(other)),
+                        format!(
+                            "content items must be content block objects, not {} {}",
+                            a_or_an(json_type(other)),
+                            json_type(other)
+                        ),
                     )
                     .received(json_type(other)),
                 );
@@ -891,16 +870,20 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn media<'a>(&mut self, object: &'a Map<String, Value>, loc: Loc<'_>, kind: &MediaKind) -> Option<ContentBlock<'a>> {
+    fn media<'a>(
+        &mut self,
+        object: &'a Map<String, Value>,
+        loc: Loc<'_>,
+        kind: &MediaKind,
+    ) -> Option<ContentBlock<'a>> {
         let (type_name, known): (&str, &[&str]) = match kind {
             MediaKind::Image => ("image", &["type", "source"]),
             MediaKind::Video => ("video", &["type", "source"]),
             MediaKind::Document => ("document", &["type", "source", "name"]),
         };
         let source_loc = loc.key("source");
-        let misused_key = ["image", "video", "document"]
-            .into_iter()
-            .find(|key| object.contains_key(*key) && !known.contains(key));
+        let misused_key =
+            ["image", "video", "document"].into_iter().find(|key| object.contains_key(*key) && !known.contains(key));
         let source = match object.get("source") {
             Some(Value::Object(source)) => Some(source),
             Some(other) => {
@@ -935,12 +918,17 @@ impl<'o> Walker<'o> {
         };
         // The misused key is already an error when it stands in for `source`.
         for key in object.keys() {
-            if !known.contains(&key.as_str()) && !(source.is_none() && Some(key.as_str()) == misused_key) {
+            let stands_in_for_source = source.is_none() && Some(key.as_str()) == misused_key;
+            if !known.contains(&key.as_str()) && !stands_in_for_source {
                 self.push(
                     Diagnostic::new(
                         Code::FieldIgnored,
                         loc.key(key).to_path(),
-                        format!("'{key}' is not a field of {} {type_name} block and is ignored; the fields are {}", a_or_an(type_name), known.join(", ")),
+                        format!(
+                            "'{key}' is not a field of {} {type_name} block and is ignored; the fields are {}",
+                            a_or_an(type_name),
+                            known.join(", ")
+                        ),
                     )
                     .expected(known.iter().copied())
                     .received(key.as_str()),
@@ -983,42 +971,53 @@ impl<'o> Walker<'o> {
             }
             MediaKind::Document => {
                 let (f, n) = pick(DocumentFormat::parse(raw));
-                (f.map(AnyFormat::Document), n, DocumentFormat::ALL.iter().map(|f| f.as_str()).collect(), DocumentFormat::KIND)
+                (
+                    f.map(AnyFormat::Document),
+                    n,
+                    DocumentFormat::ALL.iter().map(|f| f.as_str()).collect(),
+                    DocumentFormat::KIND,
+                )
             }
         };
-        match format {
-            Some(format) => {
-                if normalized {
-                    self.push(
-                        Diagnostic::new(
-                            Code::FormatNormalized,
-                            loc.to_path(),
-                            format!("{type_name} format {} was read as '{}'", quote(raw), format.as_str()),
-                        )
-                        .expected([format.as_str()])
-                        .received(raw),
-                    );
-                }
-                Some(format)
-            }
-            None => {
-                let hint = format::suggest(raw, allowed.iter().copied())
-                    .map_or_else(String::new, |s| format!(" (did you mean '{s}'?)"));
+        if let Some(format) = format {
+            if normalized {
                 self.push(
                     Diagnostic::new(
-                        Code::UnsupportedFormat,
+                        Code::FormatNormalized,
                         loc.to_path(),
-                        format!("{type_name} format {} is not supported; use one of {}{hint}", quote(raw), allowed.join(", ")),
+                        format!("{type_name} format {} was read as '{}'", quote(raw), format.as_str()),
                     )
-                    .expected(allowed)
+                    .expected([format.as_str()])
                     .received(raw),
                 );
-                None
             }
+            Some(format)
+        } else {
+            let hint = format::suggest(raw, allowed.iter().copied())
+                .map_or_else(String::new, |s| format!(" (did you mean '{s}'?)"));
+            self.push(
+                Diagnostic::new(
+                    Code::UnsupportedFormat,
+                    loc.to_path(),
+                    format!(
+                        "{type_name} format {} is not supported; use one of {}{hint}",
+                        quote(raw),
+                        allowed.join(", ")
+                    ),
+                )
+                .expected(allowed)
+                .received(raw),
+            );
+            None
         }
     }
 
-    fn source<'a>(&mut self, object: &'a Map<String, Value>, loc: Loc<'_>, kind: &MediaKind) -> Option<(AnyFormat, Source<'a>)> {
+    fn source<'a>(
+        &mut self,
+        object: &'a Map<String, Value>,
+        loc: Loc<'_>,
+        kind: &MediaKind,
+    ) -> Option<(AnyFormat, Source<'a>)> {
         self.ignore_unknown_keys(object, loc, &["type", "format", "data"], "a source");
         let source_type = match self.required_str(object, "type", loc, "the source") {
             Field::Str(raw) => {
@@ -1055,7 +1054,13 @@ impl<'o> Walker<'o> {
         Some((format?, source?))
     }
 
-    fn base64<'a>(&mut self, data: &'a str, loc: Loc<'_>, format_loc: Loc<'_>, format: Option<&AnyFormat>) -> Option<Source<'a>> {
+    fn base64<'a>(
+        &mut self,
+        data: &'a str,
+        loc: Loc<'_>,
+        format_loc: Loc<'_>,
+        format: Option<&AnyFormat>,
+    ) -> Option<Source<'a>> {
         let mut text = data;
         let mut prefix_len = 0;
         let mut mime = None;
@@ -1217,7 +1222,8 @@ impl<'o> Walker<'o> {
             Some(Value::Object(function)) => {
                 self.ignore_unknown_keys(function, function_loc, &["name", "arguments"], "a tool call's function");
                 let name = self.required_nonblank(function, "name", function_loc, "the tool call's function");
-                let arguments = match self.required_str(function, "arguments", function_loc, "the tool call's function") {
+                let arguments = match self.required_str(function, "arguments", function_loc, "the tool call's function")
+                {
                     Field::Str(arguments) => {
                         let is_object = arguments.trim_start().starts_with('{')
                             && serde_json::from_str::<serde::de::IgnoredAny>(arguments).is_ok();
@@ -1278,11 +1284,7 @@ fn original_offset(original: &str, n: usize) -> usize {
 }
 
 fn quote_char(ch: char) -> String {
-    if ch.is_control() || ch.is_whitespace() {
-        format!("character U+{:04X}", ch as u32)
-    } else {
-        format!("'{ch}'")
-    }
+    if ch.is_control() || ch.is_whitespace() { format!("character U+{:04X}", ch as u32) } else { format!("'{ch}'") }
 }
 
 /// A compact rendering of a value for an example in a message, with long strings shortened.

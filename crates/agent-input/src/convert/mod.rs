@@ -118,12 +118,22 @@ pub trait Provider {
     ///
     /// # Errors
     /// Every problem the provider would reject, each with the path of the offending part.
-    fn convert<'a>(request: &'a ExecuteRequest<'a>, options: &'a ConvertOptions) -> Result<Converted<Self::Request<'a>>, Report>;
+    fn convert<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+    ) -> Result<Converted<Self::Request<'a>>, Report>;
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON.
-pub fn convert_to_value(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Converted<Value>, Report> {
-    fn to_value<P: Provider>(request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Converted<Value>, Report> {
+pub fn convert_to_value(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+) -> Result<Converted<Value>, Report> {
+    fn to_value<P: Provider>(
+        request: &ExecuteRequest<'_>,
+        options: &ConvertOptions,
+    ) -> Result<Converted<Value>, Report> {
         let converted = P::convert(request, options)?;
         let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
         Ok(Converted { body, warnings: converted.warnings })
@@ -134,7 +144,12 @@ pub fn convert_to_value(provider: ProviderId, request: &ExecuteRequest<'_>, opti
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON text.
-pub fn convert_to_string(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool) -> Result<Converted<String>, Report> {
+pub fn convert_to_string(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+    pretty: bool,
+) -> Result<Converted<String>, Report> {
     let mut body = String::new();
     let warnings = convert_into(provider, request, options, pretty, &mut body)?;
     Ok(Converted { body, warnings })
@@ -150,7 +165,12 @@ pub fn convert_into(
     pretty: bool,
     out: &mut String,
 ) -> Result<Vec<Diagnostic>, Report> {
-    fn write<P: Provider>(request: &ExecuteRequest<'_>, options: &ConvertOptions, pretty: bool, out: &mut String) -> Result<Vec<Diagnostic>, Report> {
+    fn write<P: Provider>(
+        request: &ExecuteRequest<'_>,
+        options: &ConvertOptions,
+        pretty: bool,
+        out: &mut String,
+    ) -> Result<Vec<Diagnostic>, Report> {
         let converted = P::convert(request, options)?;
         let mut buffer = std::mem::take(out).into_bytes();
         buffer.clear();
@@ -272,7 +292,7 @@ pub(crate) fn option_path(name: &str) -> Path {
 }
 
 impl ConvertOptions {
-    /// Reads options from JSON the way callers write them: snake_case or camelCase keys
+    /// Reads options from JSON the way callers write them: `snake_case` or camelCase keys
     /// (`max_tokens` / `maxTokens`), and numbers either as JSON numbers or as numeric strings,
     /// since ml-commons stores `model_parameters` as strings. Every problem is reported at
     /// `/options/<key>`.
@@ -284,17 +304,19 @@ impl ConvertOptions {
         let mut options = Self::default();
         let Some(object) = value.as_object() else {
             if !value.is_null() {
-                report.push(Diagnostic::new(Code::InvalidParameter, Path::root().key("options"), "options must be an object"));
+                report.push(Diagnostic::new(
+                    Code::InvalidParameter,
+                    Path::root().key("options"),
+                    "options must be an object",
+                ));
             }
             return if report.is_ok() { Ok(options) } else { Err(report) };
         };
         let mut bad = |key: &str, message: String, received: &Value| {
-            report.push(
-                Diagnostic::new(Code::InvalidParameter, option_path(key), message).received(match received {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                }),
-            );
+            report.push(Diagnostic::new(Code::InvalidParameter, option_path(key), message).received(match received {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }));
         };
         for (key, value) in object {
             if value.is_null() {
@@ -327,11 +349,17 @@ impl ConvertOptions {
                 },
                 "tools" => match serde_json::from_value::<Vec<ToolSpec>>(value.clone()) {
                     Ok(tools) => options.tools = tools,
-                    Err(error) => bad("tools", format!("tools must be an array of {{name, description, input_schema}}: {error}"), value),
+                    Err(error) => bad(
+                        "tools",
+                        format!("tools must be an array of {{name, description, input_schema}}: {error}"),
+                        value,
+                    ),
                 },
                 other => bad(
                     other,
-                    format!("unknown option '{other}'; the options are system, max_tokens, temperature, top_p, stop_sequences, tools"),
+                    format!(
+                        "unknown option '{other}'; the options are system, max_tokens, temperature, top_p, stop_sequences, tools"
+                    ),
                     &Value::String(other.to_string()),
                 ),
             }

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::{Converted, ConvertOptions, DEFAULT_MAX_TOKENS, Provider, ProviderId, Turn, option_path};
+use super::{ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ProviderId, Turn, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::path::Path;
@@ -21,9 +21,9 @@ use crate::url::{self, Scheme};
 
 use self::names::{Names, Outcome};
 use self::wire::{
-    ContentBlock as Block, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration, MediaSource,
-    Message, S3Location, SystemContentBlock, Tool, ToolConfiguration, ToolInputSchema, ToolResultBlock, ToolResultContentBlock,
-    ToolSpecification, ToolUseBlock, VideoBlock,
+    ContentBlock as Block, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration,
+    MediaSource, Message, S3Location, SystemContentBlock, Tool, ToolConfiguration, ToolInputSchema, ToolResultBlock,
+    ToolResultContentBlock, ToolSpecification, ToolUseBlock, VideoBlock,
 };
 
 /// Most images in one request.
@@ -40,7 +40,8 @@ pub const MAX_VIDEO_BASE64_CHARS: u64 = 26_214_400;
 pub const MAX_STOP_SEQUENCES: usize = 2500;
 
 /// The schema of a tool that takes no arguments, used when a spec gives none.
-static EMPTY_SCHEMA: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
+static EMPTY_SCHEMA: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
 
 /// The Bedrock Converse converter.
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,12 +51,12 @@ impl Provider for BedrockConverse {
     const ID: ProviderId = ProviderId::BedrockConverse;
     type Request<'a> = ConverseRequest<'a>;
 
-    fn convert<'a>(request: &'a ExecuteRequest<'a>, options: &'a ConvertOptions) -> Result<Converted<ConverseRequest<'a>>, Report> {
+    fn convert<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+    ) -> Result<Converted<ConverseRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Context {
-            base: &request.input_path,
-            report: Report::default(),
-        };
+        let mut cx = Context { base: &request.input_path, report: Report::default() };
         let inference_config = cx.inference_config(options);
         let tool_config = cx.tool_config(options);
         cx.check_limits(&turns);
@@ -80,7 +81,8 @@ fn is_tool_name(name: &str) -> bool {
 }
 
 fn is_tool_use_id(id: &str) -> bool {
-    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+    (1..=64).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
 }
 
 /// A provider role for a standard role, or `None` when Bedrock has no place for it.
@@ -92,7 +94,7 @@ fn provider_role(role: &Role<'_>) -> Option<ConversationRole> {
     }
 }
 
-impl<'p> Context<'p> {
+impl Context<'_> {
     fn error(&mut self, diagnostic: Diagnostic) {
         self.report.push(diagnostic);
     }
@@ -129,7 +131,10 @@ impl<'p> Context<'p> {
                 Diagnostic::new(
                     Code::InvalidParameter,
                     option_path("stop_sequences"),
-                    format!("at most {MAX_STOP_SEQUENCES} stop sequences are allowed, not {}", options.stop_sequences.len()),
+                    format!(
+                        "at most {MAX_STOP_SEQUENCES} stop sequences are allowed, not {}",
+                        options.stop_sequences.len()
+                    ),
                 )
                 .limit(MAX_STOP_SEQUENCES as u64, options.stop_sequences.len() as u64),
             );
@@ -164,29 +169,33 @@ impl<'p> Context<'p> {
                     Diagnostic::new(
                         Code::InvalidForProvider,
                         path.key("name"),
-                        format!(
-                            "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not",
-                            spec.name
-                        ),
+                        format!("Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not", spec.name),
                     )
                     .received(spec.name.clone()),
                 );
             } else if !seen.insert(spec.name.as_str()) {
                 self.error(
-                    Diagnostic::new(Code::InvalidForProvider, path.key("name"), format!("tool '{}' is given twice; tool names must be unique", spec.name))
-                        .received(spec.name.clone()),
+                    Diagnostic::new(
+                        Code::InvalidForProvider,
+                        path.key("name"),
+                        format!("tool '{}' is given twice; tool names must be unique", spec.name),
+                    )
+                    .received(spec.name.clone()),
                 );
             }
             let schema = match &spec.input_schema {
                 None => &*EMPTY_SCHEMA,
-                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => schema,
+                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => {
+                    schema
+                }
                 Some(other) => {
                     self.error(Diagnostic::new(
                         Code::InvalidForProvider,
                         path.key("input_schema"),
                         format!(
-                            "Bedrock needs a tool's input_schema to be a JSON Schema object with \"type\": \"object\"; got {}",
-                            format!("{} {}", crate::validate::a_or_an(crate::validate::json_type(other)), crate::validate::json_type(other))
+                            "Bedrock needs a tool's input_schema to be a JSON Schema object with \"type\": \"object\"; got {} {}",
+                            crate::validate::a_or_an(crate::validate::json_type(other)),
+                            crate::validate::json_type(other)
                         ),
                     ));
                     &Value::Null
@@ -222,7 +231,7 @@ impl<'p> Context<'p> {
                                 .limit(MAX_IMAGES, images),
                             );
                         }
-                        self.check_size(&image.source, MAX_IMAGE_BYTES, "image", path());
+                        self.check_size(&image.source, MAX_IMAGE_BYTES, "image", &path());
                     }
                     ContentBlock::Document(document) => {
                         documents += 1;
@@ -236,7 +245,7 @@ impl<'p> Context<'p> {
                                 .limit(MAX_DOCUMENTS, documents),
                             );
                         }
-                        self.check_size(&document.source, MAX_DOCUMENT_BYTES, "document", path());
+                        self.check_size(&document.source, MAX_DOCUMENT_BYTES, "document", &path());
                     }
                     ContentBlock::Video(video) => {
                         if let Source::Base64(data) = &video.source {
@@ -260,7 +269,7 @@ impl<'p> Context<'p> {
         }
     }
 
-    fn check_size(&mut self, source: &Source<'_>, limit: u64, what: &str, path: Path) {
+    fn check_size(&mut self, source: &Source<'_>, limit: u64, what: &str, path: &Path) {
         if let Some(size) = source.decoded_len() {
             let size = size as u64;
             if size > limit {
@@ -302,7 +311,12 @@ impl<'p> Context<'p> {
         }
     }
 
-    fn document<'a>(&mut self, document: &'a crate::model::Document<'a>, names: &mut Names, path: &dyn Fn() -> Path) -> Option<DocumentBlock<'a>> {
+    fn document<'a>(
+        &mut self,
+        document: &'a crate::model::Document<'a>,
+        names: &mut Names,
+        path: &dyn Fn() -> Path,
+    ) -> Option<DocumentBlock<'a>> {
         let given = document.name.as_deref();
         let (name, outcome) = names.next(given);
         match outcome {
@@ -313,8 +327,12 @@ impl<'p> Context<'p> {
                     (Some(given), Outcome::Sanitized) => format!(
                         "document name {given:?} was changed to {name:?}: Bedrock allows only letters, digits, single spaces, hyphens, parentheses and square brackets"
                     ),
-                    (Some(given), _) => format!("document name {given:?} is already used in this request and was changed to {name:?}"),
-                    (None, _) => format!("the generated document name was already used in this request and was changed to {name:?}"),
+                    (Some(given), _) => {
+                        format!("document name {given:?} is already used in this request and was changed to {name:?}")
+                    }
+                    (None, _) => format!(
+                        "the generated document name was already used in this request and was changed to {name:?}"
+                    ),
                 };
                 let mut warning = Diagnostic::new(Code::DocumentNameSanitized, at, message);
                 if let Some(given) = given {
@@ -360,7 +378,10 @@ impl<'p> Context<'p> {
                             self.error(Diagnostic::new(
                                 Code::MediaNotAllowedInRole,
                                 turn.origin.block_path(base, j),
-                                format!("Bedrock system prompts hold only text; move this {} block into a user message", block.type_name()),
+                                format!(
+                                    "Bedrock system prompts hold only text; move this {} block into a user message",
+                                    block.type_name()
+                                ),
                             ));
                         }
                     }
@@ -420,7 +441,9 @@ impl<'p> Context<'p> {
                         ContentBlock::Video(video) => self
                             .source(&video.source, path)
                             .map(|source| ToolResultContentBlock::Video(VideoBlock { format: video.format, source })),
-                        ContentBlock::Document(document) => self.document(document, &mut names, &path).map(ToolResultContentBlock::Document),
+                        ContentBlock::Document(document) => {
+                            self.document(document, &mut names, &path).map(ToolResultContentBlock::Document)
+                        }
                     };
                     content.extend(converted);
                 }
@@ -428,11 +451,17 @@ impl<'p> Context<'p> {
             } else {
                 for (j, block) in turn.content.iter().enumerate() {
                     let path = || turn.origin.block_path(base, j);
-                    if role == ConversationRole::Assistant && matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_)) {
+                    if role == ConversationRole::Assistant
+                        && matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_))
+                    {
                         self.error(Diagnostic::new(
                             Code::MediaNotAllowedInRole,
                             path(),
-                            format!("Bedrock accepts {}s only in user messages, not from '{}'", block.type_name(), turn.role.as_str()),
+                            format!(
+                                "Bedrock accepts {}s only in user messages, not from '{}'",
+                                block.type_name(),
+                                turn.role.as_str()
+                            ),
                         ));
                         continue;
                     }
@@ -460,7 +489,10 @@ impl<'p> Context<'p> {
                             Diagnostic::new(
                                 Code::InvalidForProvider,
                                 call_path.key("function").key("name"),
-                                format!("Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not", call.name),
+                                format!(
+                                    "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not",
+                                    call.name
+                                ),
                             )
                             .received(call.name.as_ref()),
                         );
@@ -521,12 +553,7 @@ impl<'p> Context<'p> {
                 ));
             }
         }
-        self.report.is_ok().then_some(ConverseRequest {
-            messages,
-            system,
-            inference_config,
-            tool_config,
-        })
+        self.report.is_ok().then_some(ConverseRequest { messages, system, inference_config, tool_config })
     }
 
     fn check_tool_use_id(&mut self, id: &str, path: &Path) {
