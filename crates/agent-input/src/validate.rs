@@ -892,7 +892,7 @@ impl<'o> Walker<'o> {
             }
             None => {
                 if let Some(key) = misused_key {
-                    let example = object.get(key).map_or_else(String::new, shorten_json);
+                    let example = object.get(key).map_or_else(String::new, corrected_source);
                     self.push(
                         Diagnostic::new(
                             Code::UseSourceField,
@@ -1287,18 +1287,28 @@ fn quote_char(ch: char) -> String {
     if ch.is_control() || ch.is_whitespace() { format!("character U+{:04X}", ch as u32) } else { format!("'{ch}'") }
 }
 
-/// A compact rendering of a value for an example in a message, with long strings shortened.
-fn shorten_json(value: &Value) -> String {
+/// The misplaced media object as a `source`, for the corrected block a message shows: long
+/// strings shortened, and a source `type` added when it is missing.
+fn corrected_source(value: &Value) -> String {
     fn shorten(value: &Value) -> Value {
         match value {
-            Value::String(s) if s.chars().count() > 24 => {
-                Value::String(format!("{}…", s.chars().take(24).collect::<String>()))
-            }
+            Value::String(s) if s.chars().count() > 24 => Value::String(format!("{}…", s.chars().take(24).collect::<String>())),
             Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shorten(v))).collect()),
             Value::Array(items) => Value::Array(items.iter().map(shorten).collect()),
             other => other.clone(),
         }
     }
-    let text = shorten(value).to_string();
+    let mut source = Map::new();
+    if let Value::Object(map) = value
+        && !map.contains_key("type")
+    {
+        let is_url = map.get("data").and_then(Value::as_str).is_some_and(|d| d.contains("://"));
+        source.insert("type".into(), Value::String(if is_url { "url" } else { "base64" }.into()));
+    }
+    match shorten(value) {
+        Value::Object(map) => source.extend(map),
+        other => return other.to_string(),
+    }
+    let text = Value::Object(source).to_string();
     if text.len() > 300 { "{...}".to_string() } else { text }
 }
