@@ -11,16 +11,12 @@ fn run(case: &Case) -> Result<(), Failed> {
     let limits = case.limits();
     let options = validate::Options { limits, allow_prefill: false };
     let subject = case.subject();
-    let parsed = match &subject {
-        Subject::Request(v) | Subject::Bare(v) => {
-            // Fixtures are written as JSON; run them through the text entry point like a client would.
-            validate::parse(&v.to_string(), &limits)
-        }
-        Subject::Raw(raw) => validate::parse(raw, &limits),
-    };
+    // Fixtures are JSON; run them through the text entry point, as a client sends them.
+    let text = case.subject_text();
+    let parsed = validate::parse(&text, &limits);
     let mut out = String::new();
-    let value = match parsed {
-        Ok(value) => value,
+    let document = match parsed {
+        Ok(document) => document,
         Err(report) => {
             let summary =
                 json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings});
@@ -29,8 +25,8 @@ fn run(case: &Case) -> Result<(), Failed> {
         }
     };
     let validate_with = |options: &validate::Options| match subject {
-        Subject::Bare(_) => validate::validate_input(&value, options),
-        Subject::Request(_) | Subject::Raw(_) => validate::validate_request(&value, options),
+        Subject::Bare(_) => validate::validate_input(&document, options),
+        Subject::Request(_) | Subject::Raw(_) => validate::validate_request(&document, options),
     };
     let validation = validate_with(&options);
     let summary = serde_json::to_value(validation.summary()).expect("report serializes");

@@ -7,9 +7,11 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agent_input::json::Document;
 use agent_input::{ConvertOptions, Diagnostic, Limits, ProviderId, Report, ToolSpec, validate};
 use clap::{Args, Parser, Subcommand};
-use serde_json::{Value, json};
+use serde_json::json;
+use serde_json::value::RawValue;
 
 #[derive(Debug, Parser)]
 #[command(name = "agent-input", version, about = "Validate and convert the OpenSearch ml-commons standard agent input.", long_about = None)]
@@ -164,7 +166,7 @@ fn read_input(file: Option<&PathBuf>, limit: usize) -> Result<Input, UsageError>
 }
 
 /// Parses the input text; problems (not JSON, too large, too deep) come back as a report.
-fn parse(input: &Input, options: &validate::Options) -> Result<Value, Report> {
+fn parse<'a>(input: &'a Input, options: &validate::Options) -> Result<Document<'a>, Report> {
     let bytes = match input {
         Input::Bytes(bytes) => bytes,
         Input::TooLarge(size) => {
@@ -199,6 +201,10 @@ fn parse(input: &Input, options: &validate::Options) -> Result<Value, Report> {
 fn print_json(value: &impl serde::Serialize, compact: bool) -> Result<(), UsageError> {
     let text = if compact { serde_json::to_string(value) } else { serde_json::to_string_pretty(value) }
         .map_err(|e| UsageError(format!("cannot write JSON: {e}")))?;
+    write_line(&text)
+}
+
+fn write_line(text: &str) -> Result<(), UsageError> {
     let mut stdout = io::stdout().lock();
     writeln!(stdout, "{text}").map_err(|e| UsageError(format!("cannot write the output: {e}")))
 }
@@ -214,8 +220,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
     match cli.command {
         Command::Validate { common, bare } => {
             let options = common.options();
-            let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
-            let summary = match parse(&bytes, &options) {
+            let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let summary = match parse(&input, &options) {
                 Err(report) => {
                     json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings})
                 }
@@ -233,8 +239,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
         }
         Command::Question { common, bare } => {
             let options = common.options();
-            let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
-            let result = parse(&bytes, &options).and_then(|value| {
+            let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let result = parse(&input, &options).and_then(|value| {
                 let validation = if bare {
                     validate::validate_input(&value, &options)
                 } else {
@@ -282,13 +288,14 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             };
             let convert_options = ConvertOptions { system, max_tokens, temperature, top_p, stop_sequences, tools };
             let options = common.options();
-            let bytes = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
-            let result =
-                parse(&bytes, &options).and_then(|value| convert(&value, bare, to, &convert_options, &options));
+            let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let result = parse(&input, &options).and_then(|document| {
+                convert(&document, bare, to, &convert_options, &options, !common.compact && !as_report)
+            });
             match (result, as_report) {
                 (Ok((body, warnings)), false) => {
                     print_diagnostics(&warnings, "warning");
-                    print_json(&body, common.compact)?;
+                    write_line(&body)?;
                     Ok(true)
                 }
                 (Err(report), false) => {
@@ -297,6 +304,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     Ok(false)
                 }
                 (Ok((body, warnings)), true) => {
+                    let body = RawValue::from_string(body)
+                        .map_err(|e| UsageError(format!("the converted body is not JSON: {e}")))?;
                     print_json(&json!({"ok": true, "body": body, "errors": [], "warnings": warnings}), common.compact)?;
                     Ok(true)
                 }
@@ -312,20 +321,27 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
     }
 }
 
+/// Validates and converts, returning the body as JSON text: written once, exactly as the
+/// converter produced it (tool arguments pass through untouched, large numbers included).
 fn convert(
-    value: &Value,
+    document: &Document<'_>,
     bare: bool,
     provider: ProviderId,
     options: &ConvertOptions,
     validation: &validate::Options,
-) -> Result<(Value, Vec<Diagnostic>), Report> {
-    let validated =
-        if bare { validate::validate_input(value, validation) } else { validate::validate_request(value, validation) };
+    pretty: bool,
+) -> Result<(String, Vec<Diagnostic>), Report> {
+    let validated = if bare {
+        validate::validate_input(document, validation)
+    } else {
+        validate::validate_request(document, validation)
+    };
     let (request, mut report) = validated.into_result()?;
-    match agent_input::convert::convert_to_value(provider, &request, options) {
-        Ok(converted) => {
-            report.warnings.extend(converted.warnings);
-            Ok((converted.body, report.warnings))
+    let mut body = String::new();
+    match agent_input::convert::convert_into(provider, &request, options, pretty, &mut body) {
+        Ok(warnings) => {
+            report.warnings.extend(warnings);
+            Ok((body, report.warnings))
         }
         Err(errors) => {
             report.extend(errors);

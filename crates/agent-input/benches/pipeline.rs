@@ -113,8 +113,8 @@ fn options() -> ConvertOptions {
 /// it reuses from one request to the next.
 fn pipeline(text: &str, options: &ConvertOptions, out: &mut String) -> usize {
     let validation = validate::Options::default();
-    let value = validate::parse(text, &validation.limits).expect("benchmark input is JSON");
-    let (request, _) = validate::validate_request(&value, &validation)
+    let document = validate::parse(text, &validation.limits).expect("benchmark input is JSON");
+    let (request, _) = validate::validate_request(&document, &validation)
         .into_result()
         .unwrap_or_else(|report| panic!("benchmark input must be valid: {report}"));
     agent_input::convert::convert_into(ProviderId::BedrockConverse, &request, options, false, out)

@@ -15,8 +15,8 @@
 //!     {"type": "text", "text": "What is in this picture?"},
 //!     {"type": "image", "source": {"type": "url", "format": "jpg", "data": "s3://pets/cat.jpg"}}
 //! ]}"#;
-//! let value = validate::parse(text, &Default::default()).unwrap();
-//! let validation = validate::validate_request(&value, &Default::default());
+//! let document = validate::parse(text, &Default::default()).unwrap();
+//! let validation = validate::validate_request(&document, &Default::default());
 //! let (request, report) = validation.into_result().unwrap();
 //! assert_eq!(report.warnings[0].code.as_str(), "format_normalized"); // jpg → jpeg
 //! assert_eq!(request.input.question(), "What is in this picture?\n");
@@ -36,7 +36,8 @@
 //!
 //! let value = serde_json::json!({"input": [{"type": "image",
 //!     "source": {"type": "base64", "format": "bmp", "data": "Qk0="}}]});
-//! let validation = validate::validate_request(&value, &Default::default());
+//! let document = validate::document(&value); // or validate::parse(text, &limits)
+//! let validation = validate::validate_request(&document, &Default::default());
 //! let error = &validation.report.errors[0];
 //! assert_eq!(error.code.as_str(), "unsupported_format");
 //! assert_eq!(error.path.to_string(), "/input/0/source/format");
@@ -47,6 +48,7 @@ pub mod base64;
 pub mod convert;
 mod diagnostic;
 pub mod format;
+pub mod json;
 mod model;
 mod path;
 pub mod url;
@@ -81,7 +83,7 @@ pub fn convert_str(
 /// # Errors
 /// As [`convert_str`].
 pub fn convert_parsed(
-    value: &serde_json::Value,
+    value: &json::Document<'_>,
     provider: ProviderId,
     options: &ConvertOptions,
     validation: &validate::Options,

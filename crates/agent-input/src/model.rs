@@ -207,6 +207,9 @@ pub struct ExecuteRequest<'a> {
     /// Where the input is in the request (`/input`, `/parameters/question`, or `""` for a bare
     /// input), so conversion problems point at the right place.
     pub input_path: Path,
+    /// The request text the input borrows from, when it was parsed from text: converters copy a
+    /// large base64 payload's JSON literal from it verbatim instead of re-escaping it.
+    pub source_text: Option<&'a str>,
 }
 
 impl<'a> AgentInput<'a> {
@@ -398,6 +401,7 @@ impl ExecuteRequest<'_> {
             parameters: self.parameters,
             legacy_question: self.legacy_question,
             input_path: self.input_path,
+            source_text: None,
         }
     }
 }

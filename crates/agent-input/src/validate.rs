@@ -9,12 +9,13 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json::{Document, Json, Object};
+use crate::model;
+
 use crate::base64::{self, Base64Error};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{self, DocumentFormat, ImageFormat, Parsed, Signature, VideoFormat};
-use crate::model::{
-    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall,
-};
+use crate::model::{AgentInput, ContentBlock, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall};
 use crate::path::{Loc, Path};
 use crate::url::{self, UrlError};
 
@@ -100,8 +101,12 @@ pub struct ValidationReport<'v> {
     pub warnings: &'v [crate::Diagnostic],
 }
 
+/// `serde_json`'s own nesting limit: deeper text fails while parsing, whatever `max_depth` says.
+pub const PARSER_MAX_DEPTH: usize = 128;
+
 /// Parses request text, enforcing the body size limit before parsing and the depth limit after.
-pub fn parse(text: &str, limits: &Limits) -> Result<Value, Report> {
+/// Strings without escapes stay borrowed from `text`.
+pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report> {
     let mut report = Report::default();
     if text.len() > limits.max_body_bytes {
         report.push(
@@ -114,33 +119,38 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Value, Report> {
         );
         return Err(report);
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => {
-            check_depth(&value, limits.max_depth)?;
-            Ok(value)
+    // A byte order mark is not JSON, but editors write one; RFC 8259 lets parsers ignore it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match Document::parse(text) {
+        Ok(document) => {
+            check_depth(&document.root, limits.max_depth)?;
+            Ok(document)
         }
         Err(error) => {
-            // serde_json stops at 128 levels by itself, so deep input never reaches the stack limit.
-            let code = if error.to_string().contains("recursion limit") { Code::TooDeep } else { Code::InvalidJson };
-            let message = if code == Code::TooDeep {
-                format!(
-                    "JSON is nested more than {} levels deep (at line {}, column {})",
-                    limits.max_depth,
-                    error.line(),
-                    error.column()
+            let effective = limits.max_depth.min(PARSER_MAX_DEPTH);
+            let diagnostic = if error.to_string().contains("recursion limit") {
+                Diagnostic::new(
+                    Code::TooDeep,
+                    Path::root(),
+                    format!(
+                        "JSON is nested more than {effective} levels deep (at line {}, column {})",
+                        error.line(),
+                        error.column()
+                    ),
                 )
+                .limit(effective as u64, PARSER_MAX_DEPTH as u64 + 1)
             } else {
-                format!(
-                    "the request is not valid JSON: {} at line {}, column {}",
-                    describe_json_error(&error),
-                    error.line(),
-                    error.column()
+                Diagnostic::new(
+                    Code::InvalidJson,
+                    Path::root(),
+                    format!(
+                        "the request is not valid JSON: {} at line {}, column {}",
+                        describe_json_error(&error),
+                        error.line(),
+                        error.column()
+                    ),
                 )
             };
-            let mut diagnostic = Diagnostic::new(code, Path::root(), message);
-            if code == Code::TooDeep {
-                diagnostic = diagnostic.limit(limits.max_depth as u64, limits.max_depth as u64 + 1);
-            }
             report.push(diagnostic);
             Err(report)
         }
@@ -157,13 +167,13 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 }
 
 /// Fails with `too_deep` when `value` nests deeper than `max_depth` arrays and objects.
-pub fn check_depth(value: &Value, max_depth: usize) -> Result<(), Report> {
-    fn depth_exceeds(value: &Value, depth: usize, max_depth: usize) -> Option<usize> {
-        let descend = |child: &Value| depth_exceeds(child, depth + 1, max_depth);
+pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
+    fn depth_exceeds(value: &Json<'_>, depth: usize, max_depth: usize) -> Option<usize> {
+        let descend = |child: &Json<'_>| depth_exceeds(child, depth + 1, max_depth);
         match value {
-            Value::Array(_) | Value::Object(_) if depth > max_depth => Some(depth),
-            Value::Array(items) => items.iter().find_map(descend),
-            Value::Object(map) => map.values().find_map(descend),
+            Json::Array(_) | Json::Object(_) if depth > max_depth => Some(depth),
+            Json::Array(items) => items.iter().find_map(descend),
+            Json::Object(map) => map.values().find_map(descend),
             _ => None,
         }
     }
@@ -187,53 +197,49 @@ pub fn check_depth(value: &Value, max_depth: usize) -> Result<(), Report> {
 }
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.
-pub fn validate_request<'a>(value: &'a Value, options: &Options) -> Validation<'a> {
-    if let Err(report) = check_depth(value, options.limits.max_depth) {
+pub fn validate_request<'a>(document: &'a Document<'_>, options: &Options) -> Validation<'a> {
+    if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
         return Validation::failed(report);
     }
     let mut walker = Walker::new(options);
     let root = Path::root();
-    let request = walker.request(value, Loc::Root(&root));
-    walker.finish(request)
+    let request = walker.request(&document.root, Loc::Root(&root));
+    walker.finish(request, document.text)
 }
 
 /// Validates a bare input (a string or an array); paths are relative to it.
-pub fn validate_input<'a>(value: &'a Value, options: &Options) -> Validation<'a> {
-    if let Err(report) = check_depth(value, options.limits.max_depth) {
+pub fn validate_input<'a>(document: &'a Document<'_>, options: &Options) -> Validation<'a> {
+    if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
         return Validation::failed(report);
     }
     let mut walker = Walker::new(options);
     let root = Path::root();
-    let input = walker.input(value, Loc::Root(&root));
+    let input = walker.input(&document.root, Loc::Root(&root));
     let request = input.map(|input| ExecuteRequest {
         input,
         parameters: Map::new(),
         legacy_question: false,
         input_path: Path::root(),
+        source_text: None,
     });
-    walker.finish(request)
+    walker.finish(request, document.text)
 }
 
-/// Parses and validates request text in one step.
-pub fn validate_request_str(text: &str, options: &Options) -> (Option<Value>, Report) {
-    match parse(text, &options.limits) {
-        Ok(value) => {
-            let report = validate_request(&value, options).report;
-            (Some(value), report)
-        }
-        Err(report) => (None, report),
-    }
+/// Validates a request body given as a `serde_json::Value`. The typed request borrows from the
+/// tree in `document`, which this fills in.
+///
+/// ```
+/// let value = serde_json::json!({"input": "Hello"});
+/// let document = agent_input::validate::document(&value);
+/// let validation = agent_input::validate::validate_request(&document, &Default::default());
+/// assert!(validation.is_valid());
+/// ```
+pub fn document(value: &Value) -> Document<'_> {
+    Document::from_value(value)
 }
 
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+pub(crate) fn json_type(value: &Json<'_>) -> &'static str {
+    value.type_name()
 }
 
 pub(crate) fn a_or_an(word: &str) -> &'static str {
@@ -300,8 +306,9 @@ impl<'o> Walker<'o> {
         Self { options, report: Report::default(), input_type: None }
     }
 
-    fn finish(self, request: Option<ExecuteRequest<'_>>) -> Validation<'_> {
-        let request = if self.report.is_ok() { request } else { None };
+    fn finish<'a>(self, request: Option<ExecuteRequest<'a>>, text: Option<&'a str>) -> Validation<'a> {
+        let request =
+            if self.report.is_ok() { request.map(|r| ExecuteRequest { source_text: text, ..r }) } else { None };
         Validation { input_type: self.input_type, request, report: self.report }
     }
 
@@ -309,7 +316,7 @@ impl<'o> Walker<'o> {
         self.report.push(diagnostic);
     }
 
-    fn wrong_type(&mut self, loc: Loc<'_>, what: &str, expected: &str, value: &Value) {
+    fn wrong_type(&mut self, loc: Loc<'_>, what: &str, expected: &str, value: &Json<'_>) {
         let found = json_type(value);
         self.push(
             Diagnostic::new(
@@ -322,22 +329,22 @@ impl<'o> Walker<'o> {
         );
     }
 
-    fn ignore_unknown_keys(&mut self, object: &Map<String, Value>, loc: Loc<'_>, known: &[&str], what: &str) {
+    fn ignore_unknown_keys(&mut self, object: &Object<'_>, loc: Loc<'_>, known: &[&str], what: &str) {
         for key in object.keys() {
-            if !known.contains(&key.as_str()) {
+            if !known.contains(&key) {
                 let message =
                     format!("'{key}' is not a field of {what} and is ignored; the fields are {}", known.join(", "));
                 self.push(
                     Diagnostic::new(Code::FieldIgnored, loc.key(key).to_path(), message)
                         .expected(known.iter().copied())
-                        .received(key.as_str()),
+                        .received(key),
                 );
             }
         }
     }
 
     /// Reads a required string field, reporting it when absent or of another type.
-    fn required_str<'a>(&mut self, object: &'a Map<String, Value>, key: &str, loc: Loc<'_>, what: &str) -> Field<'a> {
+    fn required_str<'a>(&mut self, object: &'a Object<'_>, key: &str, loc: Loc<'_>, what: &str) -> Field<'a> {
         match self.optional_str(object, key, loc, what) {
             Field::Absent => {
                 self.push(Diagnostic::new(
@@ -351,10 +358,10 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn optional_str<'a>(&mut self, object: &'a Map<String, Value>, key: &str, loc: Loc<'_>, what: &str) -> Field<'a> {
+    fn optional_str<'a>(&mut self, object: &'a Object<'_>, key: &str, loc: Loc<'_>, what: &str) -> Field<'a> {
         match object.get(key) {
             None => Field::Absent,
-            Some(Value::String(s)) => Field::Str(s),
+            Some(Json::String(s)) => Field::Str(s),
             Some(other) => {
                 self.wrong_type(loc.key(key), &format!("'{key}' of {what}"), "string", other);
                 Field::Reported
@@ -365,7 +372,7 @@ impl<'o> Walker<'o> {
     /// Like [`Self::required_str`], also rejecting blank strings with `empty_field`.
     fn required_nonblank<'a>(
         &mut self,
-        object: &'a Map<String, Value>,
+        object: &'a Object<'_>,
         key: &str,
         loc: Loc<'_>,
         what: &str,
@@ -384,16 +391,16 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn request<'a>(&mut self, value: &'a Value, loc: Loc<'_>) -> Option<ExecuteRequest<'a>> {
-        let Value::Object(object) = value else {
+    fn request<'a>(&mut self, value: &'a Json<'_>, loc: Loc<'_>) -> Option<ExecuteRequest<'a>> {
+        let Json::Object(object) = value else {
             self.wrong_type(loc, "the request body", "object", value);
             return None;
         };
         self.ignore_unknown_keys(object, loc, ENVELOPE_KEYS, "the execute request");
         let parameters_loc = loc.key("parameters");
         let parameters = match object.get("parameters") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(map)) => Some(map),
+            None | Some(Json::Null) => None,
+            Some(Json::Object(map)) => Some(map),
             Some(other) => {
                 self.wrong_type(parameters_loc, "'parameters'", "object", other);
                 None
@@ -413,7 +420,7 @@ impl<'o> Walker<'o> {
             (self.input(input, input_loc), false, input_loc.to_path())
         } else {
             match question {
-                Some(Value::String(text)) => {
+                Some(Json::String(text)) => {
                     self.input_type = Some(InputType::Text);
                     let input = if text.trim().is_empty() {
                         self.push(Diagnostic::new(
@@ -423,7 +430,7 @@ impl<'o> Walker<'o> {
                         ));
                         None
                     } else {
-                        Some(AgentInput::Text(Cow::Borrowed(text.as_str())))
+                        Some(AgentInput::Text(Cow::Borrowed(text.as_ref())))
                     };
                     (input, true, question_loc.to_path())
                 }
@@ -441,16 +448,16 @@ impl<'o> Walker<'o> {
                 }
             }
         };
-        let mut parameters = parameters.cloned().unwrap_or_default();
+        let mut parameters = parameters.map(Object::to_map).unwrap_or_default();
         if legacy_question {
             parameters.remove("question");
         }
-        Some(ExecuteRequest { input: input?, parameters, legacy_question, input_path })
+        Some(ExecuteRequest { input: input?, parameters, legacy_question, input_path, source_text: None })
     }
 
-    fn input<'a>(&mut self, value: &'a Value, loc: Loc<'_>) -> Option<AgentInput<'a>> {
+    fn input<'a>(&mut self, value: &'a Json<'_>, loc: Loc<'_>) -> Option<AgentInput<'a>> {
         match value {
-            Value::String(text) => {
+            Json::String(text) => {
                 self.input_type = Some(InputType::Text);
                 if text.trim().is_empty() {
                     self.push(Diagnostic::new(
@@ -462,7 +469,7 @@ impl<'o> Walker<'o> {
                 }
                 Some(AgentInput::Text(Cow::Borrowed(text)))
             }
-            Value::Array(items) => self.array(items, loc),
+            Json::Array(items) => self.array(items, loc),
             other => {
                 let found = json_type(other);
                 self.push(
@@ -482,8 +489,8 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn classify(item: &Value) -> Option<Kind> {
-        let Value::Object(object) = item else { return None };
+    fn classify(item: &Json<'_>) -> Option<Kind> {
+        let Json::Object(object) = item else { return None };
         if object.contains_key("role") {
             Some(Kind::Message)
         } else if object.contains_key("type") {
@@ -493,7 +500,7 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn array<'a>(&mut self, items: &'a [Value], loc: Loc<'_>) -> Option<AgentInput<'a>> {
+    fn array<'a>(&mut self, items: &'a [Json<'_>], loc: Loc<'_>) -> Option<AgentInput<'a>> {
         if items.is_empty() {
             self.push(Diagnostic::new(
                 Code::EmptyInput,
@@ -588,13 +595,13 @@ impl<'o> Walker<'o> {
         );
     }
 
-    fn check_last_role(&mut self, items: &[Value], loc: Loc<'_>) {
+    fn check_last_role(&mut self, items: &[Json<'_>], loc: Loc<'_>) {
         let last = items.len() - 1;
-        let Some(Value::String(role)) = items[last].get("role") else { return };
+        let Some(Json::String(role)) = items[last].get("role") else { return };
         if role.trim().is_empty() {
             return;
         }
-        let role = Role::parse(role.as_str());
+        let role = Role::parse(role.as_ref());
         let allowed = match role {
             Role::User | Role::Tool => true,
             Role::Assistant => self.options.allow_prefill,
@@ -618,7 +625,7 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn blocks<'a>(&mut self, items: &'a [Value], loc: Loc<'_>) -> Option<Vec<ContentBlock<'a>>> {
+    fn blocks<'a>(&mut self, items: &'a [Json<'_>], loc: Loc<'_>) -> Option<Vec<ContentBlock<'a>>> {
         let mut blocks = Vec::with_capacity(items.len());
         let mut all = true;
         for (i, item) in items.iter().enumerate() {
@@ -630,12 +637,12 @@ impl<'o> Walker<'o> {
         all.then_some(blocks)
     }
 
-    fn message<'a>(&mut self, value: &'a Value, loc: Loc<'_>) -> Option<Message<'a>> {
+    fn message<'a>(&mut self, value: &'a Json<'_>, loc: Loc<'_>) -> Option<Message<'a>> {
         let object = value.as_object()?;
         let role_loc = loc.key("role");
         let role = match object.get("role") {
-            Some(Value::String(role)) if !role.trim().is_empty() => Some(Role::parse(role.as_str())),
-            Some(Value::String(_)) => {
+            Some(Json::String(role)) if !role.trim().is_empty() => Some(Role::parse(role.as_ref())),
+            Some(Json::String(_)) => {
                 self.push(
                     Diagnostic::new(
                         Code::InvalidRole,
@@ -687,8 +694,8 @@ impl<'o> Walker<'o> {
         let content_loc = loc.key("content");
         let mut content_ok = true;
         let content = match object.get("content") {
-            None | Some(Value::Null) => None,
-            Some(Value::Array(items)) => {
+            None | Some(Json::Null) => None,
+            Some(Json::Array(items)) => {
                 if items.len() > self.options.limits.max_blocks {
                     self.too_many(content_loc, items.len(), self.options.limits.max_blocks, "content blocks");
                     content_ok = false;
@@ -717,8 +724,8 @@ impl<'o> Walker<'o> {
         let mut calls_ok = true;
         let tool_calls = if role == Some(Role::Assistant) {
             match object.get("toolCalls") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(Value::Array(items)) => {
+                None | Some(Json::Null) => Vec::new(),
+                Some(Json::Array(items)) => {
                     let calls_loc = loc.key("toolCalls");
                     let mut calls = Vec::with_capacity(items.len());
                     for (k, item) in items.iter().enumerate() {
@@ -738,7 +745,7 @@ impl<'o> Walker<'o> {
         } else {
             Vec::new()
         };
-        let has_calls = object.get("toolCalls").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
+        let has_calls = object.get("toolCalls").and_then(Json::as_array).is_some_and(|a| !a.is_empty());
 
         // toolCallId (tool only)
         let mut tool_call_id = None;
@@ -752,7 +759,7 @@ impl<'o> Walker<'o> {
 
         // Required content by role.
         let content_empty = content.as_ref().is_some_and(Vec::is_empty)
-            || object.get("content").and_then(Value::as_array).is_some_and(Vec::is_empty);
+            || object.get("content").and_then(Json::as_array).is_some_and(<[Json<'_>]>::is_empty);
         let role_name = role.as_ref().map_or("", Role::as_str).to_string();
         let needs_content = match role {
             Some(Role::Assistant) => !has_calls,
@@ -786,9 +793,9 @@ impl<'o> Walker<'o> {
         Some(Message { role, content: content.unwrap_or_default(), tool_calls, tool_call_id })
     }
 
-    fn nested_block<'a>(&mut self, item: &'a Value, loc: Loc<'_>) -> Option<ContentBlock<'a>> {
+    fn nested_block<'a>(&mut self, item: &'a Json<'_>, loc: Loc<'_>) -> Option<ContentBlock<'a>> {
         match item {
-            Value::Object(object) if object.contains_key("role") => {
+            Json::Object(object) if object.contains_key("role") => {
                 self.push(
                     Diagnostic::new(
                         Code::InvalidItem,
@@ -799,7 +806,7 @@ impl<'o> Walker<'o> {
                 );
                 None
             }
-            Value::Object(object) if !object.contains_key("type") => {
+            Json::Object(object) if !object.contains_key("type") => {
                 self.push(Diagnostic::new(
                     Code::MissingField,
                     loc.key("type").to_path(),
@@ -807,7 +814,7 @@ impl<'o> Walker<'o> {
                 ));
                 None
             }
-            Value::Object(_) => self.block(item, loc),
+            Json::Object(_) => self.block(item, loc),
             other => {
                 self.push(
                     Diagnostic::new(
@@ -826,7 +833,7 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn block<'a>(&mut self, value: &'a Value, loc: Loc<'_>) -> Option<ContentBlock<'a>> {
+    fn block<'a>(&mut self, value: &'a Json<'_>, loc: Loc<'_>) -> Option<ContentBlock<'a>> {
         let object = value.as_object()?;
         let type_loc = loc.key("type");
         let Field::Str(raw_type) = self.required_str(object, "type", loc, "the content block") else {
@@ -870,12 +877,7 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn media<'a>(
-        &mut self,
-        object: &'a Map<String, Value>,
-        loc: Loc<'_>,
-        kind: &MediaKind,
-    ) -> Option<ContentBlock<'a>> {
+    fn media<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>, kind: &MediaKind) -> Option<ContentBlock<'a>> {
         let (type_name, known): (&str, &[&str]) = match kind {
             MediaKind::Image => ("image", &["type", "source"]),
             MediaKind::Video => ("video", &["type", "source"]),
@@ -883,9 +885,9 @@ impl<'o> Walker<'o> {
         };
         let source_loc = loc.key("source");
         let misused_key =
-            ["image", "video", "document"].into_iter().find(|key| object.contains_key(*key) && !known.contains(key));
+            ["image", "video", "document"].into_iter().find(|key| object.contains_key(key) && !known.contains(key));
         let source = match object.get("source") {
-            Some(Value::Object(source)) => Some(source),
+            Some(Json::Object(source)) => Some(source),
             Some(other) => {
                 self.wrong_type(source_loc, "'source'", "object", other);
                 None
@@ -918,8 +920,8 @@ impl<'o> Walker<'o> {
         };
         // The misused key is already an error when it stands in for `source`.
         for key in object.keys() {
-            let stands_in_for_source = source.is_none() && Some(key.as_str()) == misused_key;
-            if !known.contains(&key.as_str()) && !stands_in_for_source {
+            let stands_in_for_source = source.is_none() && Some(key) == misused_key;
+            if !known.contains(&key) && !stands_in_for_source {
                 self.push(
                     Diagnostic::new(
                         Code::FieldIgnored,
@@ -931,7 +933,7 @@ impl<'o> Walker<'o> {
                         ),
                     )
                     .expected(known.iter().copied())
-                    .received(key.as_str()),
+                    .received(key),
                 );
             }
         }
@@ -948,7 +950,7 @@ impl<'o> Walker<'o> {
         Some(match format {
             AnyFormat::Image(format) => ContentBlock::Image(Media { format, source }),
             AnyFormat::Video(format) => ContentBlock::Video(Media { format, source }),
-            AnyFormat::Document(format) => ContentBlock::Document(Document { name, format, source }),
+            AnyFormat::Document(format) => ContentBlock::Document(model::Document { name, format, source }),
         })
     }
 
@@ -1014,7 +1016,7 @@ impl<'o> Walker<'o> {
 
     fn source<'a>(
         &mut self,
-        object: &'a Map<String, Value>,
+        object: &'a Object<'_>,
         loc: Loc<'_>,
         kind: &MediaKind,
     ) -> Option<(AnyFormat, Source<'a>)> {
@@ -1205,8 +1207,8 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn tool_call<'a>(&mut self, value: &'a Value, loc: Loc<'_>) -> Option<ToolCall<'a>> {
-        let Value::Object(object) = value else {
+    fn tool_call<'a>(&mut self, value: &'a Json<'_>, loc: Loc<'_>) -> Option<ToolCall<'a>> {
+        let Json::Object(object) = value else {
             self.wrong_type(loc, "a tool call", "object", value);
             return None;
         };
@@ -1219,7 +1221,7 @@ impl<'o> Walker<'o> {
         };
         let function_loc = loc.key("function");
         let function = match object.get("function") {
-            Some(Value::Object(function)) => {
+            Some(Json::Object(function)) => {
                 self.ignore_unknown_keys(function, function_loc, &["name", "arguments"], "a tool call's function");
                 let name = self.required_nonblank(function, "name", function_loc, "the tool call's function");
                 let arguments = match self.required_str(function, "arguments", function_loc, "the tool call's function")
@@ -1287,28 +1289,41 @@ fn quote_char(ch: char) -> String {
     if ch.is_control() || ch.is_whitespace() { format!("character U+{:04X}", ch as u32) } else { format!("'{ch}'") }
 }
 
-/// The misplaced media object as a `source`, for the corrected block a message shows: long
-/// strings shortened, and a source `type` added when it is missing.
-fn corrected_source(value: &Value) -> String {
+/// The misplaced media object rewritten as a `source`, for the corrected block a message shows:
+/// long strings shortened, a source `type` added when missing, and Bedrock's own shape
+/// (`{"format", "source": {"bytes" | "s3Location"}}`) translated.
+fn corrected_source(value: &Json<'_>) -> String {
     fn shorten(value: &Value) -> Value {
         match value {
-            Value::String(s) if s.chars().count() > 24 => Value::String(format!("{}…", s.chars().take(24).collect::<String>())),
+            Value::String(s) if s.chars().count() > 24 => {
+                Value::String(format!("{}…", s.chars().take(24).collect::<String>()))
+            }
             Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shorten(v))).collect()),
             Value::Array(items) => Value::Array(items.iter().map(shorten).collect()),
             other => other.clone(),
         }
     }
+    let Value::Object(given) = shorten(&value.to_value()) else {
+        return "{\"type\": \"base64\", \"format\": ..., \"data\": ...}".to_string();
+    };
     let mut source = Map::new();
-    if let Value::Object(map) = value
-        && !map.contains_key("type")
-    {
-        let is_url = map.get("data").and_then(Value::as_str).is_some_and(|d| d.contains("://"));
-        source.insert("type".into(), Value::String(if is_url { "url" } else { "base64" }.into()));
-    }
-    match shorten(value) {
-        Value::Object(map) => source.extend(map),
-        other => return other.to_string(),
-    }
+    let bedrock = given.get("source").and_then(Value::as_object);
+    let bytes = bedrock.and_then(|s| s.get("bytes")).cloned();
+    let s3 = bedrock.and_then(|s| s.get("s3Location")).and_then(|l| l.get("uri")).cloned();
+    let data = given.get("data").cloned();
+    let (kind, data) = match (bytes, s3, data) {
+        (Some(bytes), _, _) => ("base64", Some(bytes)),
+        (None, Some(uri), _) => ("url", Some(uri)),
+        (None, None, Some(data)) => {
+            let is_url = data.as_str().is_some_and(|d| d.contains("://"));
+            (if is_url { "url" } else { "base64" }, Some(data))
+        }
+        (None, None, None) => ("base64", None),
+    };
+    let kind = given.get("type").cloned().unwrap_or_else(|| Value::String(kind.into()));
+    source.insert("type".into(), kind);
+    source.insert("format".into(), given.get("format").cloned().unwrap_or_else(|| Value::String("...".into())));
+    source.insert("data".into(), data.unwrap_or_else(|| Value::String("...".into())));
     let text = Value::Object(source).to_string();
     if text.len() > 300 { "{...}".to_string() } else { text }
 }

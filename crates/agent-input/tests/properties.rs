@@ -145,9 +145,10 @@ proptest! {
 
     #[test]
     fn any_json_validates_without_panicking(value in arbitrary_json()) {
+        let document = validate::document(&value);
         for validation in [
-            validate::validate_request(&value, &validate::Options::default()),
-            validate::validate_input(&value, &validate::Options::default()),
+            validate::validate_request(&document, &validate::Options::default()),
+            validate::validate_input(&document, &validate::Options::default()),
         ] {
             prop_assert_eq!(validation.is_valid(), validation.report.errors.is_empty());
             for d in &validation.report.errors {
@@ -223,7 +224,8 @@ proptest! {
         }
         let request = json!({"input": messages});
         let options = validate::Options { allow_prefill: prefill, ..validate::Options::default() };
-        let validation = validate::validate_request(&request, &options);
+        let document = validate::document(&request);
+        let validation = validate::validate_request(&document, &options);
         if validation.report.errors.iter().any(|e| e.code == Code::LastMessageRole) {
             return Ok(());
         }
@@ -244,10 +246,12 @@ proptest! {
     #[test]
     fn serialized_input_validates_to_the_same_input(blocks in prop::collection::vec(valid_block(), 1..6)) {
         let value = json!(blocks);
-        let first = validate::validate_input(&value, &validate::Options::default());
+        let document = validate::document(&value);
+        let first = validate::validate_input(&document, &validate::Options::default());
         let (request, _) = first.into_result().unwrap();
-        let written = serde_json::to_value(&request.input).unwrap();
-        let second = validate::validate_input(&written, &validate::Options::default());
+        let written = serde_json::to_string(&request.input).unwrap();
+        let document = validate::parse(&written, &agent_input::Limits::default()).unwrap();
+        let second = validate::validate_input(&document, &validate::Options::default());
         prop_assert!(second.report.warnings.is_empty(), "canonical form has warnings: {}", second.report);
         let (again, _) = second.into_result().unwrap();
         prop_assert_eq!(again.input, request.input);

@@ -56,7 +56,7 @@ impl Provider for BedrockConverse {
         options: &'a ConvertOptions,
     ) -> Result<Converted<ConverseRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Context { base: &request.input_path, report: Report::default() };
+        let mut cx = Context { base: &request.input_path, text: request.source_text, report: Report::default() };
         let inference_config = cx.inference_config(options);
         let tool_config = cx.tool_config(options);
         cx.check_limits(&turns);
@@ -73,6 +73,8 @@ impl Provider for BedrockConverse {
 
 struct Context<'p> {
     base: &'p Path,
+    /// The request text, when the input borrows from it (see [`wire::Base64`]).
+    text: Option<&'p str>,
     report: Report,
 }
 
@@ -94,7 +96,7 @@ fn provider_role(role: &Role<'_>) -> Option<ConversationRole> {
     }
 }
 
-impl Context<'_> {
+impl<'p> Context<'p> {
     fn error(&mut self, diagnostic: Diagnostic) {
         self.report.push(diagnostic);
     }
@@ -194,8 +196,8 @@ impl Context<'_> {
                         path.key("input_schema"),
                         format!(
                             "Bedrock needs a tool's input_schema to be a JSON Schema object with \"type\": \"object\"; got {} {}",
-                            crate::validate::a_or_an(crate::validate::json_type(other)),
-                            crate::validate::json_type(other)
+                            crate::validate::a_or_an(crate::json::Json::from_value(other).type_name()),
+                            crate::json::Json::from_value(other).type_name()
                         ),
                     ));
                     &Value::Null
@@ -285,9 +287,12 @@ impl Context<'_> {
         }
     }
 
-    fn source<'a>(&mut self, source: &'a Source<'a>, path: impl Fn() -> Path) -> Option<MediaSource<'a>> {
+    fn source<'a>(&mut self, source: &'a Source<'a>, path: impl Fn() -> Path) -> Option<MediaSource<'a>>
+    where
+        'p: 'a,
+    {
         match source {
-            Source::Base64(data) => Some(MediaSource::Bytes(wire::Base64(data))),
+            Source::Base64(data) => Some(MediaSource::Bytes(wire::Base64::within(data, self.text))),
             Source::Url(url) => match url::check(url) {
                 Ok(Scheme::S3) => Some(MediaSource::S3Location(S3Location { uri: url })),
                 Ok(scheme) => {
@@ -316,7 +321,10 @@ impl Context<'_> {
         document: &'a crate::model::Document<'a>,
         names: &mut Names,
         path: &dyn Fn() -> Path,
-    ) -> Option<DocumentBlock<'a>> {
+    ) -> Option<DocumentBlock<'a>>
+    where
+        'p: 'a,
+    {
         let given = document.name.as_deref();
         let (name, outcome) = names.next(given);
         match outcome {
@@ -352,7 +360,10 @@ impl Context<'_> {
         options: &'a ConvertOptions,
         inference_config: InferenceConfiguration,
         tool_config: Option<ToolConfiguration<'a>>,
-    ) -> Option<ConverseRequest<'a>> {
+    ) -> Option<ConverseRequest<'a>>
+    where
+        'p: 'a,
+    {
         let mut system = Vec::new();
         if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
             system.push(SystemContentBlock::Text(prompt));

@@ -100,16 +100,57 @@ pub enum MediaSource<'a> {
     S3Location(S3Location<'a>),
 }
 
-/// Checked base64 text. Its alphabet never needs JSON escaping, so large payloads are written
-/// as a raw JSON string instead of going through the escaper byte by byte (about 3x faster).
+/// Checked base64 text, written as a JSON string.
+///
+/// Base64 never needs JSON escaping, so a large payload is copied into the body verbatim instead
+/// of going through `serde_json`'s escaper byte by byte (about 3x faster): straight from the
+/// request text when it is known to hold the payload's literal, else from a copy.
 #[derive(Debug, Clone, Copy)]
-pub struct Base64<'a>(pub &'a str);
+pub struct Base64<'a> {
+    text: &'a str,
+    literal: Option<&'a str>,
+}
+
+impl<'a> Base64<'a> {
+    /// Wraps base64 text.
+    pub fn new(text: &'a str) -> Self {
+        Self { text, literal: None }
+    }
+
+    /// Wraps base64 text that appears as a JSON string literal in `source` (the request text).
+    pub fn within(text: &'a str, source: Option<&'a str>) -> Self {
+        Self { text, literal: source.and_then(|source| literal_in(source, text)) }
+    }
+
+    /// The base64 text.
+    pub fn as_str(&self) -> &'a str {
+        self.text
+    }
+}
+
+/// `"text"` as it stands in `source`, if `text` is a slice of `source` between two quotes.
+fn literal_in<'a>(source: &'a str, text: &str) -> Option<&'a str> {
+    let start = (text.as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
+    let end = start.checked_add(text.len())?;
+    let inner = source.get(start..end)?;
+    // Same address and length: `text` is this very slice of `source`.
+    if start == 0 || inner.as_ptr() != text.as_ptr() || source.as_bytes().get(end) != Some(&b'"') {
+        return None;
+    }
+    (source.as_bytes()[start - 1] == b'"').then(|| &source[start - 1..=end])
+}
 
 impl Serialize for Base64<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         const RAW_FROM: usize = 16 * 1024;
-        let text = self.0;
-        if text.len() < RAW_FROM || !crate::base64::is_json_safe_alphabet(text) {
+        let text = self.text;
+        if text.len() < RAW_FROM {
+            return serializer.serialize_str(text);
+        }
+        if let Some(raw) = self.literal.and_then(|literal| serde_json::from_str::<&RawValue>(literal).ok()) {
+            return raw.serialize(serializer);
+        }
+        if !crate::base64::is_json_safe_alphabet(text) {
             return serializer.serialize_str(text);
         }
         let mut literal = String::with_capacity(text.len() + 2);
@@ -121,6 +162,32 @@ impl Serialize for Base64<'_> {
         #[allow(unsafe_code)]
         let raw = unsafe { RawValue::from_string_unchecked(literal) };
         raw.serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_literal_only_for_a_slice_between_quotes() {
+        let source = r#"{"data":"QUJD","other":"QUJD"}"#;
+        let data = &source[9..13];
+        assert_eq!(literal_in(source, data), Some("\"QUJD\""));
+        let copy = String::from("QUJD");
+        assert_eq!(literal_in(source, &copy), None);
+        assert_eq!(literal_in(source, &source[10..13]), None);
+    }
+
+    #[test]
+    fn large_payloads_are_written_verbatim_either_way() {
+        let payload = "QUJD".repeat(10_000);
+        let source = format!("{{\"data\":\"{payload}\"}}");
+        let data = &source[9..9 + payload.len()];
+        let expected = format!("\"{payload}\"");
+        assert_eq!(serde_json::to_string(&Base64::within(data, Some(&source))).unwrap(), expected);
+        assert_eq!(serde_json::to_string(&Base64::new(&payload)).unwrap(), expected);
+        assert_eq!(serde_json::to_value(Base64::new(&payload)).unwrap(), serde_json::Value::String(payload.clone()));
     }
 }
 

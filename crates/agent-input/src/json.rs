@@ -1,0 +1,338 @@
+//! A JSON tree that borrows its strings from the request text.
+//!
+//! `serde_json::Value` owns every string, so parsing a request copies each base64 payload — for
+//! multi-megabyte media that copy, and the fresh memory it touches, cost more than all the
+//! validation. [`Json`] keeps strings without escapes as slices of the text, and [`Document`]
+//! remembers the text, so a converter can copy a payload's JSON literal straight into the body.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+/// A JSON value whose strings borrow from the parsed text where they can.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number.
+    Number(Number),
+    /// A string: borrowed when it had no escapes.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Json<'a>>),
+    /// An object.
+    Object(Object<'a>),
+}
+
+/// A JSON object. Duplicate keys keep the last value, as `serde_json::Value` does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Object<'a> {
+    entries: Vec<(Cow<'a, str>, Json<'a>)>,
+}
+
+/// A parsed request: the tree and, when it was parsed from text, that text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document<'a> {
+    /// The root value.
+    pub root: Json<'a>,
+    /// The text the tree borrows from, when it came from text.
+    pub text: Option<&'a str>,
+}
+
+impl<'a> Document<'a> {
+    /// Parses JSON text, borrowing unescaped strings from it.
+    ///
+    /// # Errors
+    /// `serde_json`'s error for text that is not JSON or nests deeper than 128 levels.
+    pub fn parse(text: &'a str) -> Result<Self, serde_json::Error> {
+        let root = serde_json::from_str(text)?;
+        Ok(Self { root, text: Some(text) })
+    }
+
+    /// A tree over a `serde_json::Value`, borrowing its strings.
+    pub fn from_value(value: &'a Value) -> Self {
+        Self { root: Json::from_value(value), text: None }
+    }
+}
+
+impl<'a> Json<'a> {
+    /// A tree over a `serde_json::Value`, borrowing its strings.
+    pub fn from_value(value: &'a Value) -> Self {
+        match value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) => Json::Number(n.clone()),
+            Value::String(s) => Json::String(Cow::Borrowed(s)),
+            Value::Array(items) => Json::Array(items.iter().map(Json::from_value).collect()),
+            Value::Object(map) => Json::Object(Object {
+                entries: map.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), Json::from_value(v))).collect(),
+            }),
+        }
+    }
+
+    /// An owned `serde_json::Value` with the same content.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.clone()),
+            Json::String(s) => Value::String(s.to_string()),
+            Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
+            Json::Object(object) => Value::Object(object.to_map()),
+        }
+    }
+
+    /// The object, if this is one.
+    pub fn as_object(&self) -> Option<&Object<'a>> {
+        match self {
+            Json::Object(object) => Some(object),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    pub fn as_array(&self) -> Option<&[Json<'a>]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+
+    /// The JSON type's name: null, boolean, number, string, array or object.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "boolean",
+            Json::Number(_) => "number",
+            Json::String(_) => "string",
+            Json::Array(_) => "array",
+            Json::Object(_) => "object",
+        }
+    }
+
+    /// A member of an object.
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        self.as_object().and_then(|o| o.get(key))
+    }
+}
+
+impl<'a> Object<'a> {
+    /// The value of a key.
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether the key is present.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The keys, in document order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| k.as_ref())
+    }
+
+    /// The values, in document order.
+    pub fn values(&self) -> impl Iterator<Item = &Json<'a>> {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// Key–value pairs, in document order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Json<'a>)> {
+        self.entries.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    /// Number of members.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no members.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// An owned `serde_json` map with the same content.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.entries.iter().map(|(k, v)| (k.to_string(), v.to_value())).collect()
+    }
+
+    /// Builds an object, keeping the last value of a repeated key at its last position.
+    fn from_entries(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
+        const LINEAR: usize = 16;
+        let has_duplicates = if entries.len() <= LINEAR {
+            entries.iter().enumerate().any(|(i, (k, _))| entries[..i].iter().any(|(other, _)| other == k))
+        } else {
+            let mut seen = std::collections::HashSet::with_capacity(entries.len());
+            !entries.iter().all(|(k, _)| seen.insert(k.as_ref()))
+        };
+        if has_duplicates {
+            let last: HashMap<String, usize> =
+                entries.iter().enumerate().map(|(i, (k, _))| (k.to_string(), i)).collect();
+            let mut index = 0;
+            entries.retain(|(k, _)| {
+                let keep = last[k.as_ref()] == index;
+                index += 1;
+                keep
+            });
+        }
+        Self { entries }
+    }
+}
+
+/// A string that stays borrowed when the deserializer can lend it.
+struct Str<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StrVisitor;
+        impl<'de> Visitor<'de> for StrVisitor {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(StrVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Json::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Json::Number(v.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Json::Number(v.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        Number::from_f64(v).map(Json::Number).ok_or_else(|| E::custom("a number that is not finite"))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Json::String(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Json::String(Cow::Owned(v.to_string())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Json::String(Cow::Owned(v)))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        Json::deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // The hint comes from the input; cap it so a lying hint cannot reserve much.
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
+        while let Some(Str(key)) = map.next_key()? {
+            entries.push((key, map.next_value()?));
+        }
+        Ok(Json::Object(Object::from_entries(entries)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn borrows_unescaped_strings_and_owns_escaped_ones() {
+        let text = r#"{"plain": "abc", "escaped": "a\nb", "n": [1, -2, 2.5, true, null]}"#;
+        let doc = Document::parse(text).unwrap();
+        assert!(matches!(doc.root.get("plain"), Some(Json::String(Cow::Borrowed("abc")))));
+        assert!(matches!(doc.root.get("escaped"), Some(Json::String(Cow::Owned(s))) if s == "a\nb"));
+        assert_eq!(doc.root.to_value(), serde_json::from_str::<Value>(text).unwrap());
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value() {
+        let doc = Document::parse(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap();
+        let object = doc.root.as_object().unwrap();
+        assert_eq!(object.len(), 2);
+        assert_eq!(object.get("a"), Some(&Json::Number(3.into())));
+        let many: String = (0..40).fold(String::new(), |mut acc, i| {
+            acc.push_str(&format!("\"k{}\": {i},", i % 20));
+            acc
+        });
+        let text = format!("{{{many} \"end\": 0}}");
+        let doc = Document::parse(&text).unwrap();
+        assert_eq!(doc.root.as_object().unwrap().len(), 21);
+        assert_eq!(doc.root.get("k3"), Some(&Json::Number(23.into())));
+    }
+
+    #[test]
+    fn value_round_trip() {
+        let value = serde_json::json!({"x": ["a", {"y": null}], "z": 1.5});
+        assert_eq!(Document::from_value(&value).root.to_value(), value);
+    }
+}
