@@ -320,10 +320,8 @@ mod tests {
         let object = doc.root.as_object().unwrap();
         assert_eq!(object.len(), 2);
         assert_eq!(object.get("a"), Some(&Json::Number(3.into())));
-        let many: String = (0..40).fold(String::new(), |mut acc, i| {
-            acc.push_str(&format!("\"k{}\": {i},", i % 20));
-            acc
-        });
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 20)).collect();
+        let many = many.join(", ") + ",";
         let text = format!("{{{many} \"end\": 0}}");
         let doc = Document::parse(&text).unwrap();
         assert_eq!(doc.root.as_object().unwrap().len(), 21);
