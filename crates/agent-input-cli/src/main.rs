@@ -120,6 +120,16 @@ fn parse_provider(raw: &str) -> Result<ProviderId, String> {
     })
 }
 
+/// `convert --report` output. The body stays raw JSON text so nothing in it is re-parsed
+/// (large numbers in tool arguments, say).
+#[derive(serde::Serialize)]
+struct ConversionReport<'a> {
+    ok: bool,
+    body: Option<&'a RawValue>,
+    errors: &'a [Diagnostic],
+    warnings: &'a [Diagnostic],
+}
+
 /// A failure that is not about the input: exit 2.
 struct UsageError(String);
 
@@ -306,14 +316,14 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 (Ok((body, warnings)), true) => {
                     let body = RawValue::from_string(body)
                         .map_err(|e| UsageError(format!("the converted body is not JSON: {e}")))?;
-                    print_json(&json!({"ok": true, "body": body, "errors": [], "warnings": warnings}), common.compact)?;
+                    let report = ConversionReport { ok: true, body: Some(&body), errors: &[], warnings: &warnings };
+                    print_json(&report, common.compact)?;
                     Ok(true)
                 }
                 (Err(report), true) => {
-                    print_json(
-                        &json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings}),
-                        common.compact,
-                    )?;
+                    let report =
+                        ConversionReport { ok: false, body: None, errors: &report.errors, warnings: &report.warnings };
+                    print_json(&report, common.compact)?;
                     Ok(false)
                 }
             }

@@ -209,6 +209,27 @@ fn cli_behaviour() -> Vec<Trial> {
                 Err(format!("exit {:?}, report {report}", output.status.code()).into())
             }
         }),
+        Trial::test("cli/tool arguments pass through byte for byte", || {
+            let request = r#"{"input":[{"role":"user","content":[{"type":"text","text":"Go"}]},{"role":"assistant","toolCalls":[{"id":"c1","function":{"name":"f","arguments":"{\"n\": 123456789012345678901234567890, \"s\": \"\\u00e9\"}"}}]},{"role":"tool","toolCallId":"c1","content":[{"type":"text","text":"ok"}]}]}"#;
+            let tools = std::env::temp_dir().join(format!("agent-input-cli-tools-{}.json", std::process::id()));
+            std::fs::write(&tools, r#"[{"name":"f"}]"#).map_err(|e| e.to_string())?;
+            for extra in [None, Some("--report")] {
+                let mut args = vec![
+                    "convert".to_string(),
+                    "--to=bedrock-converse".into(),
+                    "--compact".into(),
+                    format!("--tools={}", tools.display()),
+                ];
+                args.extend(extra.map(String::from));
+                let output = run_cli(&args, request);
+                let stdout = String::from_utf8_lossy(&output.stdout);
+                if !stdout.contains(r#""input":{"n": 123456789012345678901234567890, "s": "\u00e9"}"#) {
+                    return Err(format!("arguments changed: {stdout}").into());
+                }
+            }
+            let _ = std::fs::remove_file(&tools);
+            Ok(())
+        }),
         Trial::test("cli/help documents every command", || {
             for command in ["validate", "convert", "question"] {
                 let output = run_cli(&[command.into(), "--help".into()], "");

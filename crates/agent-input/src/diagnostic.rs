@@ -120,6 +120,10 @@ codes! {
     MediaNotAllowedInRole = "media_not_allowed_in_role", Error;
     /// A turn with a document but no text block.
     DocumentRequiresText = "document_requires_text", Error;
+    /// An assistant's tool call not answered by a tool message in the next turn.
+    UnansweredToolCall = "unanswered_tool_call", Error;
+    /// A tool result that answers no tool call of the turn before it.
+    UnmatchedToolResult = "unmatched_tool_result", Error;
     /// A value the provider rejects.
     InvalidForProvider = "invalid_for_provider", Error;
     /// A provider count or size limit.
@@ -152,6 +156,9 @@ pub enum Severity {
     /// Worth knowing; the input is still used.
     Warning,
 }
+
+/// Longest `received` value kept in a diagnostic, in characters.
+pub const MAX_RECEIVED_CHARS: usize = 200;
 
 /// One reported problem.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -193,10 +200,16 @@ impl Diagnostic {
         self
     }
 
-    /// Adds what was found.
+    /// Adds what was found, shortened to [`MAX_RECEIVED_CHARS`] characters: a report must stay
+    /// readable even when the offending value is megabytes long.
     #[must_use]
     pub fn received(mut self, value: impl Into<String>) -> Self {
-        self.received = Some(value.into());
+        let mut value = value.into();
+        if let Some((cut, _)) = value.char_indices().nth(MAX_RECEIVED_CHARS) {
+            value.truncate(cut);
+            value.push('…');
+        }
+        self.received = Some(value);
         self
     }
 

@@ -228,6 +228,11 @@ pub fn formats_for_mime(mime: &str) -> &'static [&'static str] {
 
 /// The closest allowed name to an unsupported one, for a "did you mean" hint.
 pub fn suggest<'a>(raw: &str, allowed: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // Nothing long is close to a short format name; don't spend time (or memory) finding out.
+    const MAX_LEN: usize = 64;
+    if raw.len() > MAX_LEN {
+        return None;
+    }
     let lower = raw.trim().to_ascii_lowercase();
     // A MIME type such as `image/png` names the format in its subtype.
     let subtype = lower.rsplit('/').next().unwrap_or(&lower);

@@ -55,7 +55,7 @@ pub mod url;
 pub mod validate;
 
 pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
-pub use diagnostic::{Code, Diagnostic, Report, Severity};
+pub use diagnostic::{Code, Diagnostic, MAX_RECEIVED_CHARS, Report, Severity};
 pub use model::{
     AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, Role, Source, ToolCall,
 };

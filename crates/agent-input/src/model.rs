@@ -229,7 +229,7 @@ impl<'a> AgentInput<'a> {
         fn blocks(content: &[ContentBlock<'_>], out: &mut String) {
             for block in content {
                 if let ContentBlock::Text(text) = block {
-                    let text = text.trim();
+                    let text = java_trim(text);
                     if !text.is_empty() {
                         out.push_str(text);
                         out.push('\n');
@@ -293,6 +293,12 @@ impl<'a> AgentInput<'a> {
             Self::Messages(messages) => AgentInput::Messages(messages.into_iter().map(Message::into_owned).collect()),
         }
     }
+}
+
+/// Trims as Java's `String.trim()` does — characters up to U+0020, nothing else — which is how
+/// ml-commons decides that text is blank and how it trims text for the question.
+pub(crate) fn java_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c <= ' ')
 }
 
 fn owned(s: Cow<'_, str>) -> Cow<'static, str> {

@@ -31,6 +31,19 @@ impl Scheme {
     }
 }
 
+/// Longest S3 URI Bedrock accepts.
+pub const MAX_S3_URI_LEN: usize = 1024;
+
+/// `url` with its scheme in lowercase (schemes are case-insensitive; Bedrock's S3 pattern is not).
+pub fn normalize_scheme(url: &str) -> std::borrow::Cow<'_, str> {
+    match url.split_once(':') {
+        Some((scheme, rest)) if scheme.bytes().any(|b| b.is_ascii_uppercase()) => {
+            std::borrow::Cow::Owned(format!("{}:{rest}", scheme.to_ascii_lowercase()))
+        }
+        _ => std::borrow::Cow::Borrowed(url),
+    }
+}
+
 /// Accepted schemes, in the order messages list them.
 pub const SCHEMES: [&str; 3] = ["https", "http", "s3"];
 
@@ -70,6 +83,13 @@ pub fn check(url: &str) -> Result<Scheme, UrlError> {
     let authority = &rest[..authority_end];
     if parsed == Scheme::S3 {
         check_bucket(authority)?;
+        // Bedrock's S3Location.uri: at most 1024 characters, `s3://bucket` then nothing or `/...`.
+        if !matches!(rest.as_bytes().get(authority_end), None | Some(b'/')) {
+            return Err(UrlError::Invalid("an S3 URI continues after the bucket only with /key"));
+        }
+        if url.len() > MAX_S3_URI_LEN {
+            return Err(UrlError::Invalid("it is longer than the 1024 characters an S3 URI may have"));
+        }
         return Ok(parsed);
     }
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
@@ -160,5 +180,11 @@ mod tests {
         assert!(matches!(check("s3://My_Bucket/key"), Err(UrlError::Invalid(_))));
         assert!(matches!(check("s3:///key"), Err(UrlError::Invalid(_))));
         assert!(matches!(check("1http://x"), Err(UrlError::Invalid(_))));
+        assert!(matches!(check("s3://bucket?versionId=1"), Err(UrlError::Invalid(_))));
+        assert!(matches!(check("s3://bucket#x"), Err(UrlError::Invalid(_))));
+        assert_eq!(check("s3://bucket/key?versionId=1"), Ok(Scheme::S3));
+        let long = format!("s3://bucket/{}", "k".repeat(1100));
+        assert!(matches!(check(&long), Err(UrlError::Invalid(_))));
+        assert_eq!(normalize_scheme("S3://Bucket/Key"), "s3://Bucket/Key");
     }
 }

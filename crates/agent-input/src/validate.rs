@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::json::{Document, Json, Object};
-use crate::model;
+use crate::model::{self, java_trim};
 
 use crate::base64::{self, Base64Error};
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -247,7 +247,7 @@ pub(crate) fn a_or_an(word: &str) -> &'static str {
 }
 
 /// Short, safe rendering of a user value for messages.
-fn quote(raw: &str) -> String {
+pub(crate) fn quote(raw: &str) -> String {
     const MAX: usize = 40;
     let mut out: String = raw.chars().take(MAX).collect();
     if raw.chars().count() > MAX {
@@ -255,6 +255,9 @@ fn quote(raw: &str) -> String {
     }
     format!("'{out}'")
 }
+
+/// Unknown keys reported one by one per object; the rest are counted in one warning.
+const MAX_IGNORED_PER_OBJECT: usize = 20;
 
 const ENVELOPE_KEYS: &[&str] = &["input", "parameters", "agent_id", "tenant_id", "isAsync"];
 const CONTENT_TYPES: [&str; 4] = ["text", "image", "video", "document"];
@@ -279,6 +282,23 @@ enum AnyFormat {
 }
 
 impl AnyFormat {
+    fn kind(&self) -> &'static str {
+        match self {
+            Self::Image(_) => ImageFormat::KIND,
+            Self::Video(_) => VideoFormat::KIND,
+            Self::Document(_) => DocumentFormat::KIND,
+        }
+    }
+
+    /// Whether this format's block type has a format of that name.
+    fn kind_allows(&self, name: &str) -> bool {
+        match self {
+            Self::Image(_) => ImageFormat::ALL.iter().any(|f| f.as_str() == name),
+            Self::Video(_) => VideoFormat::ALL.iter().any(|f| f.as_str() == name),
+            Self::Document(_) => DocumentFormat::ALL.iter().any(|f| f.as_str() == name),
+        }
+    }
+
     fn as_str(&self) -> &'static str {
         match self {
             Self::Image(f) => f.as_str(),
@@ -330,16 +350,36 @@ impl<'o> Walker<'o> {
     }
 
     fn ignore_unknown_keys(&mut self, object: &Object<'_>, loc: Loc<'_>, known: &[&str], what: &str) {
-        for key in object.keys() {
-            if !known.contains(&key) {
-                let message =
-                    format!("'{key}' is not a field of {what} and is ignored; the fields are {}", known.join(", "));
-                self.push(
-                    Diagnostic::new(Code::FieldIgnored, loc.key(key).to_path(), message)
-                        .expected(known.iter().copied())
-                        .received(key),
-                );
-            }
+        self.ignore_keys_except(object, loc, known, what, None);
+    }
+
+    /// Reports unknown keys (all but `skip`), at most [`MAX_IGNORED_PER_OBJECT`] one by one and
+    /// the rest in one summary, so a flood of keys cannot flood the report.
+    fn ignore_keys_except(
+        &mut self,
+        object: &Object<'_>,
+        loc: Loc<'_>,
+        known: &[&str],
+        what: &str,
+        skip: Option<&str>,
+    ) {
+        let mut unknown = object.keys().filter(|key| !known.contains(key) && Some(*key) != skip);
+        for key in unknown.by_ref().take(MAX_IGNORED_PER_OBJECT) {
+            let message =
+                format!("{} is not a field of {what} and is ignored; the fields are {}", quote(key), known.join(", "));
+            self.push(
+                Diagnostic::new(Code::FieldIgnored, loc.key(key).to_path(), message)
+                    .expected(known.iter().copied())
+                    .received(key),
+            );
+        }
+        let rest = unknown.count();
+        if rest > 0 {
+            self.push(Diagnostic::new(
+                Code::FieldIgnored,
+                loc.to_path(),
+                format!("{rest} more unknown keys of {what} are ignored"),
+            ));
         }
     }
 
@@ -378,7 +418,7 @@ impl<'o> Walker<'o> {
         what: &str,
     ) -> Option<&'a str> {
         match self.required_str(object, key, loc, what) {
-            Field::Str(s) if s.trim().is_empty() => {
+            Field::Str(s) if java_trim(s).is_empty() => {
                 self.push(Diagnostic::new(
                     Code::EmptyField,
                     loc.key(key).to_path(),
@@ -422,7 +462,7 @@ impl<'o> Walker<'o> {
             match question {
                 Some(Json::String(text)) => {
                     self.input_type = Some(InputType::Text);
-                    let input = if text.trim().is_empty() {
+                    let input = if java_trim(text).is_empty() {
                         self.push(Diagnostic::new(
                             Code::EmptyInput,
                             question_loc.to_path(),
@@ -459,7 +499,7 @@ impl<'o> Walker<'o> {
         match value {
             Json::String(text) => {
                 self.input_type = Some(InputType::Text);
-                if text.trim().is_empty() {
+                if java_trim(text).is_empty() {
                     self.push(Diagnostic::new(
                         Code::EmptyInput,
                         loc.to_path(),
@@ -598,7 +638,7 @@ impl<'o> Walker<'o> {
     fn check_last_role(&mut self, items: &[Json<'_>], loc: Loc<'_>) {
         let last = items.len() - 1;
         let Some(Json::String(role)) = items[last].get("role") else { return };
-        if role.trim().is_empty() {
+        if java_trim(role).is_empty() {
             return;
         }
         let role = Role::parse(role.as_ref());
@@ -615,8 +655,8 @@ impl<'o> Walker<'o> {
                     Code::LastMessageRole,
                     loc.index(last).key("role").to_path(),
                     format!(
-                        "the last message must be from role 'user' or 'tool' (the agent answers it), not '{}'",
-                        role.as_str()
+                        "the last message must be from role 'user' or 'tool' (the agent answers it), not {}",
+                        quote(role.as_str())
                     ),
                 )
                 .expected(expected.iter().copied())
@@ -641,7 +681,7 @@ impl<'o> Walker<'o> {
         let object = value.as_object()?;
         let role_loc = loc.key("role");
         let role = match object.get("role") {
-            Some(Json::String(role)) if !role.trim().is_empty() => Some(Role::parse(role.as_ref())),
+            Some(Json::String(role)) if !java_trim(role).is_empty() => Some(Role::parse(role.as_ref())),
             Some(Json::String(_)) => {
                 self.push(
                     Diagnostic::new(
@@ -844,7 +884,7 @@ impl<'o> Walker<'o> {
             "text" => {
                 self.ignore_unknown_keys(object, loc, &["type", "text"], "a text block");
                 match self.required_str(object, "text", loc, "the text block") {
-                    Field::Str(text) if text.trim().is_empty() => {
+                    Field::Str(text) if java_trim(text).is_empty() => {
                         self.push(Diagnostic::new(
                             Code::EmptyText,
                             loc.key("text").to_path(),
@@ -919,34 +959,25 @@ impl<'o> Walker<'o> {
             }
         };
         // The misused key is already an error when it stands in for `source`.
-        for key in object.keys() {
-            let stands_in_for_source = source.is_none() && Some(key) == misused_key;
-            if !known.contains(&key) && !stands_in_for_source {
-                self.push(
-                    Diagnostic::new(
-                        Code::FieldIgnored,
-                        loc.key(key).to_path(),
-                        format!(
-                            "'{key}' is not a field of {} {type_name} block and is ignored; the fields are {}",
-                            a_or_an(type_name),
-                            known.join(", ")
-                        ),
-                    )
-                    .expected(known.iter().copied())
-                    .received(key),
-                );
-            }
-        }
+        let what = format!("{} {type_name} block", a_or_an(type_name));
+        self.ignore_keys_except(object, loc, known, &what, if source.is_none() { misused_key } else { None });
+        let mut name_ok = true;
         let name = if matches!(kind, MediaKind::Document) {
             match self.optional_str(object, "name", loc, "the document block") {
                 Field::Str(name) => Some(Cow::Borrowed(name)),
                 Field::Absent => None,
-                Field::Reported => return None,
+                Field::Reported => {
+                    name_ok = false;
+                    None
+                }
             }
         } else {
             None
         };
         let (format, source) = self.source(source?, source_loc, kind)?;
+        if !name_ok {
+            return None;
+        }
         Some(match format {
             AnyFormat::Image(format) => ContentBlock::Image(Media { format, source }),
             AnyFormat::Video(format) => ContentBlock::Video(Media { format, source }),
@@ -1066,7 +1097,9 @@ impl<'o> Walker<'o> {
         let mut text = data;
         let mut prefix_len = 0;
         let mut mime = None;
-        if text.len() >= 5 && text[..5].eq_ignore_ascii_case("data:") {
+        let leading = data.len() - data.trim_start_matches([' ', '\t', '\r', '\n']).len();
+        if data.as_bytes().get(leading..leading + 5).is_some_and(|p| p.eq_ignore_ascii_case(b"data:")) {
+            text = &data[leading..];
             let Some(comma) = text.find(',') else {
                 self.push(Diagnostic::new(
                     Code::InvalidBase64,
@@ -1092,11 +1125,12 @@ impl<'o> Walker<'o> {
             self.push(Diagnostic::new(
                 Code::DataUrlPrefixStripped,
                 loc.to_path(),
-                format!("the 'data:{header},' prefix was removed; send only the base64 text"),
+                format!("the {} prefix was removed; send only the base64 text", quote(&format!("data:{header},"))),
             ));
-            mime = Some(media_type);
-            prefix_len = comma + 1;
-            text = &text[prefix_len..];
+            // `image/png;charset=x` names the type before its parameters.
+            mime = media_type.split(';').next();
+            prefix_len = leading + comma + 1;
+            text = &text[comma + 1..];
         }
         // One vectorized pass decides the common case; only invalid text is searched for whitespace.
         let stripped = if base64::check(text).is_ok() { Cow::Borrowed(text) } else { base64::strip_whitespace(text) };
@@ -1135,47 +1169,43 @@ impl<'o> Walker<'o> {
             let declared = format.as_str();
             let mime_formats = mime.map_or(&[][..], format::formats_for_mime);
             if !mime_formats.is_empty() && !mime_formats.contains(&declared) {
-                self.push(
-                    Diagnostic::new(
-                        Code::FormatMismatch,
-                        format_loc.to_path(),
-                        format!(
-                            "the data: URL says '{}' but format is '{declared}'; set format to '{}'",
-                            mime.unwrap_or_default(),
-                            mime_formats[0]
-                        ),
-                    )
-                    .expected(mime_formats.iter().copied())
-                    .received(declared),
-                );
+                let what = format!("the data: URL says '{}'", mime.unwrap_or_default());
+                self.format_mismatch(format_loc, format, &what, mime_formats);
                 return None;
             }
             let head = base64::decode_head(&stripped, format::SNIFF_LEN);
             if let Some(signature) = Signature::sniff(&head)
                 && !signature.formats().contains(&declared)
             {
-                self.push(
-                    Diagnostic::new(
-                        Code::FormatMismatch,
-                        format_loc.to_path(),
-                        format!(
-                            "the data looks like {} but format is '{declared}'; set format to '{}' or send the right file",
-                            signature.describe(),
-                            signature.formats()[0]
-                        ),
-                    )
-                    .expected(signature.formats().iter().copied())
-                    .received(declared),
-                );
+                let what = format!("the data looks like {}", signature.describe());
+                self.format_mismatch(format_loc, format, &what, signature.formats());
                 return None;
             }
         }
         Some(Source::Base64(stripped))
     }
 
+    /// The data is of `actual` formats but `format` is declared. When the block type cannot
+    /// carry the actual format at all, the fix is another block type, not another format.
+    fn format_mismatch(&mut self, loc: Loc<'_>, format: &AnyFormat, what: &str, actual: &[&'static str]) {
+        let declared = format.as_str();
+        let fitting: Vec<&str> = actual.iter().copied().filter(|f| format.kind_allows(f)).collect();
+        let message = match fitting.first() {
+            Some(first) => format!("{what} but format is '{declared}'; set format to '{first}' or send the right file"),
+            None => format!(
+                "{what}, which {} {} block cannot carry; send it in a block of the right type (format '{}')",
+                a_or_an(format.kind()),
+                format.kind(),
+                actual.first().copied().unwrap_or_default()
+            ),
+        };
+        self.push(Diagnostic::new(Code::FormatMismatch, loc.to_path(), message).expected(fitting).received(declared));
+    }
+
     fn url<'a>(&mut self, data: &'a str, loc: Loc<'_>) -> Option<Source<'a>> {
-        match url::check(data.trim()) {
-            Ok(_) => Some(Source::Url(Cow::Borrowed(data.trim()))),
+        let trimmed = data.trim();
+        match url::check(trimmed) {
+            Ok(_) => Some(Source::Url(url::normalize_scheme(trimmed))),
             Err(UrlError::Invalid(reason)) => {
                 self.push(
                     Diagnostic::new(
@@ -1227,8 +1257,9 @@ impl<'o> Walker<'o> {
                 let arguments = match self.required_str(function, "arguments", function_loc, "the tool call's function")
                 {
                     Field::Str(arguments) => {
-                        let is_object = arguments.trim_start().starts_with('{')
-                            && serde_json::from_str::<serde::de::IgnoredAny>(arguments).is_ok();
+                        // Parsed for real (not skimmed): lone surrogates and out-of-range numbers
+                        // only fail when decoded, and providers decode them.
+                        let is_object = Document::parse(arguments).is_ok_and(|d| d.root.is_object());
                         if is_object {
                             Some(arguments)
                         } else {

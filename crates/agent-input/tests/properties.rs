@@ -99,6 +99,7 @@ fn check_converse(body: &Value) -> Result<(), String> {
     let messages = body["messages"].as_array().ok_or("messages missing")?;
     let mut names = std::collections::HashSet::new();
     let mut previous = "";
+    let mut pending_uses: Vec<String> = Vec::new();
     for (i, message) in messages.iter().enumerate() {
         let role = message["role"].as_str().ok_or("role missing")?;
         if i == 0 && role != "user" {
@@ -112,6 +113,20 @@ fn check_converse(body: &Value) -> Result<(), String> {
         if content.is_empty() {
             return Err(format!("empty content at {i}"));
         }
+        let ids = |kind: &str| -> Vec<String> {
+            content.iter().filter_map(|b| b[kind]["toolUseId"].as_str().map(str::to_string)).collect()
+        };
+        let mut results = ids("toolResult");
+        results.sort();
+        pending_uses.sort();
+        if role == "user" && results != pending_uses {
+            return Err(format!("tool results {results:?} at {i} do not answer the calls {pending_uses:?}"));
+        }
+        let leading_results = content.iter().take_while(|b| b.get("toolResult").is_some()).count();
+        if leading_results != results.len() {
+            return Err(format!("tool results are not first in message {i}"));
+        }
+        pending_uses = if role == "assistant" { ids("toolUse") } else { Vec::new() };
         for block in content {
             let object = block.as_object().ok_or("block is not an object")?;
             if object.len() != 1 {
@@ -202,15 +217,20 @@ fn valid_block() -> impl Strategy<Value = Value> + Clone {
     ]
 }
 
-fn valid_message() -> impl Strategy<Value = Value> {
+/// One step of a conversation: a message, or a tool call with its answer (sometimes broken on
+/// purpose: a result for another id).
+fn valid_step() -> impl Strategy<Value = Vec<Value>> {
     let content = prop::collection::vec(valid_block(), 1..4);
     prop_oneof![
-        content.clone().prop_map(|c| json!({"role": "user", "content": c})),
-        content.clone().prop_map(|c| json!({"role": "User", "content": c})),
-        content.clone().prop_map(|c| json!({"role": "system", "content": c})),
-        content.clone().prop_map(|c| json!({"role": "assistant", "content": c})),
-        "[a-z_]{1,8}".prop_map(|id| json!({"role": "assistant", "toolCalls": [{"id": id, "function": {"name": "get_weather", "arguments": "{\"city\":\"x\"}"}}]})),
-        content.prop_map(|c| json!({"role": "tool", "toolCallId": "call-1", "content": c})),
+        content.clone().prop_map(|c| vec![json!({"role": "user", "content": c})]),
+        content.clone().prop_map(|c| vec![json!({"role": "User", "content": c})]),
+        content.clone().prop_map(|c| vec![json!({"role": "system", "content": c})]),
+        content.clone().prop_map(|c| vec![json!({"role": "assistant", "content": c})]),
+        ("[a-z_]{1,8}", any::<bool>(), content.clone()).prop_map(|(id, matched, c)| vec![
+            json!({"role": "assistant", "toolCalls": [{"id": id, "function": {"name": "get_weather", "arguments": "{\"city\":\"x\"}"}}]}),
+            json!({"role": "tool", "toolCallId": if matched { id } else { "other".to_string() }, "content": c}),
+        ]),
+        content.prop_map(|c| vec![json!({"role": "tool", "toolCallId": "call-1", "content": c})]),
     ]
 }
 
@@ -218,7 +238,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
-    fn valid_conversations_convert_or_fail_with_conversion_errors(mut messages in prop::collection::vec(valid_message(), 1..8), prefill in any::<bool>()) {
+    fn valid_conversations_convert_or_fail_with_conversion_errors(steps in prop::collection::vec(valid_step(), 1..8), prefill in any::<bool>()) {
+        let mut messages: Vec<Value> = steps.into_iter().flatten().collect();
         if !prefill {
             messages.push(json!({"role": "user", "content": [{"type": "text", "text": "And now?"}]}));
         }
@@ -237,7 +258,8 @@ proptest! {
                 for e in &report.errors {
                     prop_assert!(matches!(e.code,
                         Code::FirstMessageNotUser | Code::MediaNotAllowedInRole | Code::DocumentRequiresText
-                        | Code::ProviderLimit | Code::InvalidForProvider), "unexpected {e}");
+                        | Code::ProviderLimit | Code::InvalidForProvider | Code::UnansweredToolCall
+                        | Code::UnmatchedToolResult), "unexpected {e}");
                 }
             }
         }

@@ -18,6 +18,7 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::path::Path;
 use crate::url::{self, Scheme};
+use crate::validate::quote;
 
 use self::names::{Names, Outcome};
 use self::wire::{
@@ -76,6 +77,25 @@ struct Context<'p> {
     /// The request text, when the input borrows from it (see [`wire::Base64`]).
     text: Option<&'p str>,
     report: Report,
+}
+
+/// What a built message needs remembered for checks that look across messages.
+#[derive(Debug, Default)]
+struct TurnNotes<'a> {
+    /// The first top-level document (a document needs a text block beside it).
+    document_at: Option<Path>,
+    /// Tool calls made in this message: id and path of the id.
+    tool_uses: Vec<(&'a str, Path)>,
+    /// Tool results given in this message: id and path of the `toolCallId`.
+    tool_results: Vec<(&'a str, Path)>,
+}
+
+impl<'a> TurnNotes<'a> {
+    fn absorb(&mut self, other: TurnNotes<'a>) {
+        self.document_at = self.document_at.take().or(other.document_at);
+        self.tool_uses.extend(other.tool_uses);
+        self.tool_results.extend(other.tool_results);
+    }
 }
 
 fn is_tool_name(name: &str) -> bool {
@@ -171,7 +191,10 @@ impl<'p> Context<'p> {
                     Diagnostic::new(
                         Code::InvalidForProvider,
                         path.key("name"),
-                        format!("Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not", spec.name),
+                        format!(
+                            "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {} is not",
+                            quote(&spec.name)
+                        ),
                     )
                     .received(spec.name.clone()),
                 );
@@ -333,13 +356,20 @@ impl<'p> Context<'p> {
                 let at = if given.is_some() { path().key("name") } else { path() };
                 let message = match (given, &outcome) {
                     (Some(given), Outcome::Sanitized) => format!(
-                        "document name {given:?} was changed to {name:?}: Bedrock allows only letters, digits, single spaces, hyphens, parentheses and square brackets"
+                        "document name {} was changed to {}: Bedrock allows only letters, digits, single spaces, hyphens, parentheses and square brackets",
+                        quote(given),
+                        quote(&name)
                     ),
                     (Some(given), _) => {
-                        format!("document name {given:?} is already used in this request and was changed to {name:?}")
+                        format!(
+                            "document name {} is already used in this request and was changed to {}",
+                            quote(given),
+                            quote(&name)
+                        )
                     }
                     (None, _) => format!(
-                        "the generated document name was already used in this request and was changed to {name:?}"
+                        "the generated document name was already used in this request and was changed to {}",
+                        quote(&name)
                     ),
                 };
                 let mut warning = Diagnostic::new(Code::DocumentNameSanitized, at, message);
@@ -374,8 +404,8 @@ impl<'p> Context<'p> {
         let mut names = Names::default();
         let mut first_checked = false;
         let mut tool_block_at: Option<Path> = None;
-        // For each message built, the first top-level document in it (a document needs a text block beside it).
-        let mut document_at: Vec<Option<Path>> = Vec::new();
+        // Per message built: what later checks need to point back into the input.
+        let mut notes: Vec<TurnNotes<'a>> = Vec::new();
         let base = self.base;
 
         for turn in turns {
@@ -402,8 +432,8 @@ impl<'p> Context<'p> {
                             Code::RoleNotSupported,
                             turn.origin.field_path(base, "role"),
                             format!(
-                                "Bedrock has no role '{}'; use user, assistant, system or tool",
-                                turn.role.as_str()
+                                "Bedrock has no role {}; use user, assistant, system or tool",
+                                quote(turn.role.as_str())
                             ),
                         )
                         .expected(["user", "assistant", "system", "tool"])
@@ -420,8 +450,8 @@ impl<'p> Context<'p> {
                             Code::FirstMessageNotUser,
                             turn.origin.field_path(base, "role"),
                             format!(
-                                "Bedrock conversations must start with a user message, but the first non-system message is from '{}'",
-                                turn.role.as_str()
+                                "Bedrock conversations must start with a user message, but the first non-system message is from {}",
+                                quote(turn.role.as_str())
                             ),
                         )
                         .expected(["user"])
@@ -431,7 +461,7 @@ impl<'p> Context<'p> {
             }
 
             let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
-            let mut turn_document_at = None;
+            let mut turn_notes = TurnNotes::default();
             let is_tool = *turn.role == Role::Tool;
             if let Some(text) = turn.text {
                 blocks.push(Block::Text(text));
@@ -440,6 +470,7 @@ impl<'p> Context<'p> {
                 let id = turn.tool_call_id.unwrap_or_default();
                 let id_path = turn.origin.field_path(base, "toolCallId");
                 self.check_tool_use_id(id, &id_path);
+                turn_notes.tool_results.push((id, id_path.clone()));
                 tool_block_at.get_or_insert(id_path);
                 let mut content = Vec::with_capacity(turn.content.len());
                 for (j, block) in turn.content.iter().enumerate() {
@@ -469,9 +500,9 @@ impl<'p> Context<'p> {
                             Code::MediaNotAllowedInRole,
                             path(),
                             format!(
-                                "Bedrock accepts {}s only in user messages, not from '{}'",
+                                "Bedrock accepts {}s only in user messages, not from {}",
                                 block.type_name(),
-                                turn.role.as_str()
+                                quote(turn.role.as_str())
                             ),
                         ));
                         continue;
@@ -485,7 +516,7 @@ impl<'p> Context<'p> {
                             .source(&video.source, path)
                             .map(|source| Block::Video(VideoBlock { format: video.format, source })),
                         ContentBlock::Document(document) => {
-                            turn_document_at.get_or_insert_with(path);
+                            turn_notes.document_at.get_or_insert_with(path);
                             self.document(document, &mut names, &path).map(Block::Document)
                         }
                     };
@@ -495,14 +526,15 @@ impl<'p> Context<'p> {
                     let call_path = turn.origin.field_path(base, "toolCalls").index(k);
                     tool_block_at.get_or_insert_with(|| turn.origin.field_path(base, "toolCalls"));
                     self.check_tool_use_id(&call.id, &call_path.key("id"));
+                    turn_notes.tool_uses.push((&call.id, call_path.key("id")));
                     if !is_tool_name(&call.name) {
                         self.error(
                             Diagnostic::new(
                                 Code::InvalidForProvider,
                                 call_path.key("function").key("name"),
                                 format!(
-                                    "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {:?} is not",
-                                    call.name
+                                    "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {} is not",
+                                    quote(&call.name)
                                 ),
                             )
                             .received(call.name.as_ref()),
@@ -531,14 +563,21 @@ impl<'p> Context<'p> {
                         ));
                     }
                     last.content.extend(blocks);
+                    if role == ConversationRole::User {
+                        // Bedrock wants a turn's tool results before anything else in it.
+                        let (mut content, rest): (Vec<_>, Vec<_>) =
+                            last.content.drain(..).partition(|b| matches!(b, Block::ToolResult(_)));
+                        content.extend(rest);
+                        last.content = content;
+                    }
                     last_is_tool_group = last_is_tool_group && is_tool;
-                    if let Some(slot) = document_at.last_mut() {
-                        *slot = slot.take().or(turn_document_at);
+                    if let Some(last_notes) = notes.last_mut() {
+                        last_notes.absorb(turn_notes);
                     }
                 }
                 _ => {
                     messages.push(Message { role, content: blocks });
-                    document_at.push(turn_document_at);
+                    notes.push(turn_notes);
                     last_is_tool_group = is_tool;
                 }
             }
@@ -553,18 +592,85 @@ impl<'p> Context<'p> {
                 "the conversation has tool calls or tool results, so Bedrock needs the tool specs: pass tools (name, description, input_schema)",
             ));
         }
-        for (message, document_at) in messages.iter().zip(document_at) {
-            if let Some(path) = document_at
+        for (message, notes) in messages.iter().zip(&notes) {
+            if let Some(path) = &notes.document_at
                 && !message.content.iter().any(|b| matches!(b, Block::Text(_)))
             {
                 self.error(Diagnostic::new(
                     Code::DocumentRequiresText,
-                    path,
+                    path.clone(),
                     "Bedrock needs a text block in the same message as a document; add a text block saying what to do with it",
                 ));
             }
         }
+        self.check_tool_pairs(&notes);
+        self.check_prefill(turns);
         self.report.is_ok().then_some(ConverseRequest { messages, system, inference_config, tool_config })
+    }
+
+    /// Bedrock answers every tool use in the very next turn: that user turn holds exactly one
+    /// result per call of the assistant turn before it, and no other results.
+    fn check_tool_pairs(&mut self, notes: &[TurnNotes<'_>]) {
+        for (i, turn) in notes.iter().enumerate() {
+            let previous_uses = if i > 0 { notes[i - 1].tool_uses.as_slice() } else { &[] };
+            let mut answered = HashSet::new();
+            for (id, path) in &turn.tool_results {
+                let matches_call = previous_uses.iter().any(|(use_id, _)| use_id == id);
+                if !matches_call || !answered.insert(*id) {
+                    let why = if matches_call {
+                        "answers a tool call that was already answered"
+                    } else {
+                        "answers no tool call of the assistant message just before it"
+                    };
+                    self.error(
+                        Diagnostic::new(
+                            Code::UnmatchedToolResult,
+                            path.clone(),
+                            format!(
+                                "this tool result ({}) {why}; Bedrock needs each tool result right after the assistant message that made the call",
+                                quote(id)
+                            ),
+                        )
+                        .received(*id),
+                    );
+                }
+            }
+            // A trailing assistant turn (a prefill) has no next turn to check.
+            let Some(next) = notes.get(i + 1) else { continue };
+            for (id, path) in &turn.tool_uses {
+                if !next.tool_results.iter().any(|(result_id, _)| result_id == id) {
+                    self.error(
+                        Diagnostic::new(
+                            Code::UnansweredToolCall,
+                            path.clone(),
+                            format!(
+                                "tool call {} has no tool message answering it next; Bedrock needs a tool message with this toolCallId right after the assistant message",
+                                quote(id)
+                            ),
+                        )
+                        .received(*id),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A conversation that ends with assistant text (a prefill) must not end in whitespace:
+    /// Bedrock rejects "final assistant content" with trailing whitespace.
+    fn check_prefill(&mut self, turns: &[Turn<'_, '_>]) {
+        let Some(last) = turns.iter().rev().find(|t| *t.role != Role::System) else { return };
+        if *last.role != Role::Assistant || !last.tool_calls.is_empty() {
+            return;
+        }
+        if let Some(ContentBlock::Text(text)) = last.content.last()
+            && text.ends_with(char::is_whitespace)
+        {
+            self.error(Diagnostic::new(
+                Code::InvalidForProvider,
+                last.origin.block_path(self.base, last.content.len() - 1).key("text"),
+                "Bedrock rejects a final assistant message (a prefill) that ends with whitespace; remove the trailing spaces or line breaks",
+            ));
+        }
     }
 
     fn check_tool_use_id(&mut self, id: &str, path: &Path) {
@@ -573,7 +679,10 @@ impl<'p> Context<'p> {
                 Diagnostic::new(
                     Code::InvalidForProvider,
                     path.clone(),
-                    format!("Bedrock tool call ids must be 1-64 letters, digits, '_', '.', ':' or '-'; {id:?} is not"),
+                    format!(
+                        "Bedrock tool call ids must be 1-64 letters, digits, '_', '.', ':' or '-'; {} is not",
+                        quote(id)
+                    ),
                 )
                 .received(id),
             );

@@ -87,13 +87,17 @@ pub(crate) fn sanitize(given: &str) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
-/// `report.final.pdf` → `report.final`; a leading dot or a "extension" with other characters is
-/// kept.
+/// `report.final.pdf` → `report.final`; a leading dot, or an "extension" without a letter or
+/// with other characters, is kept.
 fn drop_extension(name: &str) -> &str {
     match name.rfind('.') {
         Some(dot) if dot > 0 => {
             let ext = &name[dot + 1..];
-            if (1..=10).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            // A letter is required so that "Version 2.0" keeps its number.
+            if (1..=10).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                && ext.bytes().any(|b| b.is_ascii_alphabetic())
+            {
                 &name[..dot]
             } else {
                 name
@@ -124,6 +128,8 @@ mod tests {
             ("...", None),
             (".pdf", Some("pdf")),
             ("v1.5 notes", Some("v1 5 notes")),
+            ("Version 2.0", Some("Version 2 0")),
+            ("clip.mp4", Some("clip")),
             ("slack-file://F0XX", Some("slack-file F0XX")),
         ];
         for (given, want) in cases {
