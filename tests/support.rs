@@ -175,25 +175,7 @@ fn generated(s: &str) -> Option<String> {
     assert!(n >= signature.len(), "{s}: N is smaller than the signature");
     let mut bytes = signature.to_vec();
     bytes.resize(n, 0);
-    Some(encode_base64(&bytes))
-}
-
-/// Standard base64 with padding.
-pub fn encode_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    Some(agent_input::base64::encode(&bytes))
 }
 
 /// Compares expected diagnostics with actual ones as multisets of `{code, path}`, checking the

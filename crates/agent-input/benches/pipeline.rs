@@ -27,20 +27,7 @@ fn payload(signature: &[u8], len: usize, seed: u64) -> String {
         bytes.extend_from_slice(&x.to_le_bytes());
     }
     bytes.truncate(len);
-    encode(&bytes)
-}
-
-fn encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            out.push(if i <= chunk.len() { ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char } else { '=' });
-        }
-    }
-    out
+    agent_input::base64::encode(&bytes)
 }
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";

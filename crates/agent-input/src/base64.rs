@@ -99,6 +99,21 @@ pub fn decoded_len(s: &str) -> usize {
     (s.len() / 4) * 3 - padding.min(2)
 }
 
+/// Standard base64 with padding: what a `base64` source holds. Callers that read files (a
+/// browser upload, a fetched URL) use this to inline them.
+pub fn encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]) } else { '=' });
+        }
+    }
+    out
+}
+
 /// Decodes at most the first `max` bytes of checked base64 text.
 pub fn decode_head(s: &str, max: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(max + 3);
@@ -157,6 +172,24 @@ mod tests {
         assert_eq!(check("Q==="), Err(Base64Error::MisplacedPadding { offset: 3 }));
         let long = format!("{}é", "A".repeat(40));
         assert_eq!(check(&long), Err(Base64Error::InvalidChar { offset: 40, ch: 'é' }));
+    }
+
+    #[test]
+    fn encodes_rfc4648_vectors() {
+        let vectors = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (plain, encoded) in vectors {
+            assert_eq!(encode(plain.as_bytes()), encoded);
+            assert_eq!(check(encoded), Ok(()));
+            assert_eq!(decode_head(encoded, 64), plain.as_bytes());
+        }
     }
 
     #[test]
