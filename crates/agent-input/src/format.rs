@@ -29,6 +29,8 @@ macro_rules! formats {
         impl $name {
             /// Every format, in the order error messages list them.
             pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+            /// The canonical names of [`Self::ALL`].
+            pub const NAMES: &'static [&'static str] = &[$($id,)*];
             /// The block type these formats belong to.
             pub const KIND: &'static str = $kind;
 

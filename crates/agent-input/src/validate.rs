@@ -269,10 +269,45 @@ enum Kind {
     Block,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum MediaKind {
     Image,
     Video,
     Document,
+}
+
+impl MediaKind {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Image => ImageFormat::KIND,
+            Self::Video => VideoFormat::KIND,
+            Self::Document => DocumentFormat::KIND,
+        }
+    }
+
+    /// The formats this block type takes.
+    fn formats(self) -> &'static [&'static str] {
+        match self {
+            Self::Image => ImageFormat::NAMES,
+            Self::Video => VideoFormat::NAMES,
+            Self::Document => DocumentFormat::NAMES,
+        }
+    }
+
+    /// Reads a format of this block type, and whether it was normalized (alias or letter case).
+    fn parse(self, raw: &str) -> Option<(AnyFormat, bool)> {
+        fn split<F>(parsed: Parsed<F>, wrap: fn(F) -> AnyFormat) -> (AnyFormat, bool) {
+            match parsed {
+                Parsed::Exact(f) => (wrap(f), false),
+                Parsed::Normalized(f) => (wrap(f), true),
+            }
+        }
+        match self {
+            Self::Image => ImageFormat::parse(raw).map(|p| split(p, AnyFormat::Image)),
+            Self::Video => VideoFormat::parse(raw).map(|p| split(p, AnyFormat::Video)),
+            Self::Document => DocumentFormat::parse(raw).map(|p| split(p, AnyFormat::Document)),
+        }
+    }
 }
 
 enum AnyFormat {
@@ -282,20 +317,11 @@ enum AnyFormat {
 }
 
 impl AnyFormat {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> MediaKind {
         match self {
-            Self::Image(_) => ImageFormat::KIND,
-            Self::Video(_) => VideoFormat::KIND,
-            Self::Document(_) => DocumentFormat::KIND,
-        }
-    }
-
-    /// Whether this format's block type has a format of that name.
-    fn kind_allows(&self, name: &str) -> bool {
-        match self {
-            Self::Image(_) => ImageFormat::ALL.iter().any(|f| f.as_str() == name),
-            Self::Video(_) => VideoFormat::ALL.iter().any(|f| f.as_str() == name),
-            Self::Document(_) => DocumentFormat::ALL.iter().any(|f| f.as_str() == name),
+            Self::Image(_) => MediaKind::Image,
+            Self::Video(_) => MediaKind::Video,
+            Self::Document(_) => MediaKind::Document,
         }
     }
 
@@ -896,9 +922,9 @@ impl<'o> Walker<'o> {
                     Field::Absent | Field::Reported => None,
                 }
             }
-            "image" => self.media(object, loc, &MediaKind::Image),
-            "video" => self.media(object, loc, &MediaKind::Video),
-            "document" => self.media(object, loc, &MediaKind::Document),
+            "image" => self.media(object, loc, MediaKind::Image),
+            "video" => self.media(object, loc, MediaKind::Video),
+            "document" => self.media(object, loc, MediaKind::Document),
             _ => {
                 self.push(
                     Diagnostic::new(
@@ -917,7 +943,7 @@ impl<'o> Walker<'o> {
         }
     }
 
-    fn media<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>, kind: &MediaKind) -> Option<ContentBlock<'a>> {
+    fn media<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>, kind: MediaKind) -> Option<ContentBlock<'a>> {
         let (type_name, known): (&str, &[&str]) = match kind {
             MediaKind::Image => ("image", &["type", "source"]),
             MediaKind::Video => ("video", &["type", "source"]),
@@ -985,33 +1011,9 @@ impl<'o> Walker<'o> {
         })
     }
 
-    fn format(&mut self, raw: &str, loc: Loc<'_>, kind: &MediaKind) -> Option<AnyFormat> {
-        fn pick<F: Copy>(parsed: Option<Parsed<F>>) -> (Option<F>, bool) {
-            match parsed {
-                Some(Parsed::Exact(f)) => (Some(f), false),
-                Some(Parsed::Normalized(f)) => (Some(f), true),
-                None => (None, false),
-            }
-        }
-        let (format, normalized, allowed, type_name): (Option<AnyFormat>, bool, Vec<&'static str>, &str) = match kind {
-            MediaKind::Image => {
-                let (f, n) = pick(ImageFormat::parse(raw));
-                (f.map(AnyFormat::Image), n, ImageFormat::ALL.iter().map(|f| f.as_str()).collect(), ImageFormat::KIND)
-            }
-            MediaKind::Video => {
-                let (f, n) = pick(VideoFormat::parse(raw));
-                (f.map(AnyFormat::Video), n, VideoFormat::ALL.iter().map(|f| f.as_str()).collect(), VideoFormat::KIND)
-            }
-            MediaKind::Document => {
-                let (f, n) = pick(DocumentFormat::parse(raw));
-                (
-                    f.map(AnyFormat::Document),
-                    n,
-                    DocumentFormat::ALL.iter().map(|f| f.as_str()).collect(),
-                    DocumentFormat::KIND,
-                )
-            }
-        };
+    fn format(&mut self, raw: &str, loc: Loc<'_>, kind: MediaKind) -> Option<AnyFormat> {
+        let (format, normalized) = kind.parse(raw).map_or((None, false), |(f, n)| (Some(f), n));
+        let (allowed, type_name) = (kind.formats(), kind.name());
         if let Some(format) = format {
             if normalized {
                 self.push(
@@ -1038,19 +1040,14 @@ impl<'o> Walker<'o> {
                         allowed.join(", ")
                     ),
                 )
-                .expected(allowed)
+                .expected(allowed.iter().copied())
                 .received(raw),
             );
             None
         }
     }
 
-    fn source<'a>(
-        &mut self,
-        object: &'a Object<'_>,
-        loc: Loc<'_>,
-        kind: &MediaKind,
-    ) -> Option<(AnyFormat, Source<'a>)> {
+    fn source<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>, kind: MediaKind) -> Option<(AnyFormat, Source<'a>)> {
         self.ignore_unknown_keys(object, loc, &["type", "format", "data"], "a source");
         let source_type = match self.required_str(object, "type", loc, "the source") {
             Field::Str(raw) => {
@@ -1189,13 +1186,13 @@ impl<'o> Walker<'o> {
     /// carry the actual format at all, the fix is another block type, not another format.
     fn format_mismatch(&mut self, loc: Loc<'_>, format: &AnyFormat, what: &str, actual: &[&'static str]) {
         let declared = format.as_str();
-        let fitting: Vec<&str> = actual.iter().copied().filter(|f| format.kind_allows(f)).collect();
+        let fitting: Vec<&str> = actual.iter().copied().filter(|f| format.kind().formats().contains(f)).collect();
         let message = match fitting.first() {
             Some(first) => format!("{what} but format is '{declared}'; set format to '{first}' or send the right file"),
             None => format!(
                 "{what}, which {} {} block cannot carry; send it in a block of the right type (format '{}')",
-                a_or_an(format.kind()),
-                format.kind(),
+                a_or_an(format.kind().name()),
+                format.kind().name(),
                 actual.first().copied().unwrap_or_default()
             ),
         };
