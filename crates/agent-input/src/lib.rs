@@ -51,6 +51,7 @@ pub mod format;
 pub mod json;
 mod model;
 mod path;
+pub mod response;
 pub mod url;
 pub mod validate;
 
