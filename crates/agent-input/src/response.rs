@@ -93,36 +93,35 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
     let document = Document::parse(body).map_err(|e| {
         single(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))
     })?;
-    let mut reader = Reader::default();
-    let root = reader.object(&document.root, &Path::root(), "the response")?;
+    let root = object(&document.root, &Path::root(), "the response")?;
     let output_path = Path::root().key("output");
-    let output = reader.object(reader.field(root, &Path::root(), "output")?, &output_path, "output")?;
+    let output = object(field(root, &Path::root(), "output")?, &output_path, "output")?;
     let message_path = output_path.key("message");
-    let message = reader.object(reader.field(output, &output_path, "message")?, &message_path, "output.message")?;
+    let message = object(field(output, &output_path, "message")?, &message_path, "output.message")?;
     let content_path = message_path.key("content");
-    let content = match reader.field(message, &message_path, "content")? {
+    let content = match field(message, &message_path, "content")? {
         Json::Array(items) => items,
-        other => return Err(reader.wrong(&content_path, "output.message.content", "array", other)),
+        other => return Err(wrong(&content_path, "output.message.content", "array", other)),
     };
     let mut blocks = Vec::new();
     let mut tool_calls = Vec::new();
     for (i, block) in content.iter().enumerate() {
         let path = content_path.index(i);
-        let block = reader.object(block, &path, "a content block")?;
+        let block = object(block, &path, "a content block")?;
         if let Some(text) = block.get("text") {
             match text {
                 Json::String(text) if !text.trim().is_empty() => {
-                    blocks.push(ContentBlock::Text(Cow::Owned(text.to_string())))
+                    blocks.push(ContentBlock::Text(Cow::Owned(text.to_string())));
                 }
                 Json::String(_) => {}
-                other => return Err(reader.wrong(&path.key("text"), "text", "string", other)),
+                other => return Err(wrong(&path.key("text"), "text", "string", other)),
             }
         } else if let Some(tool_use) = block.get("toolUse") {
             let tool_path = path.key("toolUse");
-            let tool_use = reader.object(tool_use, &tool_path, "toolUse")?;
-            let id = reader.string(tool_use, &tool_path, "toolUseId")?;
-            let name = reader.string(tool_use, &tool_path, "name")?;
-            let input = reader.field(tool_use, &tool_path, "input")?;
+            let tool_use = object(tool_use, &tool_path, "toolUse")?;
+            let id = string(tool_use, &tool_path, "toolUseId")?;
+            let name = string(tool_use, &tool_path, "name")?;
+            let input = field(tool_use, &tool_path, "input")?;
             tool_calls.push(ToolCall {
                 id: Cow::Owned(id.to_string()),
                 kind: Cow::Borrowed("function"),
@@ -159,37 +158,32 @@ fn single(diagnostic: Diagnostic) -> Report {
     report
 }
 
-#[derive(Default)]
-struct Reader;
-
-impl Reader {
-    fn wrong(&self, path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
-        single(
-            Diagnostic::new(
-                Code::InvalidFieldType,
-                path.clone(),
-                format!("{what} in the response must be {expected}, not {}", found.type_name()),
-            )
-            .expected([expected])
-            .received(found.type_name()),
+fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
+    single(
+        Diagnostic::new(
+            Code::InvalidFieldType,
+            path.clone(),
+            format!("{what} in the response must be {expected}, not {}", found.type_name()),
         )
-    }
+        .expected([expected])
+        .received(found.type_name()),
+    )
+}
 
-    fn object<'v, 'a>(&self, value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
-        value.as_object().ok_or_else(|| self.wrong(path, what, "object", value))
-    }
+fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
+    value.as_object().ok_or_else(|| wrong(path, what, "object", value))
+}
 
-    fn field<'v, 'a>(&self, object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v Json<'a>, Report> {
-        object.get(key).ok_or_else(|| {
-            single(Diagnostic::new(Code::MissingField, path.key(key), format!("the response has no '{key}'")))
-        })
-    }
+fn field<'v, 'a>(object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v Json<'a>, Report> {
+    object.get(key).ok_or_else(|| {
+        single(Diagnostic::new(Code::MissingField, path.key(key), format!("the response has no '{key}'")))
+    })
+}
 
-    fn string<'v>(&self, object: &'v Object<'_>, path: &Path, key: &str) -> Result<&'v str, Report> {
-        match self.field(object, path, key)? {
-            Json::String(s) => Ok(s),
-            other => Err(self.wrong(&path.key(key), key, "string", other)),
-        }
+fn string<'v>(object: &'v Object<'_>, path: &Path, key: &str) -> Result<&'v str, Report> {
+    match field(object, path, key)? {
+        Json::String(s) => Ok(s),
+        other => Err(wrong(&path.key(key), key, "string", other)),
     }
 }
 
