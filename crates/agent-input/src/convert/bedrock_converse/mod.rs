@@ -79,6 +79,36 @@ struct Context<'p> {
     report: Report,
 }
 
+/// A converted content block, before it is placed in a message or in a tool result.
+enum Content<'a> {
+    Text(&'a str),
+    Image(ImageBlock<'a>),
+    Video(VideoBlock<'a>),
+    Document(DocumentBlock<'a>),
+}
+
+impl<'a> From<Content<'a>> for Block<'a> {
+    fn from(content: Content<'a>) -> Self {
+        match content {
+            Content::Text(text) => Block::Text(text),
+            Content::Image(image) => Block::Image(image),
+            Content::Video(video) => Block::Video(video),
+            Content::Document(document) => Block::Document(document),
+        }
+    }
+}
+
+impl<'a> From<Content<'a>> for ToolResultContentBlock<'a> {
+    fn from(content: Content<'a>) -> Self {
+        match content {
+            Content::Text(text) => ToolResultContentBlock::Text(text),
+            Content::Image(image) => ToolResultContentBlock::Image(image),
+            Content::Video(video) => ToolResultContentBlock::Video(video),
+            Content::Document(document) => ToolResultContentBlock::Document(document),
+        }
+    }
+}
+
 /// What a built message needs remembered for checks that look across messages.
 #[derive(Debug, Default)]
 struct TurnNotes<'a> {
@@ -310,7 +340,7 @@ impl<'p> Context<'p> {
         }
     }
 
-    fn source<'a>(&mut self, source: &'a Source<'a>, path: impl Fn() -> Path) -> Option<MediaSource<'a>>
+    fn source<'a>(&mut self, source: &'a Source<'a>, path: &dyn Fn() -> Path) -> Option<MediaSource<'a>>
     where
         'p: 'a,
     {
@@ -383,7 +413,6 @@ impl<'p> Context<'p> {
         Some(DocumentBlock { format: document.format, name, source })
     }
 
-    #[allow(clippy::too_many_lines)]
     fn build<'a>(
         &mut self,
         turns: &[Turn<'a, 'a>],
@@ -399,160 +428,38 @@ impl<'p> Context<'p> {
             system.push(SystemContentBlock::Text(prompt));
         }
         let mut messages: Vec<Message<'a>> = Vec::new();
-        // Whether the last turn is made only of tool results (consecutive tool messages join it silently).
+        // Per message built: what later checks need to point back into the input.
+        let mut notes: Vec<TurnNotes<'a>> = Vec::new();
+        // Whether the last message is made only of tool results (consecutive tool messages join it silently).
         let mut last_is_tool_group = false;
         let mut names = Names::default();
         let mut first_checked = false;
         let mut tool_block_at: Option<Path> = None;
-        // Per message built: what later checks need to point back into the input.
-        let mut notes: Vec<TurnNotes<'a>> = Vec::new();
-        let base = self.base;
 
         for turn in turns {
-            let message_path = turn.origin.message_path(base);
             let Some(role) = provider_role(turn.role) else {
-                if *turn.role == Role::System {
-                    for (j, block) in turn.content.iter().enumerate() {
-                        if let ContentBlock::Text(text) = block {
-                            system.push(SystemContentBlock::Text(text));
-                        } else {
-                            self.error(Diagnostic::new(
-                                Code::MediaNotAllowedInRole,
-                                turn.origin.block_path(base, j),
-                                format!(
-                                    "Bedrock system prompts hold only text; move this {} block into a user message",
-                                    block.type_name()
-                                ),
-                            ));
-                        }
-                    }
-                } else {
-                    self.error(
-                        Diagnostic::new(
-                            Code::RoleNotSupported,
-                            turn.origin.field_path(base, "role"),
-                            format!(
-                                "Bedrock has no role {}; use user, assistant, system or tool",
-                                quote(turn.role.as_str())
-                            ),
-                        )
-                        .expected(["user", "assistant", "system", "tool"])
-                        .received(turn.role.as_str()),
-                    );
-                }
+                self.system_or_unsupported(turn, &mut system);
                 continue;
             };
             if !first_checked {
                 first_checked = true;
-                if role != ConversationRole::User {
-                    self.error(
-                        Diagnostic::new(
-                            Code::FirstMessageNotUser,
-                            turn.origin.field_path(base, "role"),
-                            format!(
-                                "Bedrock conversations must start with a user message, but the first non-system message is from {}",
-                                quote(turn.role.as_str())
-                            ),
-                        )
-                        .expected(["user"])
-                        .received(turn.role.as_str()),
-                    );
-                }
+                self.check_first(turn, role);
             }
-
-            let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
-            let mut turn_notes = TurnNotes::default();
+            let (blocks, turn_notes) = self.turn_blocks(turn, role, &mut names);
+            if tool_block_at.is_none() {
+                tool_block_at = match (turn_notes.tool_uses.is_empty(), turn_notes.tool_results.first()) {
+                    (false, _) => Some(turn.origin.field_path(self.base, "toolCalls")),
+                    (true, Some((_, path))) => Some(path.clone()),
+                    (true, None) => None,
+                };
+            }
             let is_tool = *turn.role == Role::Tool;
-            if let Some(text) = turn.text {
-                blocks.push(Block::Text(text));
-            }
-            if is_tool {
-                let id = turn.tool_call_id.unwrap_or_default();
-                let id_path = turn.origin.field_path(base, "toolCallId");
-                self.check_tool_use_id(id, &id_path);
-                turn_notes.tool_results.push((id, id_path.clone()));
-                tool_block_at.get_or_insert(id_path);
-                let mut content = Vec::with_capacity(turn.content.len());
-                for (j, block) in turn.content.iter().enumerate() {
-                    let path = || turn.origin.block_path(base, j);
-                    let converted = match block {
-                        ContentBlock::Text(text) => Some(ToolResultContentBlock::Text(text)),
-                        ContentBlock::Image(image) => self
-                            .source(&image.source, path)
-                            .map(|source| ToolResultContentBlock::Image(ImageBlock { format: image.format, source })),
-                        ContentBlock::Video(video) => self
-                            .source(&video.source, path)
-                            .map(|source| ToolResultContentBlock::Video(VideoBlock { format: video.format, source })),
-                        ContentBlock::Document(document) => {
-                            self.document(document, &mut names, &path).map(ToolResultContentBlock::Document)
-                        }
-                    };
-                    content.extend(converted);
-                }
-                blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
-            } else {
-                for (j, block) in turn.content.iter().enumerate() {
-                    let path = || turn.origin.block_path(base, j);
-                    if role == ConversationRole::Assistant
-                        && matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_))
-                    {
-                        self.error(Diagnostic::new(
-                            Code::MediaNotAllowedInRole,
-                            path(),
-                            format!(
-                                "Bedrock accepts {}s only in user messages, not from {}",
-                                block.type_name(),
-                                quote(turn.role.as_str())
-                            ),
-                        ));
-                        continue;
-                    }
-                    let converted = match block {
-                        ContentBlock::Text(text) => Some(Block::Text(text)),
-                        ContentBlock::Image(image) => self
-                            .source(&image.source, path)
-                            .map(|source| Block::Image(ImageBlock { format: image.format, source })),
-                        ContentBlock::Video(video) => self
-                            .source(&video.source, path)
-                            .map(|source| Block::Video(VideoBlock { format: video.format, source })),
-                        ContentBlock::Document(document) => {
-                            turn_notes.document_at.get_or_insert_with(path);
-                            self.document(document, &mut names, &path).map(Block::Document)
-                        }
-                    };
-                    blocks.extend(converted);
-                }
-                for (k, call) in turn.tool_calls.iter().enumerate() {
-                    let call_path = turn.origin.field_path(base, "toolCalls").index(k);
-                    tool_block_at.get_or_insert_with(|| turn.origin.field_path(base, "toolCalls"));
-                    self.check_tool_use_id(&call.id, &call_path.key("id"));
-                    turn_notes.tool_uses.push((&call.id, call_path.key("id")));
-                    if !is_tool_name(&call.name) {
-                        self.error(
-                            Diagnostic::new(
-                                Code::InvalidForProvider,
-                                call_path.key("function").key("name"),
-                                format!(
-                                    "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {} is not",
-                                    quote(&call.name)
-                                ),
-                            )
-                            .received(call.name.as_ref()),
-                        );
-                    }
-                    // Validation checked the arguments hold a JSON object.
-                    if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
-                        blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
-                    }
-                }
-            }
-
             match messages.last_mut() {
                 Some(last) if last.role == role => {
                     if !(is_tool && last_is_tool_group) {
                         self.report.push(Diagnostic::new(
                             Code::MessagesMerged,
-                            message_path,
+                            turn.origin.message_path(self.base),
                             format!(
                                 "this message was merged into the previous {} turn: Bedrock needs user and assistant turns to alternate",
                                 match role {
@@ -606,6 +513,150 @@ impl<'p> Context<'p> {
         self.check_tool_pairs(&notes);
         self.check_prefill(turns);
         self.report.is_ok().then_some(ConverseRequest { messages, system, inference_config, tool_config })
+    }
+
+    /// A system message's text joins the system prompt; any other role Bedrock lacks is an error.
+    fn system_or_unsupported<'a>(&mut self, turn: &Turn<'a, 'a>, system: &mut Vec<SystemContentBlock<'a>>) {
+        if *turn.role != Role::System {
+            self.error(
+                Diagnostic::new(
+                    Code::RoleNotSupported,
+                    turn.origin.field_path(self.base, "role"),
+                    format!("Bedrock has no role {}; use user, assistant, system or tool", quote(turn.role.as_str())),
+                )
+                .expected(["user", "assistant", "system", "tool"])
+                .received(turn.role.as_str()),
+            );
+            return;
+        }
+        for (j, block) in turn.content.iter().enumerate() {
+            if let ContentBlock::Text(text) = block {
+                system.push(SystemContentBlock::Text(text));
+            } else {
+                self.error(Diagnostic::new(
+                    Code::MediaNotAllowedInRole,
+                    turn.origin.block_path(self.base, j),
+                    format!(
+                        "Bedrock system prompts hold only text; move this {} block into a user message",
+                        block.type_name()
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn check_first(&mut self, turn: &Turn<'_, '_>, role: ConversationRole) {
+        if role != ConversationRole::User {
+            self.error(
+                Diagnostic::new(
+                    Code::FirstMessageNotUser,
+                    turn.origin.field_path(self.base, "role"),
+                    format!(
+                        "Bedrock conversations must start with a user message, but the first non-system message is from {}",
+                        quote(turn.role.as_str())
+                    ),
+                )
+                .expected(["user"])
+                .received(turn.role.as_str()),
+            );
+        }
+    }
+
+    /// The blocks one standard message becomes: its content, then its tool calls; a tool
+    /// message becomes one `toolResult` block.
+    fn turn_blocks<'a>(
+        &mut self,
+        turn: &Turn<'a, 'a>,
+        role: ConversationRole,
+        names: &mut Names,
+    ) -> (Vec<Block<'a>>, TurnNotes<'a>)
+    where
+        'p: 'a,
+    {
+        let base = self.base;
+        let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
+        let mut notes = TurnNotes::default();
+        if let Some(text) = turn.text {
+            blocks.push(Block::Text(text));
+        }
+        if *turn.role == Role::Tool {
+            let id = turn.tool_call_id.unwrap_or_default();
+            let id_path = turn.origin.field_path(base, "toolCallId");
+            self.check_tool_use_id(id, &id_path);
+            notes.tool_results.push((id, id_path));
+            let mut content = Vec::with_capacity(turn.content.len());
+            for (j, block) in turn.content.iter().enumerate() {
+                let path = || turn.origin.block_path(base, j);
+                content.extend(self.content_block(block, names, &path).map(ToolResultContentBlock::from));
+            }
+            blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
+            return (blocks, notes);
+        }
+        for (j, block) in turn.content.iter().enumerate() {
+            let path = || turn.origin.block_path(base, j);
+            let media = matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_));
+            if role == ConversationRole::Assistant && media {
+                self.error(Diagnostic::new(
+                    Code::MediaNotAllowedInRole,
+                    path(),
+                    format!(
+                        "Bedrock accepts {}s only in user messages, not from {}",
+                        block.type_name(),
+                        quote(turn.role.as_str())
+                    ),
+                ));
+                continue;
+            }
+            if matches!(block, ContentBlock::Document(_)) {
+                notes.document_at.get_or_insert_with(path);
+            }
+            blocks.extend(self.content_block(block, names, &path).map(Block::from));
+        }
+        for (k, call) in turn.tool_calls.iter().enumerate() {
+            let call_path = turn.origin.field_path(base, "toolCalls").index(k);
+            self.check_tool_use_id(&call.id, &call_path.key("id"));
+            notes.tool_uses.push((&call.id, call_path.key("id")));
+            if !is_tool_name(&call.name) {
+                self.error(
+                    Diagnostic::new(
+                        Code::InvalidForProvider,
+                        call_path.key("function").key("name"),
+                        format!(
+                            "Bedrock tool names must be 1-64 letters, digits, '_' or '-'; {} is not",
+                            quote(&call.name)
+                        ),
+                    )
+                    .received(call.name.as_ref()),
+                );
+            }
+            // Validation checked the arguments hold a JSON object.
+            if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
+                blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
+            }
+        }
+        (blocks, notes)
+    }
+
+    /// One content block, the same in a message and in a tool result.
+    fn content_block<'a>(
+        &mut self,
+        block: &'a ContentBlock<'a>,
+        names: &mut Names,
+        path: &dyn Fn() -> Path,
+    ) -> Option<Content<'a>>
+    where
+        'p: 'a,
+    {
+        match block {
+            ContentBlock::Text(text) => Some(Content::Text(text)),
+            ContentBlock::Image(image) => self
+                .source(&image.source, path)
+                .map(|source| Content::Image(ImageBlock { format: image.format, source })),
+            ContentBlock::Video(video) => self
+                .source(&video.source, path)
+                .map(|source| Content::Video(VideoBlock { format: video.format, source })),
+            ContentBlock::Document(document) => self.document(document, names, path).map(Content::Document),
+        }
     }
 
     /// Bedrock answers every tool use in the very next turn: that user turn holds exactly one
