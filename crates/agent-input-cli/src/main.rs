@@ -64,6 +64,19 @@ enum Command {
         #[arg(long)]
         report: bool,
     },
+    /// Read one provider response body and print it in the standard format:
+    /// {"message", "stop_reason", "usage"}. Exit 1 when the body has the wrong shape.
+    Response {
+        /// The provider whose response this is (bedrock-converse).
+        #[arg(long = "from", value_name = "PROVIDER", value_parser = parse_provider)]
+        from: ProviderId,
+        /// The response file; standard input when absent or `-`.
+        #[arg(value_name = "FILE|-")]
+        file: Option<PathBuf>,
+        /// Print compact JSON instead of indented JSON.
+        #[arg(long)]
+        compact: bool,
+    },
     /// Print the `question` ml-commons' agent runners would read, as a JSON string.
     Question {
         #[command(flatten)]
@@ -246,6 +259,23 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             };
             print_json(&summary, common.compact)?;
             Ok(summary["valid"] == json!(true))
+        }
+        Command::Response { from, file, compact } => {
+            let input = read_input(file.as_ref(), Limits::default().max_body_bytes)?;
+            let Input::Bytes(bytes) = input else {
+                return Err(UsageError("the response is larger than 64 MiB".into()));
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            match agent_input::response::parse(from, &text) {
+                Ok(response) => {
+                    print_json(&response, compact)?;
+                    Ok(true)
+                }
+                Err(report) => {
+                    print_diagnostics(&report.errors, "error");
+                    Ok(false)
+                }
+            }
         }
         Command::Question { common, bare } => {
             let options = common.options();

@@ -230,8 +230,25 @@ fn cli_behaviour() -> Vec<Trial> {
             let _ = std::fs::remove_file(&tools);
             Ok(())
         }),
+        Trial::test("cli/response reads a Converse answer", || {
+            let body = r#"{"output":{"message":{"role":"assistant","content":[{"text":"72F"},{"toolUse":{"toolUseId":"t1","name":"f","input":{"a":1}}}]}},"stopReason":"tool_use","usage":{"inputTokens":3,"outputTokens":4,"totalTokens":7},"metrics":{"latencyMs":1}}"#;
+            let output = run_cli(&["response".into(), "--from=bedrock/converse".into(), "--compact".into()], body);
+            let got = stdout_json(&output)?;
+            let want = json!({"message": {"role": "assistant", "content": [{"type": "text", "text": "72F"}],
+                "toolCalls": [{"id": "t1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]},
+                "stop_reason": "tool_use", "usage": {"input_tokens": 3, "output_tokens": 4, "total_tokens": 7}});
+            if got != want {
+                return Err(format!("got {got}").into());
+            }
+            let bad = run_cli(&["response".into(), "--from=bedrock-converse".into()], r#"{"output":{}}"#);
+            let stderr = String::from_utf8_lossy(&bad.stderr);
+            if bad.status.code() != Some(1) || !stderr.contains("missing_field at /output/message") {
+                return Err(format!("bad response: exit {:?}, {stderr}", bad.status.code()).into());
+            }
+            Ok(())
+        }),
         Trial::test("cli/help documents every command", || {
-            for command in ["validate", "convert", "question"] {
+            for command in ["validate", "convert", "question", "response"] {
                 let output = run_cli(&[command.into(), "--help".into()], "");
                 if output.status.code() != Some(0) || output.stdout.is_empty() {
                     return Err(format!("{command} --help failed").into());

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::convert::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::{Document, Json, Object};
 use crate::model::{ContentBlock, Message, Role, ToolCall};
@@ -79,6 +80,16 @@ pub fn primary_text(message: &Message<'_>) -> Option<String> {
         ContentBlock::Text(text) => Some(text.to_string()),
         _ => None,
     })
+}
+
+/// Reads a response body of the given provider.
+///
+/// # Errors
+/// As the provider's reader: `invalid_json`, or `missing_field` / `invalid_field_type` with a path.
+pub fn parse(provider: ProviderId, body: &str) -> Result<ProviderResponse, Report> {
+    match provider {
+        ProviderId::BedrockConverse => parse_bedrock_converse(body),
+    }
 }
 
 /// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
