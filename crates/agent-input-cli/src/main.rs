@@ -65,7 +65,7 @@ enum Command {
         report: bool,
     },
     /// Read one provider response body and print it in the standard format:
-    /// {"message", "stop_reason", "usage"}. Exit 1 when the body has the wrong shape.
+    /// `{"message", "stop_reason", "usage"}`. Exit 1 when the body has the wrong shape.
     Response {
         /// The provider whose response this is (bedrock-converse).
         #[arg(long = "from", value_name = "PROVIDER", value_parser = parse_provider)]
