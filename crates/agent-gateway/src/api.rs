@@ -1,0 +1,335 @@
+//! Request handlers: read the request, call the store or the pipeline, write the response.
+
+use std::collections::BTreeMap;
+
+use agent_input::{Code, Diagnostic, Path, Report};
+use axum::body::Body;
+use axum::extract::{Path as UrlPath, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{Map, Value, json};
+
+use crate::app::{AppState, new_id};
+use crate::error::{ApiError, json_response};
+use crate::provider;
+use crate::store::{Agent, Credential, ModelSpec, Store, StoreError, now_ms};
+
+type Answer = Result<Response, ApiError>;
+
+/// `POST /_plugins/_ml/agents/_register` → `{"agent_id": "..."}`.
+pub async fn register(State(state): State<AppState>, request: Request) -> Answer {
+    let body = read_body(request.into_body(), state.config.max_body_bytes).await?;
+    let value: Value = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidJson,
+            Path::root(),
+            format!("the request is not valid JSON: {e}"),
+        ))
+    })?;
+    let agent = agent_from_json(&value, new_id()).map_err(ApiError::invalid)?;
+    let id = agent.id.clone();
+    state.store.call(move |store| store.put_agent(&agent)).await.map_err(storage)?;
+    Ok(json_response(StatusCode::OK, &json!({"agent_id": id})))
+}
+
+/// `GET /_plugins/_ml/agents/{id}`: the agent without its credential.
+pub async fn get_agent(State(state): State<AppState>, UrlPath(agent_id): UrlPath<String>) -> Answer {
+    let lookup = agent_id.clone();
+    let agent = state
+        .store
+        .call(move |store| store.agent(&lookup))
+        .await
+        .map_err(storage)?
+        .ok_or_else(|| agent_missing(&agent_id))?;
+    Ok(json_response(StatusCode::OK, &public_agent(&agent)))
+}
+
+/// `DELETE /_plugins/_ml/agents/{id}`, answered as `OpenSearch` answers a delete.
+pub async fn delete_agent(State(state): State<AppState>, UrlPath(agent_id): UrlPath<String>) -> Answer {
+    let lookup = agent_id.clone();
+    if state.store.call(move |store| store.delete_agent(&lookup)).await.map_err(storage)? {
+        Ok(json_response(StatusCode::OK, &json!({"_index": ".plugins-ml-agent", "_id": agent_id, "result": "deleted"})))
+    } else {
+        Err(agent_missing(&agent_id))
+    }
+}
+
+/// `POST /_plugins/_ml/agents/{id}/_execute`.
+pub async fn execute(State(state): State<AppState>, UrlPath(agent_id): UrlPath<String>, request: Request) -> Answer {
+    let body = read_body(request.into_body(), state.config.max_body_bytes).await?;
+    let answer = crate::execute::execute(&state, agent_id, body).await?;
+    Ok(json_response(StatusCode::OK, &answer))
+}
+
+/// `GET /_plugins/_ml/memory/{memory_id}/messages`: every stored message, in order.
+pub async fn memory_messages(State(state): State<AppState>, UrlPath(memory_id): UrlPath<String>) -> Answer {
+    let lookup = memory_id.clone();
+    let (memory, rows) =
+        state.store.call(move |store| Ok((store.memory(&lookup)?, store.messages(&lookup)?))).await.map_err(storage)?;
+    let memory = memory.ok_or_else(|| {
+        ApiError::not_found(format!("Failed to find memory with the provided memory id: {memory_id}"))
+    })?;
+    let mut messages = Vec::with_capacity(rows.len());
+    for row in rows {
+        let message: Value = serde_json::from_str(&row.message)
+            .map_err(|e| ApiError::internal(format!("stored message {} is not JSON: {e}", row.message_id)))?;
+        messages.push(
+            json!({"message_id": row.message_id, "role": row.role, "create_time": row.created_ms, "message": message}),
+        );
+    }
+    Ok(json_response(
+        StatusCode::OK,
+        &json!({"memory_id": memory.id, "agent_id": memory.agent_id, "create_time": memory.created_ms,
+                "last_updated_time": memory.updated_ms, "messages": messages}),
+    ))
+}
+
+/// Anything else under the API.
+pub async fn unknown(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "resource_not_found_exception",
+        format!("no route for {} {}", request.method(), request.uri().path()),
+    )
+}
+
+/// Registers the `echo` agent under the id `echo` unless an agent has that id.
+///
+/// # Errors
+/// Storage failures.
+pub fn ensure_echo_agent(store: &Store) -> Result<(), StoreError> {
+    if store.agent("echo")?.is_some() {
+        return Ok(());
+    }
+    store.put_agent(&Agent {
+        id: "echo".into(),
+        name: "echo".into(),
+        kind: "conversational".into(),
+        description: Some("Offline, deterministic: answers with a description of what it received.".into()),
+        model: ModelSpec {
+            model_id: "echo".into(),
+            model_provider: "echo".into(),
+            credential: Credential::default(),
+            model_parameters: Map::new(),
+        },
+        parameters: Map::new(),
+        created_ms: now_ms(),
+    })
+}
+
+async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
+    if let Ok(bytes) = axum::body::to_bytes(body, limit).await {
+        Ok(bytes.to_vec())
+    } else {
+        let mut diagnostic = Diagnostic::new(
+            Code::TooLarge,
+            Path::root(),
+            format!("the request body is over the limit of {limit} bytes"),
+        );
+        diagnostic.limit = Some(limit as u64);
+        let mut error = ApiError::invalid_one(diagnostic);
+        error.status = StatusCode::PAYLOAD_TOO_LARGE;
+        error.kind = "request_too_large";
+        Err(error)
+    }
+}
+
+#[allow(clippy::needless_pass_by_value)] // used as map_err(storage)
+fn storage(error: StoreError) -> ApiError {
+    ApiError::internal(error.to_string())
+}
+
+fn agent_missing(id: &str) -> ApiError {
+    ApiError::not_found(format!("Failed to find agent with the provided agent id: {id}"))
+}
+
+fn public_agent(agent: &Agent) -> Value {
+    json!({
+        "agent_id": agent.id,
+        "name": agent.name,
+        "type": agent.kind,
+        "description": agent.description,
+        "model": {
+            "model_id": agent.model.model_id,
+            "model_provider": agent.model.model_provider,
+            "model_parameters": agent.model.model_parameters,
+        },
+        "parameters": agent.parameters,
+        "created_time": agent.created_ms,
+    })
+}
+
+/// Reads a registration body, reporting every problem (ml-commons' messages where it has them).
+fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
+    let mut report = Report::default();
+    let root = Path::root();
+    let Some(body) = value.as_object() else {
+        report.push(Diagnostic::new(Code::InvalidFieldType, root, "the request body must be a JSON object"));
+        return Err(report);
+    };
+    let name = required_string(body, &root, "name", &mut report);
+    let kind = required_string(body, &root, "type", &mut report);
+    let description = optional_string(body, &root, "description", &mut report);
+    let parameters = optional_object(body, &root, "parameters", &mut report);
+    let model_path = root.key("model");
+    let model = match body.get("model") {
+        None | Some(Value::Null) => {
+            report.push(Diagnostic::new(
+                Code::MissingField,
+                model_path.clone(),
+                "Model specification not found: model is required",
+            ));
+            None
+        }
+        Some(Value::Object(model)) => {
+            let model_id = required_string(model, &model_path, "model_id", &mut report);
+            let provider = required_string(model, &model_path, "model_provider", &mut report);
+            let credential = optional_object(model, &model_path, "credential", &mut report);
+            let mut secrets = BTreeMap::new();
+            for (key, value) in &credential {
+                // ml-commons stringifies map values.
+                match value {
+                    Value::String(s) => _ = secrets.insert(key.clone(), s.clone()),
+                    Value::Number(_) | Value::Bool(_) => _ = secrets.insert(key.clone(), value.to_string()),
+                    Value::Null => {}
+                    _ => report.push(Diagnostic::new(
+                        Code::InvalidFieldType,
+                        model_path.key("credential").key(key),
+                        format!("credential.{key} must be a string"),
+                    )),
+                }
+            }
+            let model_parameters = optional_object(model, &model_path, "model_parameters", &mut report);
+            Some(ModelSpec {
+                model_id: model_id.unwrap_or_default(),
+                model_provider: provider.clone().unwrap_or_default(),
+                credential: Credential(secrets),
+                model_parameters,
+            })
+            .filter(|_| provider.is_some())
+        }
+        Some(other) => {
+            report.push(
+                Diagnostic::new(Code::InvalidFieldType, model_path.clone(), "model must be an object")
+                    .received(type_name(other)),
+            );
+            None
+        }
+    };
+    if let Some(model) = &model {
+        report.extend(provider::check_model(model));
+    }
+    match (report.is_ok(), model) {
+        (true, Some(model)) => Ok(Agent {
+            id,
+            name: name.unwrap_or_default(),
+            kind: kind.unwrap_or_default(),
+            description,
+            model,
+            parameters,
+            created_ms: now_ms(),
+        }),
+        _ => Err(report),
+    }
+}
+
+fn required_string(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Option<String> {
+    match object.get(key) {
+        None | Some(Value::Null) => {
+            report.push(Diagnostic::new(Code::MissingField, at.key(key), format!("{key} must be provided")));
+            None
+        }
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            report.push(Diagnostic::new(Code::EmptyField, at.key(key), format!("{key} cannot be null or empty")));
+            None
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            report.push(
+                Diagnostic::new(Code::InvalidFieldType, at.key(key), format!("{key} must be a string"))
+                    .expected(["string"])
+                    .received(type_name(other)),
+            );
+            None
+        }
+    }
+}
+
+fn optional_string(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Option<String> {
+    match object.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            report.push(
+                Diagnostic::new(Code::InvalidFieldType, at.key(key), format!("{key} must be a string"))
+                    .expected(["string"])
+                    .received(type_name(other)),
+            );
+            None
+        }
+    }
+}
+
+fn optional_object(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Map<String, Value> {
+    match object.get(key) {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(map)) => map.clone(),
+        Some(other) => {
+            report.push(
+                Diagnostic::new(Code::InvalidFieldType, at.key(key), format!("{key} must be an object"))
+                    .expected(["object"])
+                    .received(type_name(other)),
+            );
+            Map::new()
+        }
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registration_reports_every_problem() {
+        let report = agent_from_json(
+            &json!({"type": 5, "model": {"model_provider": "nope", "credential": {"k": [1]}}}),
+            "x".into(),
+        )
+        .unwrap_err();
+        let paths: Vec<String> = report.errors.iter().map(|d| format!("{} {}", d.code, d.path)).collect();
+        assert_eq!(
+            paths,
+            [
+                "missing_field /name",
+                "invalid_field_type /type",
+                "missing_field /model/model_id",
+                "invalid_field_type /model/credential/k",
+                "invalid_parameter /model/model_provider",
+            ]
+        );
+    }
+
+    #[test]
+    fn registration_keeps_the_model_block() {
+        let agent = agent_from_json(
+            &json!({"name": "n", "type": "conversational", "model": {"model_id": "m", "model_provider": "bedrock/converse",
+                "credential": {"api_key": "k"}, "model_parameters": {"region": "us-west-2", "max_tokens": "100"}}}),
+            "x".into(),
+        )
+        .unwrap();
+        assert_eq!(agent.model.credential.get("api_key"), Some("k"));
+        let public = public_agent(&agent).to_string();
+        assert!(!public.contains("credential") && !public.contains("\"k\""), "{public}");
+    }
+}

@@ -1,0 +1,198 @@
+//! The HTTP application: routes, shared state, and the layers around them (auth, CORS, limits,
+//! logging, panics).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::api;
+use crate::config::{ApiAuth, Config};
+use crate::error::ApiError;
+use crate::provider::Clients;
+use crate::store::Store;
+
+/// What every request shares.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The `SQLite` file.
+    pub store: Store,
+    /// Provider HTTP clients.
+    pub clients: Clients,
+    /// The configuration.
+    pub config: Arc<Config>,
+}
+
+impl AppState {
+    /// State for `config`, with the store opened.
+    ///
+    /// # Errors
+    /// The store cannot be opened or the HTTP client cannot be built.
+    pub fn new(config: Config) -> Result<Self, String> {
+        let store = Store::open(&config.db).map_err(|e| format!("{}: {e}", config.db.display()))?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.provider_timeout.min(std::time::Duration::from_secs(10)))
+            .pool_idle_timeout(std::time::Duration::from_secs(60))
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(Self { store, clients: Clients { http, timeout: config.provider_timeout }, config: Arc::new(config) })
+    }
+}
+
+/// The router: the API under `/_plugins/_ml`, the playground (or a short page) at `/`.
+pub fn router(state: AppState) -> Router {
+    let config = Arc::clone(&state.config);
+    let api = Router::new()
+        .route("/_plugins/_ml/agents/_register", post(api::register))
+        .route("/_plugins/_ml/agents/{agent_id}", get(api::get_agent).delete(api::delete_agent))
+        .route("/_plugins/_ml/agents/{agent_id}/_execute", post(api::execute))
+        .route("/_plugins/_ml/memory/{memory_id}/messages", get(api::memory_messages))
+        .route("/_plugins/{*rest}", axum::routing::any(api::unknown))
+        .route_layer(middleware::from_fn_with_state(Arc::clone(&config), authenticate))
+        .with_state(state);
+    let mut app = match &config.site {
+        Some(site) => {
+            let index = site.join("index.html");
+            api.fallback_service(
+                ServeDir::new(site).append_index_html_on_directories(true).fallback(ServeFile::new(index)),
+            )
+        }
+        None => api.route("/", get(no_site)).fallback(api::unknown),
+    };
+    app = app
+        .layer(middleware::from_fn_with_state(Arc::clone(&config), time_limit))
+        .layer(CatchPanicLayer::custom(panicked));
+    if let Some(cors) = cors(&config.cors_origins) {
+        app = app.layer(cors);
+    }
+    if config.log_requests {
+        app = app.layer(middleware::from_fn(log));
+    }
+    app
+}
+
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o.trim_end_matches('/')).ok()))
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
+            .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION]),
+    )
+}
+
+async fn no_site() -> Html<&'static str> {
+    Html(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>agent-gateway</title>\
+         <link rel=\"icon\" href=\"data:,\"></head><body><h1>agent-gateway</h1><p>No playground is served: \
+         start the gateway with <code>--site DIR</code>. The API is at <code>/_plugins/_ml/agents</code>; \
+         try <code>POST /_plugins/_ml/agents/echo/_execute</code> with <code>{\"input\": \"Hello\"}</code>.</p>\
+         </body></html>",
+    )
+}
+
+/// Basic or bearer protection of the API (the playground's files stay open).
+async fn authenticate(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
+    let given = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let allowed = match &config.auth {
+        ApiAuth::None => true,
+        ApiAuth::Bearer(token) => given.strip_prefix("Bearer ").is_some_and(|t| same(t.trim(), token)),
+        ApiAuth::Basic { user, password } => given
+            .strip_prefix("Basic ")
+            .is_some_and(|b| same(b.trim(), &agent_input::base64::encode(format!("{user}:{password}").as_bytes()))),
+    };
+    if allowed {
+        return next.run(request).await;
+    }
+    let mut response = ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "security_exception",
+        "missing or wrong credentials for the gateway's API",
+    )
+    .into_response();
+    let challenge = match config.auth {
+        ApiAuth::Basic { .. } => "Basic realm=\"agent-gateway\"",
+        _ => "Bearer",
+    };
+    response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+    response
+}
+
+/// Compares secrets in time independent of where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0_u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The time limit of one request, provider call included.
+async fn time_limit(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(config.request_timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "request_timeout",
+            format!("the request took longer than {} s", config.request_timeout.as_secs()),
+        )
+        .into_response(),
+    }
+}
+
+#[allow(clippy::needless_pass_by_value)] // the signature CatchPanicLayer requires
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    ApiError::internal("the gateway failed while handling this request (a bug; please report it)").into_response()
+}
+
+/// One line per request on standard error: method, path, status, milliseconds. Never bodies or
+/// headers, so credentials cannot leak here.
+async fn log(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    eprintln!("{method} {path} {} {} ms", response.status().as_u16(), started.elapsed().as_millis());
+    response
+}
+
+/// A fresh random id: 20 characters of `[A-Za-z0-9_-]`, like `OpenSearch` document ids.
+pub fn new_id() -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut bytes = [0_u8; 20];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness: fall back to the clock and a counter, still unique per process.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seed =
+            crate::store::now_ms().unsigned_abs() ^ COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 40;
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = u8::try_from((seed >> (i % 8 * 8)) & 0xff).unwrap_or(0) ^ u8::try_from(i).unwrap_or(0);
+        }
+    }
+    bytes.iter().map(|b| char::from(ALPHABET[usize::from(b % 64)])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_random_and_url_safe() {
+        let (a, b) = (new_id(), new_id());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 20);
+        assert!(a.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
+        assert!(same("abc", "abc") && !same("abc", "abd") && !same("abc", "ab"));
+    }
+}

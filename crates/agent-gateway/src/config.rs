@@ -1,0 +1,245 @@
+//! Configuration: command-line flags, then `AGENT_GATEWAY_*` environment variables, then a TOML
+//! file, then defaults — the first that sets a value wins.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Parser;
+use serde::Deserialize;
+
+/// The command line. Every option can also come from the environment or the TOML file.
+#[derive(Debug, Default, Parser)]
+#[command(
+    name = "agent-gateway",
+    version,
+    about = "A local HTTP backend speaking ml-commons' agent API (register, execute, memory) for the \
+             standard agent input: offline with the `echo` provider, Bedrock Converse when configured.",
+    after_help = "Precedence: flags, then environment variables, then the TOML file (--config), then \
+                  defaults. The TOML file uses the long flag names with underscores, e.g.\n\n  \
+                  listen = \"127.0.0.1:8080\"\n  db = \"agent-gateway.db\"\n  site = \"www\"\n  \
+                  cors_origins = [\"http://localhost:5173\"]\n  bearer_token = \"s3cret\"\n  \
+                  max_body_bytes = 67108864\n  request_timeout_secs = 120\n  provider_timeout_secs = 60\n\n\
+                  An agent with id `echo` (provider echo) is registered at start unless --no-echo-agent.\n\
+                  Agents and credentials are kept in the `SQLite` file (created mode 0600); credentials are \
+                  never returned by the API nor logged."
+)]
+pub struct Args {
+    /// TOML configuration file.
+    #[arg(long, env = "AGENT_GATEWAY_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, env = "AGENT_GATEWAY_LISTEN", value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// `SQLite` file holding agents, credentials and conversation memory [default: agent-gateway.db].
+    #[arg(long, env = "AGENT_GATEWAY_DB", value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Directory of the built playground, served at `/`.
+    #[arg(long, env = "AGENT_GATEWAY_SITE", value_name = "DIR")]
+    pub site: Option<PathBuf>,
+    /// Origin allowed to call the API from a browser (repeatable; `*` for any). None by default.
+    #[arg(long = "cors-origin", env = "AGENT_GATEWAY_CORS_ORIGINS", value_delimiter = ',', value_name = "ORIGIN")]
+    pub cors_origins: Vec<String>,
+    /// Protect the API with HTTP basic auth.
+    #[arg(long, env = "AGENT_GATEWAY_BASIC_AUTH", value_name = "USER:PASSWORD")]
+    pub basic_auth: Option<String>,
+    /// Protect the API with `Authorization: Bearer TOKEN`.
+    #[arg(long, env = "AGENT_GATEWAY_BEARER_TOKEN", value_name = "TOKEN")]
+    pub bearer_token: Option<String>,
+    /// Largest request body in bytes [default: 67108864 (64 MiB)].
+    #[arg(long, env = "AGENT_GATEWAY_MAX_BODY_BYTES", value_name = "BYTES")]
+    pub max_body_bytes: Option<usize>,
+    /// Time limit for one API request, provider call included [default: 120].
+    #[arg(long, env = "AGENT_GATEWAY_REQUEST_TIMEOUT_SECS", value_name = "SECS")]
+    pub request_timeout_secs: Option<u64>,
+    /// Time limit for one provider call [default: 60].
+    #[arg(long, env = "AGENT_GATEWAY_PROVIDER_TIMEOUT_SECS", value_name = "SECS")]
+    pub provider_timeout_secs: Option<u64>,
+    /// Do not register the `echo` agent at start.
+    #[arg(long, env = "AGENT_GATEWAY_NO_ECHO_AGENT")]
+    pub no_echo_agent: bool,
+    /// Do not log one line per request to standard error.
+    #[arg(long, env = "AGENT_GATEWAY_QUIET")]
+    pub quiet: bool,
+}
+
+/// The TOML file's keys; every one optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    listen: Option<SocketAddr>,
+    db: Option<PathBuf>,
+    site: Option<PathBuf>,
+    cors_origins: Option<Vec<String>>,
+    basic_auth: Option<String>,
+    bearer_token: Option<String>,
+    max_body_bytes: Option<usize>,
+    request_timeout_secs: Option<u64>,
+    provider_timeout_secs: Option<u64>,
+    echo_agent: Option<bool>,
+    quiet: Option<bool>,
+}
+
+/// How callers must authenticate to the gateway's own API.
+#[derive(Clone, PartialEq, Eq)]
+pub enum ApiAuth {
+    /// Open (the default: the gateway binds to loopback).
+    None,
+    /// HTTP basic auth with this user and password.
+    Basic {
+        /// User name.
+        user: String,
+        /// Password.
+        password: String,
+    },
+    /// `Authorization: Bearer <token>`.
+    Bearer(String),
+}
+
+impl std::fmt::Debug for ApiAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Secrets never reach logs, not even through Debug.
+        match self {
+            Self::None => f.write_str("None"),
+            Self::Basic { user, .. } => write!(f, "Basic({user}:***)"),
+            Self::Bearer(_) => f.write_str("Bearer(***)"),
+        }
+    }
+}
+
+/// The effective configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// The `SQLite` file.
+    pub db: PathBuf,
+    /// The built playground, if any.
+    pub site: Option<PathBuf>,
+    /// Origins allowed by CORS (`*` for any); empty means no CORS headers.
+    pub cors_origins: Vec<String>,
+    /// Protection of the API.
+    pub auth: ApiAuth,
+    /// Largest request body.
+    pub max_body_bytes: usize,
+    /// Time limit for one API request.
+    pub request_timeout: Duration,
+    /// Time limit for one provider call.
+    pub provider_timeout: Duration,
+    /// Register the `echo` agent at start.
+    pub echo_agent: bool,
+    /// Log one line per request.
+    pub log_requests: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("agent-gateway.db"),
+            site: None,
+            cors_origins: Vec::new(),
+            auth: ApiAuth::None,
+            max_body_bytes: 64 * 1024 * 1024,
+            request_timeout: Duration::from_secs(120),
+            provider_timeout: Duration::from_secs(60),
+            echo_agent: true,
+            log_requests: true,
+        }
+    }
+}
+
+impl Config {
+    /// Merges flags and environment (already in `args`, by clap) over the TOML file over defaults.
+    ///
+    /// # Errors
+    /// The file cannot be read or parsed, or an option is contradictory.
+    pub fn from_args(args: Args) -> Result<Self, String> {
+        let file = match &args.config {
+            Some(path) => read_file(path)?,
+            None => File::default(),
+        };
+        let defaults = Self::default();
+        let basic = args.basic_auth.or(file.basic_auth);
+        let bearer = args.bearer_token.or(file.bearer_token);
+        let auth = match (basic, bearer) {
+            (Some(_), Some(_)) => return Err("choose one of --basic-auth and --bearer-token".into()),
+            (Some(pair), None) => match pair.split_once(':') {
+                Some((user, password)) if !user.is_empty() && !password.is_empty() => {
+                    ApiAuth::Basic { user: user.into(), password: password.into() }
+                }
+                _ => return Err("--basic-auth must be USER:PASSWORD, both non-empty".into()),
+            },
+            (None, Some(token)) if token.trim().is_empty() => return Err("--bearer-token must not be empty".into()),
+            (None, Some(token)) => ApiAuth::Bearer(token),
+            (None, None) => ApiAuth::None,
+        };
+        let secs = |value: Option<u64>, default: Duration, name: &str| match value {
+            Some(0) => Err(format!("{name} must be at least 1 second")),
+            Some(n) => Ok(Duration::from_secs(n)),
+            None => Ok(default),
+        };
+        let cors_origins =
+            if args.cors_origins.is_empty() { file.cors_origins.unwrap_or_default() } else { args.cors_origins };
+        Ok(Self {
+            listen: args.listen.or(file.listen).unwrap_or(defaults.listen),
+            db: args.db.or(file.db).unwrap_or(defaults.db),
+            site: args.site.or(file.site),
+            cors_origins,
+            auth,
+            max_body_bytes: args.max_body_bytes.or(file.max_body_bytes).unwrap_or(defaults.max_body_bytes),
+            request_timeout: secs(
+                args.request_timeout_secs.or(file.request_timeout_secs),
+                defaults.request_timeout,
+                "request_timeout_secs",
+            )?,
+            provider_timeout: secs(
+                args.provider_timeout_secs.or(file.provider_timeout_secs),
+                defaults.provider_timeout,
+                "provider_timeout_secs",
+            )?,
+            echo_agent: !args.no_echo_agent && file.echo_agent.unwrap_or(true),
+            log_requests: !args.quiet && !file.quiet.unwrap_or(false),
+        })
+    }
+}
+
+fn read_file(path: &Path) -> Result<File, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_win_over_the_file_and_the_file_over_defaults() {
+        let dir = std::env::temp_dir().join(format!("gw-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gateway.toml");
+        std::fs::write(
+            &path,
+            "listen = \"127.0.0.1:9999\"\ndb = \"file.db\"\nbearer_token = \"t\"\nprovider_timeout_secs = 5\n",
+        )
+        .unwrap();
+        let args = Args { config: Some(path), db: Some("flag.db".into()), ..Args::default() };
+        let config = Config::from_args(args).unwrap();
+        assert_eq!(config.listen.to_string(), "127.0.0.1:9999");
+        assert_eq!(config.db, PathBuf::from("flag.db"));
+        assert_eq!(config.auth, ApiAuth::Bearer("t".into()));
+        assert_eq!(config.provider_timeout, Duration::from_secs(5));
+        assert_eq!(config.request_timeout, Duration::from_secs(120));
+        assert_eq!(format!("{:?}", config.auth), "Bearer(***)");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn rejects_bad_auth_and_unknown_keys() {
+        let args = Args { basic_auth: Some("nopassword".into()), ..Args::default() };
+        assert!(Config::from_args(args).is_err());
+        let args = Args { basic_auth: Some("a:b".into()), bearer_token: Some("t".into()), ..Args::default() };
+        assert!(Config::from_args(args).is_err());
+        assert!(toml::from_str::<File>("lisen = \"x\"").is_err());
+    }
+}

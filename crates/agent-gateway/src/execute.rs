@@ -1,0 +1,257 @@
+//! `_execute`: validate, continue the memory, convert, call the provider, store the turn.
+
+use std::sync::Arc;
+
+use agent_input::response::{ExecutionResult, ProviderResponse};
+use agent_input::{
+    AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, Message, Path, Report, Segment, validate,
+};
+use serde_json::{Value, json};
+
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::provider::{self, Outgoing, Provider};
+use crate::store::{Store, StoreError};
+
+/// Everything decided before the provider is called.
+struct Prepared {
+    /// The memory continued, if any.
+    memory_id: Option<String>,
+    /// The whole conversation sent: stored history, then the new input.
+    conversation: Vec<Message<'static>>,
+    /// The new input messages as stored: `(role, standard JSON)`.
+    new_messages: Vec<(String, String)>,
+    /// The provider request.
+    outgoing: Outgoing,
+    /// Warnings of validation and conversion.
+    warnings: Vec<Diagnostic>,
+}
+
+/// Runs one turn of `agent_id` on the request `body`, returning the ml-commons response.
+///
+/// # Errors
+/// 404 for an unknown agent or memory, 400 listing every problem of the input, the provider's
+/// failures mapped by [`provider::ProviderError::into_api_error`].
+pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Result<Value, ApiError> {
+    let lookup = agent_id.clone();
+    let agent =
+        state.store.call(move |store| store.agent(&lookup)).await.map_err(storage)?.ok_or_else(|| {
+            ApiError::not_found(format!("Failed to find agent with the provided agent id: {agent_id}"))
+        })?;
+    let client: Arc<dyn Provider> = Arc::from(provider::for_model(&agent.model, &state.clients)?);
+    let options = provider::convert_options(&agent.model.model_parameters).map_err(ApiError::invalid)?;
+    let limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };
+
+    let store = state.store.clone();
+    let preparing = Arc::clone(&client);
+    let prepared = tokio::task::spawn_blocking(move || prepare(&store, &body, limits, &options, preparing.as_ref()))
+        .await
+        .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
+
+    let provider_name = agent.model.model_provider.clone();
+    let Prepared { memory_id, conversation, mut new_messages, outgoing, warnings } = prepared;
+    let response: ProviderResponse = client.send(outgoing).await.map_err(|e| e.into_api_error(&provider_name))?;
+
+    let answer = serde_json::to_string(&response.message)
+        .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
+    new_messages.push(("assistant".into(), answer));
+    let memory_id = memory_id.unwrap_or_else(crate::app::new_id);
+    let (memory, owner) = (memory_id.clone(), agent.id.clone());
+    let parent = state.store.call(move |store| store.append(&memory, &owner, &new_messages)).await.map_err(storage)?;
+
+    let answer_text = response
+        .message
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Text(text) => Some(text.as_ref()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let result = ExecutionResult::answered(conversation, response);
+    let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
+    data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
+    Ok(json!({"inference_results": [{"output": [
+        {"name": "memory_id", "result": memory_id},
+        {"name": "parent_message_id", "result": parent.to_string()},
+        {"name": "response", "result": answer_text, "dataAsMap": data},
+    ]}]}))
+}
+
+#[allow(clippy::needless_pass_by_value)] // used as map_err(storage)
+fn storage(error: StoreError) -> ApiError {
+    ApiError::internal(error.to_string())
+}
+
+/// Validates the request, loads and appends the memory, and has the provider build its request.
+fn prepare(
+    store: &Store,
+    body: &[u8],
+    limits: validate::Limits,
+    options: &ConvertOptions,
+    client: &dyn Provider,
+) -> Result<Prepared, ApiError> {
+    let text = std::str::from_utf8(body).map_err(|e| {
+        ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidJson,
+            Path::root(),
+            format!("the request is not valid UTF-8 (at byte {})", e.valid_up_to()),
+        ))
+    })?;
+    let validation_options = validate::Options { limits, allow_prefill: false };
+    let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
+    let (request, report) =
+        validate::validate_request(&document, &validation_options).into_result().map_err(ApiError::invalid)?;
+    let mut warnings = report.warnings;
+
+    let memory_id = match request.parameters.get("memory_id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) if !id.trim().is_empty() => Some(id.trim().to_string()),
+        Some(other) => {
+            return Err(ApiError::invalid_one(
+                Diagnostic::new(
+                    Code::InvalidFieldType,
+                    Path::root().key("parameters").key("memory_id"),
+                    "memory_id must be the non-empty id of a memory returned by an earlier _execute",
+                )
+                .received(other.to_string()),
+            ));
+        }
+    };
+    let history = match &memory_id {
+        None => Vec::new(),
+        Some(id) => {
+            if store.memory(id).map_err(storage)?.is_none() {
+                return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
+            }
+            store.messages(id).map_err(storage)?
+        }
+    };
+
+    let input_path = request.input_path.clone();
+    let input_kind = request.input.input_type();
+    let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
+    let mut stored = Vec::with_capacity(new_messages.len());
+    for message in &new_messages {
+        let json = serde_json::to_string(message)
+            .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
+        stored.push((message.role.as_str().to_string(), json));
+    }
+
+    if history.is_empty() {
+        let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
+        warnings.extend(outgoing.warnings.iter().cloned());
+        let conversation = new_messages.into_iter().map(Message::into_owned).collect();
+        return Ok(Prepared { memory_id, conversation, new_messages: stored, outgoing, warnings });
+    }
+
+    // The stored history and the new input, validated and converted as one conversation.
+    let mut combined = String::with_capacity(
+        history.iter().map(|m| m.message.len() + 1).sum::<usize>()
+            + stored.iter().map(|(_, m)| m.len() + 1).sum::<usize>()
+            + 16,
+    );
+    combined.push_str("{\"input\":[");
+    for (i, message) in
+        history.iter().map(|m| m.message.as_str()).chain(stored.iter().map(|(_, m)| m.as_str())).enumerate()
+    {
+        if i > 0 {
+            combined.push(',');
+        }
+        combined.push_str(message);
+    }
+    combined.push_str("]}");
+    let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
+    let combined_limits = validate::Limits { max_body_bytes: usize::MAX, ..limits };
+    let document = validate::parse(&combined, &combined_limits).map_err(|r| ApiError::invalid(remap.report(r)))?;
+    let (conversation, _) =
+        validate::validate_request(&document, &validate::Options { limits: combined_limits, allow_prefill: false })
+            .into_result()
+            .map_err(|r| ApiError::invalid(remap.report(r)))?;
+    let outgoing = client.prepare(&conversation, options).map_err(|r| ApiError::invalid(remap.report(r)))?;
+    warnings.extend(outgoing.warnings.iter().map(|d| remap.diagnostic(d.clone())));
+    let messages = match conversation.input.into_owned() {
+        AgentInput::Messages(messages) => messages,
+        other => other.into_messages(),
+    };
+    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, outgoing, warnings })
+}
+
+/// Maps paths into the combined conversation (`/input/i/...`) back to what the caller sent:
+/// the new input (`/input/...`, as the request wrote it) or the stored history
+/// (`/memory/<i>/...`, `i` counting the stored messages from 0).
+struct Remap<'p> {
+    history: usize,
+    input_path: &'p Path,
+    input_kind: agent_input::InputType,
+}
+
+impl Remap<'_> {
+    fn report(&self, report: Report) -> Report {
+        Report {
+            errors: report.errors.into_iter().map(|d| self.diagnostic(d)).collect(),
+            warnings: report.warnings.into_iter().map(|d| self.diagnostic(d)).collect(),
+        }
+    }
+
+    fn diagnostic(&self, mut diagnostic: Diagnostic) -> Diagnostic {
+        diagnostic.path = self.path(&diagnostic.path);
+        diagnostic
+    }
+
+    fn path(&self, path: &Path) -> Path {
+        let segments = path.segments();
+        let (Some(Segment::Key(first)), Some(Segment::Index(i))) = (segments.first(), segments.get(1)) else {
+            return path.clone();
+        };
+        if &**first != "input" {
+            return path.clone();
+        }
+        let rest = &segments[2..];
+        if *i < self.history {
+            return extend(Path::root().key("memory").index(*i), rest);
+        }
+        let k = i - self.history;
+        match self.input_kind {
+            agent_input::InputType::Messages => extend(self.input_path.index(k), rest),
+            agent_input::InputType::ContentBlocks => match rest {
+                [Segment::Key(content), tail @ ..] if &**content == "content" => extend(self.input_path.clone(), tail),
+                _ => self.input_path.clone(),
+            },
+            agent_input::InputType::Text => self.input_path.clone(),
+        }
+    }
+}
+
+fn extend(mut path: Path, rest: &[Segment]) -> Path {
+    for segment in rest {
+        path = match segment {
+            Segment::Key(key) => path.key(key),
+            Segment::Index(i) => path.index(*i),
+        };
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_input::InputType;
+
+    #[test]
+    fn combined_paths_point_back_to_the_request_or_the_memory() {
+        let input = Path::root().key("input");
+        let remap = Remap { history: 2, input_path: &input, input_kind: InputType::ContentBlocks };
+        let path = |p: &str| remap.path(&Path::parse(p).unwrap()).to_string();
+        assert_eq!(path("/input/1/content/0/source"), "/memory/1/content/0/source");
+        assert_eq!(path("/input/2/content/3/source/data"), "/input/3/source/data");
+        assert_eq!(path("/input/2/role"), "/input");
+        assert_eq!(path("/options/temperature"), "/options/temperature");
+        let remap = Remap { history: 2, input_path: &input, input_kind: InputType::Messages };
+        assert_eq!(remap.path(&Path::parse("/input/3/toolCallId").unwrap()).to_string(), "/input/1/toolCallId");
+        let question = Path::root().key("parameters").key("question");
+        let remap = Remap { history: 1, input_path: &question, input_kind: InputType::Text };
+        assert_eq!(remap.path(&Path::parse("/input/1/content/0/text").unwrap()).to_string(), "/parameters/question");
+    }
+}

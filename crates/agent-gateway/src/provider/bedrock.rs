@@ -1,0 +1,278 @@
+//! AWS Bedrock Runtime `Converse`: `POST {endpoint}/model/{modelId}/converse`.
+//!
+//! API: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html>.
+//! The body comes from the core's converter. Authentication is `SigV4` for service `bedrock`
+//! (`credential.access_key`, `secret_key`, optional `session_token`) or a Bedrock API key
+//! (`credential.api_key`, sent as `Authorization: Bearer`). `model_parameters.region` defaults to
+//! `us-east-1`; `model_parameters.endpoint` replaces `https://bedrock-runtime.{region}.amazonaws.com`.
+
+use std::time::{Duration, SystemTime};
+
+use agent_input::response::{ProviderResponse, parse_bedrock_converse};
+use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
+use axum::http::StatusCode;
+use serde_json::Value;
+
+use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
+use crate::error::ApiError;
+use crate::sigv4::{self, Credentials};
+use crate::store::ModelSpec;
+
+/// Largest response body read from the provider.
+const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
+
+/// How requests are authenticated.
+#[derive(Debug, Clone)]
+enum Auth {
+    SigV4(Credentials),
+    Bearer(String),
+}
+
+/// A Bedrock Converse client for one model.
+#[derive(Debug, Clone)]
+pub struct Bedrock {
+    http: reqwest::Client,
+    timeout: Duration,
+    url: reqwest::Url,
+    region: String,
+    auth: Auth,
+}
+
+fn parameter<'a>(model: &'a ModelSpec, key: &str) -> Option<&'a str> {
+    model.model_parameters.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Registration checks: a credential, a usable region and endpoint.
+pub(super) fn check(model: &ModelSpec, report: &mut Report) {
+    let credential = Path::root().key("model").key("credential");
+    let has_keys = model.credential.get("access_key").is_some() && model.credential.get("secret_key").is_some();
+    if !has_keys && model.credential.get("api_key").is_none() {
+        report.push(Diagnostic::new(
+            Code::MissingField,
+            credential,
+            "Missing credential: bedrock/converse needs credential.access_key and credential.secret_key \
+             (optionally session_token), or credential.api_key (a Bedrock API key)",
+        ));
+    }
+    let parameters = Path::root().key("model").key("model_parameters");
+    for key in ["region", "endpoint"] {
+        if let Some(value) = model.model_parameters.get(key).filter(|v| !v.is_string() && !v.is_null()) {
+            report.push(
+                Diagnostic::new(Code::InvalidFieldType, parameters.key(key), format!("{key} must be a string"))
+                    .received(value.to_string()),
+            );
+        }
+    }
+    if let Some(region) = parameter(model, "region")
+        && !region.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        report.push(
+            Diagnostic::new(Code::InvalidParameter, parameters.key("region"), "region must look like us-east-1")
+                .received(region),
+        );
+    }
+    if let Some(endpoint) = parameter(model, "endpoint")
+        && let Err(message) = parse_endpoint(endpoint)
+    {
+        report.push(Diagnostic::new(Code::InvalidParameter, parameters.key("endpoint"), message).received(endpoint));
+    }
+}
+
+fn parse_endpoint(endpoint: &str) -> Result<reqwest::Url, String> {
+    let url = reqwest::Url::parse(endpoint).map_err(|e| format!("endpoint is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err("endpoint must be an http or https URL with a host, such as http://127.0.0.1:9000".into());
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("endpoint must not have a query or fragment".into());
+    }
+    Ok(url)
+}
+
+impl Bedrock {
+    /// A client for `model`.
+    ///
+    /// # Errors
+    /// A model block that [`check`] would reject (stored before a check existed, or edited).
+    pub fn new(model: &ModelSpec, clients: &Clients) -> Result<Self, ApiError> {
+        let mut report = Report::default();
+        check(model, &mut report);
+        if !report.is_ok() {
+            return Err(ApiError::invalid(report));
+        }
+        let region = parameter(model, "region").unwrap_or("us-east-1").to_string();
+        let base = match parameter(model, "endpoint") {
+            Some(endpoint) => endpoint.trim_end_matches('/').to_string(),
+            None => format!("https://bedrock-runtime.{region}.amazonaws.com"),
+        };
+        let url = format!("{base}/model/{}/converse", sigv4::uri_encode(&model.model_id));
+        let url = parse_endpoint(&url)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "illegal_argument_exception", e))?;
+        let credential = &model.credential;
+        let auth = match (credential.get("access_key"), credential.get("secret_key")) {
+            (Some(access_key), Some(secret_key)) => Auth::SigV4(Credentials {
+                access_key: access_key.to_string(),
+                secret_key: secret_key.to_string(),
+                session_token: credential.get("session_token").map(str::to_string),
+            }),
+            _ => Auth::Bearer(credential.get("api_key").unwrap_or_default().to_string()),
+        };
+        Ok(Self { http: clients.http.clone(), timeout: clients.timeout, url, region, auth })
+    }
+
+    /// The `Host` header as the HTTP client sends it (the port only when not the default).
+    fn host(&self) -> String {
+        let host = self.url.host_str().unwrap_or_default();
+        match self.url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_string(),
+        }
+    }
+
+    async fn call(&self, body: String) -> Result<ProviderResponse, ProviderError> {
+        let mut request = self
+            .http
+            .post(self.url.clone())
+            .timeout(self.timeout)
+            .header("content-type", "application/json")
+            .header("accept", "application/json");
+        match &self.auth {
+            Auth::SigV4(credentials) => {
+                let host = self.host();
+                let signature = sigv4::sign(
+                    &sigv4::Request {
+                        method: "POST",
+                        path: self.url.path(),
+                        query: "",
+                        headers: &[("content-type", "application/json"), ("host", &host)],
+                        payload: body.as_bytes(),
+                    },
+                    credentials,
+                    &self.region,
+                    "bedrock",
+                    SystemTime::now(),
+                );
+                request =
+                    request.header("x-amz-date", signature.amz_date).header("authorization", signature.authorization);
+                if let Some(token) = &credentials.session_token {
+                    request = request.header("x-amz-security-token", token);
+                }
+            }
+            Auth::Bearer(key) => request = request.bearer_auth(key),
+        }
+        let response = request.body(body).send().await.map_err(|e| self.transport_error(&e))?;
+        let status = response.status().as_u16();
+        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let error_type = header("x-amzn-errortype").map(|t| t.split(':').next().unwrap_or_default().to_string());
+        let retry_after = header("retry-after");
+        let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
+        if !(200..300).contains(&status) {
+            return Err(ProviderError::Status { status, kind: error_type, message: error_message(&text), retry_after });
+        }
+        parse_bedrock_converse(&text).map_err(|report| ProviderError::BadResponse(report.to_string()))
+    }
+
+    fn transport_error(&self, error: &reqwest::Error) -> ProviderError {
+        if error.is_timeout() {
+            ProviderError::Timeout(self.timeout)
+        } else if error.is_body() || error.is_decode() {
+            ProviderError::BadResponse(error.to_string())
+        } else {
+            // Without the URL: it is ours and known; the error's source chain says what failed.
+            let mut detail = error.to_string();
+            let mut source = std::error::Error::source(error);
+            while let Some(cause) = source {
+                detail = format!("{detail}: {cause}");
+                source = cause.source();
+            }
+            ProviderError::Unreachable(detail)
+        }
+    }
+}
+
+async fn read_limited(mut response: reqwest::Response) -> Result<String, reqwest::Error> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if bytes.len() + chunk.len() > MAX_RESPONSE_BYTES {
+            bytes.extend_from_slice(b"...");
+            break;
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Bedrock errors are `{"message": "..."}` (sometimes `Message`); anything else is quoted, cut short.
+fn error_message(body: &str) -> String {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    if let Some(message) =
+        parsed.as_ref().and_then(|v| v.get("message").or_else(|| v.get("Message"))).and_then(Value::as_str)
+    {
+        return message.to_string();
+    }
+    let short: String = body.chars().take(300).collect();
+    if short.is_empty() { "(no message)".into() } else { short }
+}
+
+impl Provider for Bedrock {
+    fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
+        let mut body = String::new();
+        let warnings = convert::convert_into(ProviderId::BedrockConverse, request, options, false, &mut body)?;
+        Ok(Outgoing { body, warnings, input_tokens: 0 })
+    }
+
+    fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>> {
+        Box::pin(self.call(outgoing.body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Credential;
+    use serde_json::json;
+
+    fn model(credential: &[(&str, &str)], parameters: &Value) -> ModelSpec {
+        ModelSpec {
+            model_id: "anthropic.claude-3-haiku-20240307-v1:0".into(),
+            model_provider: "bedrock/converse".into(),
+            credential: Credential(credential.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect()),
+            model_parameters: parameters.as_object().cloned().unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn builds_the_url_from_region_or_endpoint() {
+        let clients = Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1) };
+        let client = Bedrock::new(&model(&[("api_key", "k")], &json!({"region": "eu-west-1"})), &clients).unwrap();
+        assert_eq!(
+            client.url.as_str(),
+            "https://bedrock-runtime.eu-west-1.amazonaws.com/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse"
+        );
+        let client = Bedrock::new(
+            &model(&[("access_key", "a"), ("secret_key", "s")], &json!({"endpoint": "http://127.0.0.1:9000/"})),
+            &clients,
+        )
+        .unwrap();
+        assert_eq!(
+            client.url.as_str(),
+            "http://127.0.0.1:9000/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse"
+        );
+        assert_eq!(client.host(), "127.0.0.1:9000");
+        assert_eq!(client.region, "us-east-1");
+    }
+
+    #[test]
+    fn reports_every_registration_problem() {
+        let mut report = Report::default();
+        check(&model(&[("access_key", "a")], &json!({"region": 5, "endpoint": "ftp://x"})), &mut report);
+        let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        assert_eq!(paths, ["/model/credential", "/model/model_parameters/region", "/model/model_parameters/endpoint"]);
+    }
+
+    #[test]
+    fn reads_error_messages() {
+        assert_eq!(error_message(r#"{"message":"Malformed input"}"#), "Malformed input");
+        assert_eq!(error_message("oops"), "oops");
+    }
+}

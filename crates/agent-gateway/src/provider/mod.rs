@@ -1,0 +1,262 @@
+//! Model clients, one module per provider, behind [`Provider`].
+//!
+//! A call has two steps: [`Provider::prepare`] builds what is sent from the whole conversation
+//! (CPU work, run on a blocking thread; its errors are the caller's, a 400), and
+//! [`Provider::send`] sends it and reads the answer (its errors are the provider's, mapped by
+//! [`ProviderError::into_api_error`]).
+
+pub mod bedrock;
+pub mod echo;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use agent_input::response::ProviderResponse;
+use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report};
+use axum::http::StatusCode;
+use serde_json::{Map, Value, json};
+
+use crate::error::{ApiError, Upstream};
+use crate::store::ModelSpec;
+
+/// A boxed, sendable future.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What [`Provider::prepare`] built: the request body, and what changed to fit the provider.
+#[derive(Debug, Clone, Default)]
+pub struct Outgoing {
+    /// The body to send (for `echo`, the answer itself).
+    pub body: String,
+    /// Conversion warnings.
+    pub warnings: Vec<Diagnostic>,
+    /// The input token count, for a model that counts for itself (`echo`).
+    pub input_tokens: u64,
+}
+
+/// A model client.
+pub trait Provider: Send + Sync {
+    /// Builds the request for the whole conversation in `request`.
+    ///
+    /// # Errors
+    /// Everything the provider would reject, with paths into `request`.
+    fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report>;
+
+    /// Sends it and reads the answer into the standard format.
+    fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>>;
+}
+
+/// A failed provider call.
+#[derive(Debug)]
+pub enum ProviderError {
+    /// The provider answered with an error status.
+    Status {
+        /// Its HTTP status.
+        status: u16,
+        /// Its error type (`ValidationException`, …), if it said.
+        kind: Option<String>,
+        /// Its message.
+        message: String,
+        /// Its `Retry-After`, if any.
+        retry_after: Option<String>,
+    },
+    /// No answer within the time limit.
+    Timeout(Duration),
+    /// The provider could not be reached.
+    Unreachable(String),
+    /// The answer was not a response of the expected shape.
+    BadResponse(String),
+}
+
+impl ProviderError {
+    /// The gateway's answer for this failure. Upstream 400s stay 400s (the request was not
+    /// acceptable to the provider), throttling stays 429, a timeout is 504, and everything
+    /// else — the provider's 5xx, a credential it refused, a broken answer — is 502, so a caller
+    /// can tell the gateway's own failures (500) from the provider's.
+    pub fn into_api_error(self, provider: &str) -> ApiError {
+        match self {
+            Self::Status { status, kind, message, retry_after } => {
+                let what = kind.as_deref().map_or_else(String::new, |k| format!(" {k}"));
+                let reason = format!("{provider} answered {status}{what}: {message}");
+                let (code, error_type) = match status {
+                    400 | 413 | 422 => (StatusCode::BAD_REQUEST, "provider_rejected_request"),
+                    401 | 403 => (StatusCode::BAD_GATEWAY, "provider_authentication_failed"),
+                    404 => (StatusCode::BAD_GATEWAY, "provider_model_not_found"),
+                    408 => (StatusCode::GATEWAY_TIMEOUT, "provider_timeout"),
+                    429 => (StatusCode::TOO_MANY_REQUESTS, "provider_throttled"),
+                    _ => (StatusCode::BAD_GATEWAY, "provider_error"),
+                };
+                let mut error = ApiError::new(code, error_type, reason);
+                error.upstream = Some(Box::new(Upstream {
+                    extra: json!({"provider_status": status, "provider_error_type": kind}),
+                    retry_after,
+                }));
+                error
+            }
+            Self::Timeout(limit) => ApiError::new(
+                StatusCode::GATEWAY_TIMEOUT,
+                "provider_timeout",
+                format!("{provider} did not answer within {} s", limit.as_secs()),
+            ),
+            Self::Unreachable(detail) => ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "provider_unreachable",
+                format!("{provider} could not be reached: {detail}"),
+            ),
+            Self::BadResponse(detail) => ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "provider_bad_response",
+                format!("{provider} answered with something that is not a response: {detail}"),
+            ),
+        }
+    }
+}
+
+/// Which client a `model_provider` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The offline echo model.
+    Echo,
+    /// A provider the core converts for.
+    Core(ProviderId),
+}
+
+impl Kind {
+    /// Reads `echo` or a provider id / ml-commons alias, case-insensitively.
+    pub fn parse(raw: &str) -> Option<Self> {
+        if raw.trim().eq_ignore_ascii_case("echo") {
+            Some(Self::Echo)
+        } else {
+            ProviderId::parse(raw.trim()).map(Self::Core)
+        }
+    }
+
+    /// The names accepted, for messages.
+    pub fn supported() -> Vec<String> {
+        let mut names = vec!["echo".to_string()];
+        names.extend(ProviderId::ALL.iter().filter_map(|id| id.ml_commons_name()).map(str::to_string));
+        names
+    }
+}
+
+/// Client settings shared by every agent.
+#[derive(Debug, Clone)]
+pub struct Clients {
+    /// The HTTP client (connection pool).
+    pub http: reqwest::Client,
+    /// Time limit for one provider call.
+    pub timeout: Duration,
+}
+
+/// `model_parameters` keys that feed the conversion.
+const CONVERSION_KEYS: &[&str] = &["system_prompt", "max_tokens", "temperature", "top_p", "stop_sequences", "tools"];
+
+/// The conversion options of an agent: its `model_parameters` that feed the conversion (numbers
+/// may be strings, as ml-commons stores them; `tools` may be JSON text).
+///
+/// # Errors
+/// `invalid_parameter` at `/model/model_parameters/<key>`.
+pub fn convert_options(model_parameters: &Map<String, Value>) -> Result<ConvertOptions, Report> {
+    let mut picked = Map::new();
+    for key in CONVERSION_KEYS {
+        if let Some(value) = model_parameters.get(*key) {
+            let value = match (*key, value) {
+                ("tools" | "stop_sequences", Value::String(text)) if text.trim_start().starts_with('[') => {
+                    serde_json::from_str(text).unwrap_or_else(|_| value.clone())
+                }
+                _ => value.clone(),
+            };
+            picked.insert((*key).to_string(), value);
+        }
+    }
+    ConvertOptions::from_json(&Value::Object(picked)).map_err(|mut report| {
+        for diagnostic in &mut report.errors {
+            diagnostic.path = reroot_option(&diagnostic.path);
+        }
+        report
+    })
+}
+
+/// `/options/<name>` → `/model/model_parameters/<name>`.
+fn reroot_option(path: &Path) -> Path {
+    let mut out = Path::root().key("model").key("model_parameters");
+    for segment in path.segments().iter().skip(1) {
+        out = match segment {
+            agent_input::Segment::Key(key) => out.key(if &**key == "system" { "system_prompt" } else { key }),
+            agent_input::Segment::Index(i) => out.index(*i),
+        };
+    }
+    out
+}
+
+/// Checks a `model` block (provider, credential, parameters) at registration, reporting every
+/// problem.
+pub fn check_model(model: &ModelSpec) -> Report {
+    let mut report = Report::default();
+    match Kind::parse(&model.model_provider) {
+        None => report.push(
+            Diagnostic::new(
+                Code::InvalidParameter,
+                Path::root().key("model").key("model_provider"),
+                format!("Unknown model provider type. Supported types: {}", Kind::supported().join(", ")),
+            )
+            .expected(Kind::supported())
+            .received(model.model_provider.clone()),
+        ),
+        Some(Kind::Core(ProviderId::BedrockConverse)) => bedrock::check(model, &mut report),
+        Some(_) => {}
+    }
+    if let Err(errors) = convert_options(&model.model_parameters) {
+        report.extend(errors);
+    }
+    report
+}
+
+/// The client for an agent's model.
+///
+/// # Errors
+/// A provider the gateway has no client for, or a model block that does not make a client.
+pub fn for_model(model: &ModelSpec, clients: &Clients) -> Result<Box<dyn Provider>, ApiError> {
+    match Kind::parse(&model.model_provider) {
+        Some(Kind::Echo) => Ok(Box::new(echo::Echo)),
+        Some(Kind::Core(ProviderId::BedrockConverse)) => Ok(Box::new(bedrock::Bedrock::new(model, clients)?)),
+        #[allow(unreachable_patterns)] // the core's ProviderId gains variants as it gains converters
+        Some(Kind::Core(other)) => Err(ApiError::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "provider_not_supported",
+            format!("the gateway has no client for {} yet", other.display_name()),
+        )),
+        None => Err(ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidParameter,
+            Path::root().key("model").key("model_provider"),
+            format!("Unknown model provider type. Supported types: {}", Kind::supported().join(", ")),
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_come_from_model_parameters_with_numbers_as_strings() {
+        let parameters = json!({"region": "us-west-2", "max_tokens": "512", "temperature": 0.5,
+            "system_prompt": "Be brief.", "tools": "[{\"name\":\"get_weather\"}]"});
+        let options = convert_options(parameters.as_object().unwrap()).unwrap();
+        assert_eq!(options.max_tokens, Some(512));
+        assert_eq!(options.system.as_deref(), Some("Be brief."));
+        assert_eq!(options.tools[0].name, "get_weather");
+        let bad = json!({"top_p": "abc", "system_prompt": 5});
+        let report = convert_options(bad.as_object().unwrap()).unwrap_err();
+        let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        assert!(paths.contains(&"/model/model_parameters/top_p".to_string()), "{paths:?}");
+        assert!(paths.contains(&"/model/model_parameters/system_prompt".to_string()), "{paths:?}");
+    }
+
+    #[test]
+    fn providers_parse_case_insensitively() {
+        assert_eq!(Kind::parse("ECHO"), Some(Kind::Echo));
+        assert_eq!(Kind::parse("Bedrock/Converse"), Some(Kind::Core(ProviderId::BedrockConverse)));
+        assert_eq!(Kind::parse("nope"), None);
+    }
+}
