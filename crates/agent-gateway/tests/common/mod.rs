@@ -3,6 +3,8 @@
 
 #![allow(dead_code, unreachable_pub)] // each test file uses a different part
 
+pub mod stub;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
