@@ -19,20 +19,28 @@ use std::future::Future;
 pub use app::{AppState, router};
 pub use config::{Args, Config};
 
-/// Opens the store, registers the `echo` agent if configured, and serves on `listener` until
-/// `shutdown` completes.
+/// Opens the store and registers the `echo` agent if configured: everything that can fail
+/// before the server listens.
 ///
 /// # Errors
-/// The store cannot be opened or the server fails.
-pub async fn serve(
-    config: Config,
-    listener: tokio::net::TcpListener,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), String> {
+/// The store cannot be opened or written.
+pub fn prepare(config: Config) -> Result<AppState, String> {
     let echo = config.echo_agent;
     let state = AppState::new(config)?;
     if echo {
-        api::ensure_echo_agent(&state.store).map_err(|e| e.to_string())?;
+        api::ensure_echo_agent(&state.store).map_err(|e| format!("{}: {e}", state.config.db.display()))?;
     }
+    Ok(state)
+}
+
+/// Serves on `listener` until `shutdown` completes.
+///
+/// # Errors
+/// The server fails.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
     axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())
 }

@@ -31,6 +31,8 @@ fn main() -> ExitCode {
 }
 
 async fn run(config: Config) -> Result<(), String> {
+    let state = agent_gateway::prepare(config)?;
+    let config = std::sync::Arc::clone(&state.config);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -41,7 +43,7 @@ async fn run(config: Config) -> Result<(), String> {
     let _ = writeln!(out, "agent-gateway listening on http://{address}/ — {site}; database {}", config.db.display());
     let _ = out.flush();
     drop(out);
-    agent_gateway::serve(config, listener, shutdown()).await
+    agent_gateway::serve(state, listener, shutdown()).await
 }
 
 async fn shutdown() {
