@@ -1,0 +1,241 @@
+//! What each exported function does once its arguments are JSON text: plain Rust, so it is tested
+//! natively like the rest of the workspace. The wasm layer (`lib.rs`) only turns JavaScript
+//! values into text and reports back into objects.
+
+use agent_input::json::Document;
+use agent_input::{InputType, Report, validate};
+use serde_json::Value;
+
+use crate::dto::{ConversionReport, ValidationReport, to_json};
+use crate::options::{ConvertSettings, ValidateOptions};
+
+/// How to read the JSON: a request envelope or a bare input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Subject {
+    /// `{"input": ..., "parameters": {...}}`; paths start at the envelope (`/input/0/...`).
+    Request,
+    /// A string or an array; paths start at the input (`/0/...`).
+    Input,
+    /// An object is a request, anything else an input (a bare input is never an object).
+    Either,
+}
+
+fn run<'d>(document: &'d Document<'_>, subject: Subject, options: &validate::Options) -> validate::Validation<'d> {
+    match subject {
+        Subject::Request => validate::validate_request(document, options),
+        Subject::Either if document.root.is_object() => validate::validate_request(document, options),
+        Subject::Input | Subject::Either => validate::validate_input(document, options),
+    }
+}
+
+/// One report after another: option problems come first, then the operation's own.
+fn merged(mut options_report: Report, report: Report) -> Report {
+    options_report.extend(report);
+    options_report
+}
+
+/// Validates JSON text; returns the report as JSON (`{valid, inputType, errors, warnings}`).
+pub(crate) fn validate(text: &str, subject: Subject, options: &Value) -> String {
+    let mut report = Report::default();
+    let options = ValidateOptions::read(options, &mut report).validation;
+    let document = match validate::parse(text, &options.limits) {
+        Ok(document) => document,
+        Err(errors) => return to_json(&ValidationReport::failed(&merged(report, errors), None)),
+    };
+    let validation = run(&document, subject, &options);
+    if report.is_ok() {
+        to_json(&ValidationReport::of(&validation))
+    } else {
+        let input_type = validation.input_type;
+        to_json(&ValidationReport::failed(&merged(report, validation.report), input_type))
+    }
+}
+
+/// Validates and converts JSON text, writing the body into `body` (whose buffer is reused).
+/// Returns whether it converted and the report as JSON: `{ok, body: null, errors, warnings}`
+/// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`.
+pub(crate) fn convert(text: &str, subject: Subject, options: &Value, body: &mut String) -> (bool, String) {
+    let failed = |report: Report| (false, to_json(&ConversionReport::failed(&report)));
+    let mut report = Report::default();
+    let settings = ConvertSettings::read(options, &mut report);
+    let document = match validate::parse(text, &settings.validation.limits) {
+        Ok(document) => document,
+        Err(errors) => return failed(merged(report, errors)),
+    };
+    let (request, mut validated) = match run(&document, subject, &settings.validation).into_result() {
+        Ok(valid) => valid,
+        Err(errors) => return failed(merged(report, errors)),
+    };
+    let Some(provider) = settings.provider.filter(|_| report.is_ok()) else {
+        return failed(merged(report, validated));
+    };
+    match agent_input::convert::convert_into(provider, &request, &settings.convert, false, body) {
+        Ok(warnings) => {
+            validated.warnings.extend(warnings);
+            (true, to_json(&ConversionReport::converted(&validated.warnings)))
+        }
+        Err(errors) => {
+            body.clear();
+            failed(merged(validated, errors))
+        }
+    }
+}
+
+/// The `question` ml-commons would read, or `None` when the input is not valid.
+pub(crate) fn question(text: &str) -> Option<String> {
+    let options = validate::Options::default();
+    let document = validate::parse(text, &options.limits).ok()?;
+    let validation = run(&document, Subject::Either, &options);
+    validation.request.map(|request| request.input.question())
+}
+
+/// The input's form, when it can be told (also for input with errors).
+pub(crate) fn input_type(text: &str) -> Option<InputType> {
+    let options = validate::Options::default();
+    let document = validate::parse(text, &options.limits).ok()?;
+    run(&document, Subject::Either, &options).input_type
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).expect("reports are JSON")
+    }
+
+    #[test]
+    fn a_valid_request_reports_its_type_and_warnings() {
+        let report = parse(&validate(
+            r#"{"input": [{"type": "image", "source": {"type": "base64", "format": "jpg", "data": "/9j/4A=="}}]}"#,
+            Subject::Request,
+            &Value::Null,
+        ));
+        assert_eq!(report["valid"], true);
+        assert_eq!(report["inputType"], "CONTENT_BLOCKS");
+        assert_eq!(report["errors"], json!([]));
+        assert_eq!(report["warnings"][0]["code"], "format_normalized");
+        assert_eq!(report["warnings"][0]["path"], "/input/0/source/format");
+    }
+
+    #[test]
+    fn diagnostics_have_the_javascript_shape() {
+        let report = parse(&validate(
+            r#"{"input": [{"type": "image", "source": {"type": "base64", "format": "bmp", "data": "Qk0="}}]}"#,
+            Subject::Request,
+            &Value::Null,
+        ));
+        assert_eq!(report["valid"], false);
+        let error = &report["errors"][0];
+        assert_eq!(
+            error.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["code", "path", "message", "expected", "received"]
+        );
+        assert_eq!(error["expected"], json!(["png", "jpeg", "gif", "webp"]));
+        assert_eq!(error["received"], "bmp");
+
+        let too_large =
+            parse(&validate(r#"{"input": "Hello"}"#, Subject::Request, &json!({"limits": {"maxBodyBytes": 5}})));
+        assert_eq!(too_large["errors"][0]["code"], "too_large");
+        assert_eq!(too_large["errors"][0]["limit"], 5);
+        assert_eq!(too_large["errors"][0]["actual"], 18);
+        assert_eq!(too_large["inputType"], Value::Null);
+    }
+
+    #[test]
+    fn bare_input_paths_start_at_the_input() {
+        let report = parse(&validate(r#"[{"type": "text", "text": " "}]"#, Subject::Input, &Value::Null));
+        assert_eq!(report["errors"][0]["path"], "/0/text");
+        assert_eq!(report["inputType"], "CONTENT_BLOCKS");
+    }
+
+    #[test]
+    fn option_errors_come_with_the_validation() {
+        let report = parse(&validate(r#"{"input": ""}"#, Subject::Request, &json!({"allowPrefill": 1})));
+        let codes: Vec<_> = report["errors"].as_array().unwrap().iter().map(|e| (&e["code"], &e["path"])).collect();
+        assert_eq!(codes.len(), 2);
+        assert_eq!(codes[0], (&json!("invalid_parameter"), &json!("/options/allowPrefill")));
+        assert_eq!(codes[1], (&json!("empty_input"), &json!("/input")));
+        assert_eq!(report["inputType"], "TEXT");
+    }
+
+    #[test]
+    fn prefill_is_an_option() {
+        let text = r#"{"input": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+                                 {"role": "assistant", "content": [{"type": "text", "text": "Hello"}]}]}"#;
+        assert_eq!(parse(&validate(text, Subject::Request, &Value::Null))["errors"][0]["code"], "last_message_role");
+        assert_eq!(parse(&validate(text, Subject::Request, &json!({"allowPrefill": true})))["valid"], true);
+    }
+
+    #[test]
+    fn converting_writes_the_body_and_the_warnings() {
+        let mut body = String::from("stale");
+        let (ok, report) = convert(
+            r#"{"input": "Hi", "parameters": {"question": "ignored"}}"#,
+            Subject::Request,
+            &json!({"provider": "bedrock-converse", "maxTokens": 10}),
+            &mut body,
+        );
+        assert!(ok);
+        assert_eq!(
+            parse(&body),
+            json!({"messages": [{"role": "user", "content": [{"text": "Hi"}]}], "inferenceConfig": {"maxTokens": 10}})
+        );
+        let report = parse(&report);
+        assert_eq!(report, json!({"ok": true, "body": null, "errors": [], "warnings": [report["warnings"][0]]}));
+        assert_eq!(report["warnings"][0]["code"], "question_ignored");
+    }
+
+    #[test]
+    fn a_failed_conversion_has_no_body_and_keeps_its_warnings() {
+        let mut body = String::new();
+        let (ok, report) = convert(
+            r#"[{"type": "text", "text": "Look"},
+                {"type": "image", "source": {"type": "url", "format": "JPG", "data": "https://example.com/a.jpg"}}]"#,
+            Subject::Input,
+            &json!({"provider": "bedrock-converse"}),
+            &mut body,
+        );
+        assert!(!ok);
+        assert!(body.is_empty());
+        let report = parse(&report);
+        assert_eq!(report.as_object().unwrap().keys().collect::<Vec<_>>(), ["ok", "errors", "warnings"]);
+        assert_eq!(report["errors"][0]["code"], "url_not_supported_by_provider");
+        assert_eq!(report["errors"][0]["path"], "/1/source/data");
+        assert_eq!(report["warnings"][0]["code"], "format_normalized");
+    }
+
+    #[test]
+    fn conversion_reports_option_and_input_errors_together() {
+        let mut body = String::new();
+        let (ok, report) = convert(r#"{"input": 5}"#, Subject::Request, &json!({"temperature": 3}), &mut body);
+        assert!(!ok);
+        let report = parse(&report);
+        let codes: Vec<_> = report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+        assert_eq!(codes, ["/options/provider", "/input"]);
+
+        let (ok, report) = convert("{", Subject::Request, &json!({"provider": "bedrock-converse"}), &mut body);
+        assert!(!ok);
+        assert_eq!(parse(&report)["errors"][0]["code"], "invalid_json");
+    }
+
+    #[test]
+    fn question_and_input_type_read_requests_and_bare_inputs() {
+        assert_eq!(question(r#"{"parameters": {"question": " legacy "}}"#).as_deref(), Some(" legacy "));
+        assert_eq!(
+            question(r#"[{"type": "text", "text": " a "}, {"type": "text", "text": "b"}]"#).as_deref(),
+            Some("a\nb\n")
+        );
+        assert_eq!(question(r#""plain""#).as_deref(), Some("plain"));
+        assert_eq!(question(r#"{"input": []}"#), None);
+        assert_eq!(question("{"), None);
+
+        assert_eq!(input_type(r#"{"input": "Hi"}"#), Some(InputType::Text));
+        assert_eq!(input_type(r#"[{"role": "user"}]"#), Some(InputType::Messages));
+        assert_eq!(input_type(r#"[{"type": "text"}]"#), Some(InputType::ContentBlocks));
+        assert_eq!(input_type(r#"[{"role": "user"}, {"type": "text"}]"#), None);
+        assert_eq!(input_type("5"), None);
+        assert_eq!(input_type("not json"), None);
+    }
+}

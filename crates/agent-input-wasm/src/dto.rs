@@ -1,0 +1,101 @@
+//! The shapes JavaScript receives, written as JSON text and turned into plain objects with
+//! `JSON.parse` by the wasm layer (engines parse JSON faster than any object-by-object build,
+//! and the result is plain objects and arrays, never `Map`s).
+//!
+//! These are the binding's own types, not the core's: the JavaScript shape (camelCase keys,
+//! optional keys left out) is decided here, so a field added to the core does not change the
+//! package's API by accident.
+
+use agent_input::{Diagnostic, InputType, Report, Validation};
+use serde::Serialize;
+
+/// `{ code, path, message, expected?, received?, limit?, actual? }`
+#[derive(Debug, Serialize)]
+pub(crate) struct JsDiagnostic<'a> {
+    code: &'static str,
+    path: String,
+    message: &'a str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    expected: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    received: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<u64>,
+}
+
+impl<'a> From<&'a Diagnostic> for JsDiagnostic<'a> {
+    fn from(d: &'a Diagnostic) -> Self {
+        Self {
+            code: d.code.as_str(),
+            path: d.path.to_string(),
+            message: &d.message,
+            expected: &d.expected,
+            received: d.received.as_deref(),
+            limit: d.limit,
+            actual: d.actual,
+        }
+    }
+}
+
+fn list(diagnostics: &[Diagnostic]) -> Vec<JsDiagnostic<'_>> {
+    diagnostics.iter().map(JsDiagnostic::from).collect()
+}
+
+/// `{ valid, inputType, errors, warnings }`
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ValidationReport<'a> {
+    valid: bool,
+    input_type: Option<InputType>,
+    errors: Vec<JsDiagnostic<'a>>,
+    warnings: Vec<JsDiagnostic<'a>>,
+}
+
+impl<'a> ValidationReport<'a> {
+    /// The report of a validation.
+    pub(crate) fn of(validation: &'a Validation<'_>) -> Self {
+        Self {
+            valid: validation.is_valid(),
+            input_type: validation.input_type,
+            errors: list(&validation.report.errors),
+            warnings: list(&validation.report.warnings),
+        }
+    }
+
+    /// The report of input that could not be validated at all (not JSON, too large, bad
+    /// options).
+    pub(crate) fn failed(report: &'a Report, input_type: Option<InputType>) -> Self {
+        Self { valid: false, input_type, errors: list(&report.errors), warnings: list(&report.warnings) }
+    }
+}
+
+/// `{ ok, body, errors, warnings }` with `body` left `null` for the wasm layer to fill in: the
+/// body is written separately (as text or parsed), never escaped into this report.
+#[derive(Debug, Serialize)]
+pub(crate) struct ConversionReport<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<()>,
+    errors: Vec<JsDiagnostic<'a>>,
+    warnings: Vec<JsDiagnostic<'a>>,
+}
+
+impl<'a> ConversionReport<'a> {
+    /// A successful conversion: its warnings, and a `body` placeholder.
+    pub(crate) fn converted(warnings: &'a [Diagnostic]) -> Self {
+        Self { ok: true, body: Some(()), errors: Vec::new(), warnings: list(warnings) }
+    }
+
+    /// A failed conversion: no body.
+    pub(crate) fn failed(report: &'a Report) -> Self {
+        Self { ok: false, body: None, errors: list(&report.errors), warnings: list(&report.warnings) }
+    }
+}
+
+/// Serializes a report. The types above hold only strings, numbers and lists, so this cannot
+/// fail.
+pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| unreachable!("reports are plain data"))
+}

@@ -1,0 +1,295 @@
+//! TypeScript declarations of every type the package takes or returns, emitted into the
+//! generated `.d.ts` beside the functions (whose signatures name these types). Tests below keep
+//! the unions of codes and formats equal to the core's lists.
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPESCRIPT_SECTION: &str = TYPESCRIPT;
+
+/// The declarations, also read by the tests below. Only wasm32 builds keep the section.
+#[allow(dead_code)] // the section above uses it, which the dead-code lint does not see
+const TYPESCRIPT: &str = r#"
+/**
+ * The standard agent input of ml-commons' `_execute` API, in one of three forms: plain text,
+ * content blocks (one user message), or role-based messages.
+ */
+export type AgentInput = string | ContentBlock[] | Message[];
+
+/** The form of an input, named as ml-commons names it. */
+export type InputType = "TEXT" | "CONTENT_BLOCKS" | "MESSAGES";
+
+/** The body of `POST /_plugins/_ml/agents/<id>/_execute`. */
+export interface ExecuteRequest {
+  /** The standard input. When absent, `parameters.question` is read as text input (legacy). */
+  input?: AgentInput;
+  /** A flat map of parameters; `question` is the legacy input. */
+  parameters?: { question?: string; [name: string]: unknown };
+  /** Other keys ml-commons reads (`agent_id`, `tenant_id`, `isAsync`) are accepted. */
+  [key: string]: unknown;
+}
+
+/** A piece of content. `type` is case-insensitive. */
+export type ContentBlock = TextBlock | ImageBlock | VideoBlock | DocumentBlock;
+
+/** Non-blank text. */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/** An image: png, jpeg, gif or webp (`jpg` is accepted and normalized, with a warning). */
+export interface ImageBlock {
+  type: "image";
+  source: Source<ImageFormat | "jpg">;
+}
+
+/** A video (`3gp` is accepted as `three_gp`, with a warning). */
+export interface VideoBlock {
+  type: "video";
+  source: Source<VideoFormat | "3gp">;
+}
+
+/** A document; `name` becomes the provider's document name (sanitized, made unique). */
+export interface DocumentBlock {
+  type: "document";
+  name?: string;
+  source: Source<DocumentFormat | "htm" | "markdown">;
+}
+
+/** Where media comes from. Formats are case-insensitive. */
+export type Source<F extends string = string> = Base64Source<F> | UrlSource<F>;
+
+/**
+ * Standard padded base64. A `data:<mime>;base64,` prefix and line breaks are tolerated, with a
+ * warning.
+ */
+export interface Base64Source<F extends string = string> {
+  type: "base64";
+  format: F;
+  data: string;
+}
+
+/** An `https:`, `http:` or `s3:` URL. Bedrock Converse takes only `s3:`. */
+export interface UrlSource<F extends string = string> {
+  type: "url";
+  format: F;
+  data: string;
+}
+
+export type ImageFormat = "png" | "jpeg" | "gif" | "webp";
+export type VideoFormat = "mkv" | "mov" | "mp4" | "webm" | "flv" | "mpeg" | "mpg" | "wmv" | "three_gp";
+export type DocumentFormat = "pdf" | "csv" | "doc" | "docx" | "xls" | "xlsx" | "html" | "txt" | "md";
+
+/** Any non-empty role is valid input; providers know user, assistant, system and tool. */
+export type Role = "user" | "assistant" | "system" | "tool" | (string & {});
+
+/**
+ * One message of a conversation. `user`, `system` and other roles need `content`; `assistant`
+ * needs `content` or `toolCalls`; `tool` needs `toolCallId` and `content`.
+ */
+export interface Message {
+  role: Role;
+  content?: ContentBlock[];
+  /** An assistant's tool calls. */
+  toolCalls?: ToolCall[];
+  /** On a `tool` message: the id of the call it answers. */
+  toolCallId?: string;
+}
+
+/** A tool call made by the assistant. */
+export interface ToolCall {
+  id: string;
+  type?: "function";
+  function: {
+    name: string;
+    /** A JSON object, as text. */
+    arguments: string;
+  };
+}
+
+/** Codes of problems that make input unusable (see docs/errors.md). Never renamed. */
+export type ErrorCode =
+  | "invalid_json" | "too_large" | "too_deep" | "too_many" | "invalid_field_type" | "missing_input"
+  | "invalid_input_type" | "empty_input" | "invalid_item" | "mixed_array" | "use_source_field"
+  | "unsupported_content_type" | "missing_field" | "empty_field" | "empty_text"
+  | "unsupported_source_type" | "unsupported_format" | "format_mismatch" | "invalid_base64"
+  | "invalid_url" | "unsupported_url_scheme" | "invalid_role" | "empty_content"
+  | "invalid_tool_arguments" | "last_message_role" | "url_not_supported_by_provider"
+  | "unsupported_by_provider" | "tool_config_required" | "first_message_not_user"
+  | "role_not_supported" | "media_not_allowed_in_role" | "document_requires_text"
+  | "unanswered_tool_call" | "unmatched_tool_result" | "invalid_for_provider" | "provider_limit"
+  | "invalid_parameter";
+
+/** Codes of problems worth knowing that leave input usable. Never renamed. */
+export type WarningCode =
+  | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
+  | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized";
+
+export type Code = ErrorCode | WarningCode;
+
+/** One problem: a stable code, where it is, and what to do about it. */
+export interface Diagnostic<C extends Code = Code> {
+  code: C;
+  /**
+   * An RFC 6901 JSON Pointer into the request (`/input/0/source/format`), into the bare input
+   * (`/0/source/format`), or to an option (`/options/temperature`); `""` is the whole request.
+   */
+  path: string;
+  /** One sentence a person can act on. */
+  message: string;
+  /** The allowed values, where a list helps. */
+  expected?: string[];
+  /** What was found (cut at 200 characters). */
+  received?: string;
+  /** The limit that was exceeded. */
+  limit?: number;
+  /** The value that exceeded it. */
+  actual?: number;
+}
+
+export type ValidationError = Diagnostic<ErrorCode>;
+export type ValidationWarning = Diagnostic<WarningCode>;
+
+/** Every problem found, not just the first. */
+export interface ValidationReport {
+  /** No errors. */
+  valid: boolean;
+  /** The input's form whenever it could be told, even when the input has errors. */
+  inputType: InputType | null;
+  errors: ValidationError[];
+  warnings: ValidationWarning[];
+}
+
+/** Size limits, checked before the work they protect. */
+export interface Limits {
+  /** Largest request in bytes of JSON (default 64 MiB). */
+  maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects (default 64). */
+  maxDepth?: number;
+  /** Most messages (default 10,000). */
+  maxMessages?: number;
+  /** Most content blocks in one message or input (default 1,000). */
+  maxBlocks?: number;
+}
+
+export interface ValidateOptions {
+  /** Accept a conversation that ends with an assistant message, for the model to continue. */
+  allowPrefill?: boolean;
+  limits?: Limits;
+}
+
+/** A provider request format. */
+export type ProviderId = "bedrock-converse";
+
+/** A tool the model may call. */
+export interface ToolSpec {
+  /** As tool calls name it; Bedrock allows `[a-zA-Z0-9_-]{1,64}`. */
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments, of type `object`; `{"type":"object","properties":{}}` when absent. */
+  inputSchema?: { type: "object"; [keyword: string]: unknown };
+}
+
+/**
+ * How to convert. Numbers may also be given as numeric strings (ml-commons stores
+ * `model_parameters` as strings), and snake_case keys (`max_tokens`) are accepted too. A bad
+ * value is an `invalid_parameter` error at `/options/<snake_case name>`.
+ */
+export interface ConvertOptions extends ValidateOptions {
+  /** The target: `bedrock-converse` (also ml-commons' `bedrock/converse`). */
+  provider: ProviderId | "bedrock/converse";
+  /** A system prompt, placed before the text of any system messages. */
+  system?: string;
+  /** Most tokens to generate (default 4096). */
+  maxTokens?: number | string;
+  /** 0 to 1; sent only when given. */
+  temperature?: number | string;
+  /** 0 to 1; sent only when given. */
+  topP?: number | string;
+  stopSequences?: string[];
+  /** Required when the conversation holds tool calls or results. */
+  tools?: ToolSpec[];
+}
+
+/** The outcome of a conversion: the body, or every reason there is none. */
+export type ConvertResult<Body = ConverseRequest> =
+  | { ok: true; body: Body; errors: []; warnings: ValidationWarning[] }
+  | { ok: false; body?: undefined; errors: ValidationError[]; warnings: ValidationWarning[] };
+
+/** `convertJson`'s outcome: the body is JSON text, ready to send. */
+export type ConvertJsonResult = ConvertResult<string>;
+
+/** The body of Bedrock Runtime `POST /model/{modelId}/converse`. */
+export interface ConverseRequest {
+  messages: ConverseMessage[];
+  system?: { text: string }[];
+  inferenceConfig: { maxTokens: number; temperature?: number; topP?: number; stopSequences?: string[] };
+  toolConfig?: { tools: { toolSpec: { name: string; description?: string; inputSchema: { json: object } } }[] };
+}
+
+export interface ConverseMessage {
+  role: "user" | "assistant";
+  content: ConverseContentBlock[];
+}
+
+export type ConverseMediaSource = { bytes: string } | { s3Location: { uri: string } };
+
+export type ConverseContentBlock =
+  | { text: string }
+  | { image: { format: ImageFormat; source: ConverseMediaSource } }
+  | { video: { format: VideoFormat; source: ConverseMediaSource } }
+  | { document: { format: DocumentFormat; name: string; source: ConverseMediaSource } }
+  | { toolUse: { toolUseId: string; name: string; input: unknown } }
+  | {
+      toolResult: {
+        toolUseId: string;
+        content: Exclude<ConverseContentBlock, { toolUse: unknown } | { toolResult: unknown }>[];
+      };
+    };
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::TYPESCRIPT;
+    use agent_input::format::{DocumentFormat, ImageFormat, Parsed, VideoFormat};
+    use agent_input::{Code, Severity};
+
+    /// The string literals of `export type <name> = ...;`.
+    fn union(name: &str) -> Vec<String> {
+        let start = TYPESCRIPT.find(&format!("export type {name} =")).unwrap_or_else(|| panic!("{name} is declared"));
+        let declaration = &TYPESCRIPT[start..];
+        let declaration = &declaration[..declaration.find(';').expect("declarations end with ;")];
+        declaration.split('"').skip(1).step_by(2).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn code_unions_list_every_code_by_severity() {
+        for (name, severity) in [("ErrorCode", Severity::Error), ("WarningCode", Severity::Warning)] {
+            let codes: Vec<String> =
+                Code::ALL.iter().filter(|c| c.severity() == severity).map(|c| c.as_str().to_string()).collect();
+            assert_eq!(union(name), codes, "{name}");
+        }
+    }
+
+    #[test]
+    fn format_unions_list_every_format() {
+        assert_eq!(union("ImageFormat"), ImageFormat::NAMES);
+        assert_eq!(union("VideoFormat"), VideoFormat::NAMES);
+        assert_eq!(union("DocumentFormat"), DocumentFormat::NAMES);
+    }
+
+    #[test]
+    fn aliases_in_the_types_are_accepted_aliases() {
+        assert!(matches!(ImageFormat::parse("jpg"), Some(Parsed::Normalized(_))));
+        assert!(matches!(VideoFormat::parse("3gp"), Some(Parsed::Normalized(_))));
+        assert!(matches!(DocumentFormat::parse("htm"), Some(Parsed::Normalized(_))));
+        assert!(matches!(DocumentFormat::parse("markdown"), Some(Parsed::Normalized(_))));
+    }
+
+    #[test]
+    fn provider_ids_are_the_cores() {
+        let ids: Vec<&str> = agent_input::ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+        assert_eq!(union("ProviderId"), ids);
+    }
+}
