@@ -16,15 +16,12 @@ pub(crate) enum Subject {
     Request,
     /// A string or an array; paths start at the input (`/0/...`).
     Input,
-    /// An object is a request, anything else an input (a bare input is never an object).
-    Either,
 }
 
 fn run<'d>(document: &'d Document<'_>, subject: Subject, options: &validate::Options) -> validate::Validation<'d> {
     match subject {
         Subject::Request => validate::validate_request(document, options),
-        Subject::Either if document.root.is_object() => validate::validate_request(document, options),
-        Subject::Input | Subject::Either => validate::validate_input(document, options),
+        Subject::Input => validate::validate_input(document, options),
     }
 }
 
@@ -81,19 +78,19 @@ pub(crate) fn convert(text: &str, subject: Subject, options: &Value, body: &mut 
     }
 }
 
-/// The `question` ml-commons would read, or `None` when the input is not valid.
+/// The `question` ml-commons would read from a bare input, or `None` when the input is not valid.
 pub(crate) fn question(text: &str) -> Option<String> {
     let options = validate::Options::default();
     let document = validate::parse(text, &options.limits).ok()?;
-    let validation = run(&document, Subject::Either, &options);
+    let validation = run(&document, Subject::Input, &options);
     validation.request.map(|request| request.input.question())
 }
 
-/// The input's form, when it can be told (also for input with errors).
+/// A bare input's form, when it can be told (also for input with errors).
 pub(crate) fn input_type(text: &str) -> Option<InputType> {
     let options = validate::Options::default();
     let document = validate::parse(text, &options.limits).ok()?;
-    run(&document, Subject::Either, &options).input_type
+    run(&document, Subject::Input, &options).input_type
 }
 
 #[cfg(test)]
@@ -221,20 +218,25 @@ mod tests {
     }
 
     #[test]
-    fn question_and_input_type_read_requests_and_bare_inputs() {
-        assert_eq!(question(r#"{"parameters": {"question": " legacy "}}"#).as_deref(), Some(" legacy "));
+    fn question_and_input_type_of_bare_inputs() {
         assert_eq!(
             question(r#"[{"type": "text", "text": " a "}, {"type": "text", "text": "b"}]"#).as_deref(),
             Some("a\nb\n")
         );
-        assert_eq!(question(r#""plain""#).as_deref(), Some("plain"));
-        assert_eq!(question(r#"{"input": []}"#), None);
+        assert_eq!(question(r#"" plain ""#).as_deref(), Some(" plain "));
+        assert_eq!(
+            question(r#"[{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]"#).as_deref(),
+            Some("Hi\n")
+        );
+        assert_eq!(question("[]"), None);
+        assert_eq!(question(r#"{"input": "a request is not an input"}"#), None);
         assert_eq!(question("{"), None);
 
-        assert_eq!(input_type(r#"{"input": "Hi"}"#), Some(InputType::Text));
+        assert_eq!(input_type(r#"" ""#), Some(InputType::Text));
         assert_eq!(input_type(r#"[{"role": "user"}]"#), Some(InputType::Messages));
         assert_eq!(input_type(r#"[{"type": "text"}]"#), Some(InputType::ContentBlocks));
         assert_eq!(input_type(r#"[{"role": "user"}, {"type": "text"}]"#), None);
+        assert_eq!(input_type(r#"{"input": "Hi"}"#), None);
         assert_eq!(input_type("5"), None);
         assert_eq!(input_type("not json"), None);
     }

@@ -184,19 +184,19 @@ pub fn convert_json(
 
 /// The `question` string ml-commons' agent runners read, extracted exactly as ml-commons does:
 /// text unchanged; each non-blank text block trimmed and followed by a line break; for messages,
-/// those after the last assistant message, joined with a line break. Takes a request (an object)
-/// or a bare input (text or an array). Returns `null` when the input is not valid.
+/// those after the last assistant message, joined with a line break. Returns `null` when the
+/// input is not valid. For a request, pass its `input` (or the legacy `parameters.question`).
 #[wasm_bindgen(js_name = extractQuestion, unchecked_return_type = "string | null")]
 pub fn extract_question(
-    #[wasm_bindgen(unchecked_param_type = "AgentInput | ExecuteRequest")] input: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AgentInput")] input: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = json_text(input, "input")?;
     Ok(api::question(&text).map_or(JsValue::NULL, |q| JsValue::from_str(&q)))
 }
 
 /// The form of an input — `"TEXT"`, `"CONTENT_BLOCKS"` or `"MESSAGES"` — whenever it can be told,
-/// also for input with errors (a blank string is still `"TEXT"`); `null` when it cannot (not an
-/// array of one kind, not JSON). Takes a request (an object) or a bare input.
+/// also for input with errors (a blank string is still `"TEXT"`); `null` when it cannot (not a
+/// string, not an array of one kind).
 #[wasm_bindgen(js_name = detectInputType, unchecked_return_type = "InputType | null")]
 pub fn detect_input_type(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: &JsValue,

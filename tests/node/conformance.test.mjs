@@ -1,0 +1,127 @@
+// Every conformance fixture through the package's JavaScript API, with the expectations and the
+// comparison of the core's runner (tests/conformance.rs, tests/support.rs). A case runs through
+// every function that takes its subject: requests through `validate`/`convert` (JavaScript values)
+// and `validateJson`/`convertJson` (text), bare inputs through `validateInput`/`convertInput`,
+// raw request text through the Json variants only.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { pkg } from './package.mjs';
+import {
+  checkConversion,
+  checkValidation,
+  convertOptions,
+  limitsOption,
+  loadAll,
+  subject,
+} from './support.mjs';
+
+/** The input a case's subject carries, or undefined when it has none to read. */
+function inputOf(s) {
+  if (s.kind === 'bare') return s.value;
+  let request = s.value;
+  if (s.kind === 'raw') {
+    try {
+      request = JSON.parse(s.text.replace(/^\ufeff/, ''));
+    } catch {
+      return undefined;
+    }
+  }
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return undefined;
+  if ('input' in request) return request.input;
+  const question = request.parameters?.question;
+  return typeof question === 'string' ? question : undefined;
+}
+
+function run(c) {
+  const out = [];
+  const section = (name, problems) => {
+    if (problems.length) out.push(`[${name}]`, ...problems.map((p) => `  ${p}`));
+  };
+  const s = subject(c);
+  const limits = limitsOption(c.limits);
+  const validateOptions = limits ? { limits } : undefined;
+
+  // Validation.
+  const reports = [];
+  if (s.kind === 'request') {
+    reports.push(['validate', pkg.validate(s.value, validateOptions)]);
+    reports.push(['validateJson', pkg.validateJson(JSON.stringify(s.value), validateOptions)]);
+  } else if (s.kind === 'bare') {
+    reports.push(['validateInput', pkg.validateInput(s.value, validateOptions)]);
+  } else {
+    reports.push(['validateJson', pkg.validateJson(s.text, validateOptions)]);
+  }
+  for (const [name, report] of reports) {
+    const problems = [];
+    checkValidation(c, report, problems);
+    section(name, problems);
+  }
+
+  // The question and the input type, from the input: a bare input, or a request's `input` (or
+  // its legacy `parameters.question`, which is text input).
+  const input = inputOf(s);
+  if ('question' in c.expect && c.expect.valid && input !== undefined) {
+    const question = pkg.extractQuestion(input);
+    if (question !== c.expect.question) {
+      out.push(`[extractQuestion] ${JSON.stringify(question)}, expected ${JSON.stringify(c.expect.question)}`);
+    }
+  }
+  // Only where the input alone decides the type: not under other limits, and not when the
+  // request failed before its input was looked at.
+  const early = (c.expect.errors ?? []).some((e) => ['invalid_json', 'too_large', 'too_deep'].includes(e.code));
+  if ('input_type' in c.expect && input !== undefined && !c.limits && !early) {
+    const inputType = pkg.detectInputType(input);
+    if (inputType !== c.expect.input_type) {
+      out.push(`[detectInputType] ${JSON.stringify(inputType)}, expected ${JSON.stringify(c.expect.input_type)}`);
+    }
+  }
+
+  // Conversion, per provider.
+  for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
+    const camel = convertOptions(provider, entry, c.limits, { camel: true });
+    const snake = convertOptions(provider, entry, c.limits, { camel: false });
+    const results = [];
+    if (s.kind === 'request') {
+      results.push(['convert', pkg.convert(s.value, camel)]);
+      const json = pkg.convertJson(JSON.stringify(s.value), snake);
+      results.push(['convertJson', json]);
+    } else if (s.kind === 'bare') {
+      results.push(['convertInput', pkg.convertInput(s.value, camel)]);
+    } else {
+      results.push(['convertJson', pkg.convertJson(s.text, snake)]);
+    }
+    for (const [name, result] of results) {
+      const problems = [];
+      let report = result;
+      if (name === 'convertJson' && result.ok) {
+        if (typeof result.body !== 'string') problems.push(`body is ${typeof result.body}, not JSON text`);
+        report = { ...result, body: JSON.parse(result.body) };
+      }
+      checkConversion(c, entry, report, problems);
+      section(`${name} ${provider}`, problems);
+    }
+  }
+  return out;
+}
+
+const cases = loadAll();
+const byFile = new Map();
+for (const c of cases) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+
+for (const [file, fileCases] of byFile) {
+  describe(file, () => {
+    for (const { name, case: c } of fileCases) {
+      test(name, () => {
+        const problems = run(c);
+        assert.ok(problems.length === 0, problems.join('\n'));
+      });
+    }
+  });
+}
+
+test('the fixtures are all there', () => {
+  // A guard against a runner that silently finds nothing.
+  assert.ok(cases.length >= 400, `only ${cases.length} cases`);
+});

@@ -1,0 +1,196 @@
+// Loading and checking the shared conformance fixtures (tests/README.md), the same way the Rust
+// runner does (tests/support.rs): diagnostics compared as multisets of {code, path} with the
+// optional fields a fixture gives, bodies compared as JSON values with numbers by value.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+const CASE_KEYS = new Set(['name', 'spec', 'request', 'bare', 'raw', 'limits', 'expect']);
+const EXPECT_KEYS = new Set(['valid', 'input_type', 'errors', 'warnings', 'question', 'convert']);
+
+/** Every case of every fixture file, as `{ file, name, case }`, in file order. */
+export function loadAll() {
+  const files = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
+  const cases = [];
+  for (const file of files) {
+    const stem = file.replace(/\.json$/, '');
+    const parsed = JSON.parse(readFileSync(join(fixturesDir, file), 'utf8'));
+    for (const c of parsed.cases) {
+      for (const key of Object.keys(c)) {
+        if (!CASE_KEYS.has(key)) throw new Error(`${stem}/${c.name}: unknown key ${key}`);
+      }
+      for (const key of Object.keys(c.expect)) {
+        if (!EXPECT_KEYS.has(key)) throw new Error(`${stem}/${c.name}: unknown expect key ${key}`);
+      }
+      cases.push({ file: stem, name: c.name, case: c });
+    }
+  }
+  return cases;
+}
+
+/** The case's subject with `{{base64 KIND N}}` expanded: `{ kind, value }` or `{ kind: 'raw', text }`. */
+export function subject(c) {
+  const given = ['request', 'bare', 'raw'].filter((k) => k in c);
+  if (given.length !== 1) throw new Error(`case ${c.name} must have exactly one of request, bare, raw`);
+  const kind = given[0];
+  return kind === 'raw' ? { kind, text: c.raw } : { kind, value: expand(c[kind]) };
+}
+
+const SIGNATURES = {
+  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  jpeg: [0xff, 0xd8, 0xff, 0xe0],
+  gif: [...Buffer.from('GIF89a')],
+  webp: [...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBP')],
+  pdf: [...Buffer.from('%PDF-1.7\n')],
+  mp4: [0, 0, 0, 0, ...Buffer.from('ftypisom')],
+  zero: [],
+};
+
+function generated(s) {
+  const m = /^\{\{base64 (\S+) (.+)\}\}$/.exec(s);
+  if (!m) return undefined;
+  const n = Number(m[2].trim());
+  if (!Number.isInteger(n) || n < 0) return undefined;
+  const signature = SIGNATURES[m[1]];
+  if (!signature) throw new Error(`unknown generated payload kind ${m[1]}`);
+  if (n < signature.length) throw new Error(`${s}: N is smaller than the signature`);
+  const bytes = Buffer.alloc(n);
+  Buffer.from(signature).copy(bytes);
+  return bytes.toString('base64');
+}
+
+/** Expands `{{base64 KIND N}}` strings anywhere in a value. */
+export function expand(value) {
+  if (typeof value === 'string') return generated(value) ?? value;
+  if (Array.isArray(value)) return value.map(expand);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v)]));
+  }
+  return value;
+}
+
+/** JSON equality: key order ignored, array order significant, numbers by value. */
+export function jsonEq(a, b) {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEq(x, b[i]));
+  }
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEq(a[k], b[k]));
+  }
+  return a === b;
+}
+
+const show = (v) => (v === undefined ? 'undefined' : JSON.stringify(v));
+
+/** Multiset comparison of expected and actual diagnostics; problems are pushed to `out`. */
+export function checkDiagnostics(kind, expected, actual, out) {
+  const key = (d) => `${d.code ?? '?'} at ${JSON.stringify(d.path ?? '?')}`;
+  const remaining = [...(actual ?? [])];
+  for (const want of expected ?? []) {
+    const i = remaining.findIndex((got) => got.code === want.code && got.path === want.path);
+    if (i < 0) {
+      out.push(`missing ${kind} ${key(want)}`);
+      continue;
+    }
+    const [got] = remaining.splice(i, 1);
+    for (const field of ['expected', 'received', 'limit', 'actual']) {
+      // The Rust runner reads an absent field as null.
+      if (field in want && !jsonEq(want[field], got[field] ?? null)) {
+        out.push(`${kind} ${key(want)}: ${field} is ${show(got[field])}, expected ${show(want[field])}`);
+      }
+    }
+    for (const needle of want.message_contains ?? []) {
+      if (!(got.message ?? '').includes(needle)) {
+        out.push(`${kind} ${key(want)}: message ${show(got.message)} does not contain ${show(needle)}`);
+      }
+    }
+  }
+  for (const extra of remaining) out.push(`unexpected ${kind} ${key(extra)}: ${show(extra.message)}`);
+}
+
+/** Checks a validation report (`{ valid, inputType, errors, warnings }`) against a case. */
+export function checkValidation(c, report, out) {
+  const expect = c.expect;
+  if (report.valid !== expect.valid) out.push(`valid is ${report.valid}, expected ${expect.valid}`);
+  if ('input_type' in expect && report.inputType !== expect.input_type) {
+    out.push(`inputType is ${show(report.inputType)}, expected ${show(expect.input_type)}`);
+  }
+  checkDiagnostics('error', expect.errors, report.errors, out);
+  checkDiagnostics('warning', expect.warnings, report.warnings, out);
+}
+
+/** Checks a conversion report (`{ ok, body, errors, warnings }`, body as a value) against one
+ * provider entry; the case's validation warnings are expected among the conversion's too. */
+export function checkConversion(c, entry, report, out) {
+  const warnings = [...(c.expect.warnings ?? []), ...(entry.warnings ?? [])];
+  if ('body' in entry) {
+    if (report.ok !== true) {
+      out.push(`conversion failed: ${show(report.errors)}`);
+      return;
+    }
+    const want = expand(entry.body);
+    const got = expand(report.body);
+    if (!jsonEq(want, got)) out.push(`body differs\n  expected: ${shorten(want)}\n  actual:   ${shorten(got)}`);
+  } else if (Array.isArray(entry.errors) && entry.errors.length === 0) {
+    // `"errors": []` without a body: must succeed, body not compared (generated payloads).
+    if (report.ok !== true) out.push(`conversion failed: ${show(report.errors)}`);
+  } else if (report.ok !== false) {
+    out.push('conversion succeeded but errors were expected');
+  }
+  if (report.ok === false && 'body' in report && report.body !== undefined) {
+    out.push('a failed conversion carries a body');
+  }
+  checkDiagnostics('conversion error', entry.errors, report.errors, out);
+  checkDiagnostics('conversion warning', warnings, report.warnings, out);
+}
+
+function shorten(value) {
+  const text = JSON.stringify(value);
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}
+
+/** Fixture limits (`max_body_bytes`, …) as the package's `limits` option. */
+export function limitsOption(limits) {
+  if (!limits) return undefined;
+  const names = { max_body_bytes: 'maxBodyBytes', max_depth: 'maxDepth', max_messages: 'maxMessages', max_blocks: 'maxBlocks' };
+  return Object.fromEntries(
+    Object.entries(limits).map(([k, v]) => {
+      if (!(k in names)) throw new Error(`unknown limit ${k}`);
+      return [names[k], v];
+    }),
+  );
+}
+
+const CAMEL = {
+  max_tokens: 'maxTokens',
+  top_p: 'topP',
+  stop_sequences: 'stopSequences',
+  allow_prefill: 'allowPrefill',
+};
+
+/**
+ * A provider entry's options as the package takes them: `{ provider, ...options, limits }`,
+ * with the fixture's snake_case keys turned into camelCase (`camel`) or passed as written,
+ * which the package also accepts. Unknown keys are passed as written either way.
+ */
+export function convertOptions(provider, entry, limits, { camel }) {
+  const options = { provider };
+  for (const [key, value] of Object.entries(entry.options ?? {})) {
+    if (camel && key === 'tools' && Array.isArray(value)) {
+      options.tools = value.map((tool) => {
+        if (tool === null || typeof tool !== 'object' || !('input_schema' in tool)) return tool;
+        const { input_schema: inputSchema, ...rest } = tool;
+        return { ...rest, inputSchema };
+      });
+    } else {
+      options[camel ? (CAMEL[key] ?? key) : key] = value;
+    }
+  }
+  const limitsOpt = limitsOption(limits);
+  if (limitsOpt) options.limits = limitsOpt;
+  return options;
+}
