@@ -51,10 +51,9 @@ pub(crate) fn validate(text: &str, subject: Subject, options: &Value) -> String 
 /// Validates and converts JSON text, writing the body into `body` (whose buffer is reused).
 /// Returns whether it converted and the report as JSON: `{ok, body: null, errors, warnings}`
 /// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`.
-pub(crate) fn convert(text: &str, subject: Subject, options: &Value, body: &mut String) -> (bool, String) {
+pub(crate) fn convert(text: &str, subject: Subject, settings: &ConvertSettings, body: &mut String) -> (bool, String) {
     let failed = |report: Report| (false, to_json(&ConversionReport::failed(&report)));
-    let mut report = Report::default();
-    let settings = ConvertSettings::read(options, &mut report);
+    let report = settings.report.clone();
     let document = match validate::parse(text, &settings.validation.limits) {
         Ok(document) => document,
         Err(errors) => return failed(merged(report, errors)),
@@ -171,7 +170,7 @@ mod tests {
         let (ok, report) = convert(
             r#"{"input": "Hi", "parameters": {"question": "ignored"}}"#,
             Subject::Request,
-            &json!({"provider": "bedrock-converse", "maxTokens": 10}),
+            &ConvertSettings::read(&json!({"provider": "bedrock-converse", "maxTokens": 10})),
             &mut body,
         );
         assert!(ok);
@@ -191,7 +190,7 @@ mod tests {
             r#"[{"type": "text", "text": "Look"},
                 {"type": "image", "source": {"type": "url", "format": "JPG", "data": "https://example.com/a.jpg"}}]"#,
             Subject::Input,
-            &json!({"provider": "bedrock-converse"}),
+            &ConvertSettings::read(&json!({"provider": "bedrock-converse"})),
             &mut body,
         );
         assert!(!ok);
@@ -206,13 +205,15 @@ mod tests {
     #[test]
     fn conversion_reports_option_and_input_errors_together() {
         let mut body = String::new();
-        let (ok, report) = convert(r#"{"input": 5}"#, Subject::Request, &json!({"temperature": 3}), &mut body);
+        let (ok, report) =
+            convert(r#"{"input": 5}"#, Subject::Request, &ConvertSettings::read(&json!({"temperature": 3})), &mut body);
         assert!(!ok);
         let report = parse(&report);
         let codes: Vec<_> = report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
         assert_eq!(codes, ["/options/provider", "/input"]);
 
-        let (ok, report) = convert("{", Subject::Request, &json!({"provider": "bedrock-converse"}), &mut body);
+        let (ok, report) =
+            convert("{", Subject::Request, &ConvertSettings::read(&json!({"provider": "bedrock-converse"})), &mut body);
         assert!(!ok);
         assert_eq!(parse(&report)["errors"][0]["code"], "invalid_json");
     }

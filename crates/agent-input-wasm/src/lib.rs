@@ -15,13 +15,17 @@
 mod api;
 mod dto;
 mod options;
+mod text;
 mod types;
 
-use js_sys::{Array, JSON, Reflect};
+use js_sys::{Array, JSON, JsString, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use std::rc::Rc;
+
 use crate::api::Subject;
+use crate::options::ConvertSettings;
 
 fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
@@ -30,46 +34,53 @@ fn type_error(message: &str) -> JsValue {
 /// The JSON text of a value, as `JSON.stringify` writes it. `BigInt`s and cycles make
 /// `JSON.stringify` throw its own `TypeError`; `undefined`, functions and symbols have no JSON
 /// text at all.
-fn json_text(value: &JsValue, name: &str) -> Result<String, JsValue> {
+fn json_text(value: &JsValue, name: &str) -> Result<JsString, JsValue> {
     let text = JSON::stringify(value)?;
-    text.as_string().ok_or_else(|| {
+    if text.is_string() {
+        Ok(text)
+    } else {
         let got = value.js_typeof().as_string().unwrap_or_default();
-        type_error(&format!("{name} must be a JSON value, not {got}"))
-    })
+        Err(type_error(&format!("{name} must be a JSON value, not {got}")))
+    }
 }
 
 /// The text argument of a `…Json` function.
-fn text_argument(text: &JsValue, name: &str) -> Result<String, JsValue> {
-    text.as_string().ok_or_else(|| {
+fn text_argument(text: &JsValue, name: &str) -> Result<JsString, JsValue> {
+    text.dyn_ref::<JsString>().cloned().ok_or_else(|| {
         let got = text.js_typeof().as_string().unwrap_or_default();
         type_error(&format!("{name} must be a string of JSON, not {got}"))
     })
 }
 
-/// An options argument: absent (`undefined` or `null`) or a plain object.
-fn options_argument(options: &JsValue) -> Result<Value, JsValue> {
+/// The JSON text of an options argument: `None` when absent (`undefined` or `null`), the text of
+/// a plain object, a `TypeError` for anything else.
+fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok(Value::Null);
+        return Ok(None);
     }
-    if !options.is_object() || Array::is_array(options) {
-        let got = if Array::is_array(options) {
-            "an array".into()
-        } else {
-            options.js_typeof().as_string().unwrap_or_default()
-        };
+    if Array::is_array(options) {
+        return Err(type_error("options must be an object, not an array"));
+    }
+    if !options.is_object() {
+        let got = options.js_typeof().as_string().unwrap_or_default();
         return Err(type_error(&format!("options must be an object, not {got}")));
     }
-    let text = json_text(options, "options")?;
-    // JSON.stringify output is JSON.
-    Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
+    Ok(Some(String::from(json_text(options, "options")?)))
 }
 
-/// Options required by the `convert` family: there is no default provider to convert to.
-fn required_options(options: &JsValue) -> Result<Value, JsValue> {
-    if options.is_undefined() || options.is_null() {
-        return Err(type_error("options are required: { provider: 'bedrock-converse', ... }"));
+/// The options of the `validate` family, optional.
+fn validate_options(options: &JsValue) -> Result<Value, JsValue> {
+    // JSON.stringify writes JSON.
+    Ok(options_text(options)?.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or(Value::Null))
+}
+
+/// The options of the `convert` family, required (there is no default provider to convert to),
+/// read from their JSON text and reused while the text stays the same.
+fn convert_options(options: &JsValue) -> Result<Rc<ConvertSettings>, JsValue> {
+    match options_text(options)? {
+        Some(text) => Ok(ConvertSettings::from_text(&text)),
+        None => Err(type_error("options are required: { provider: 'bedrock-converse', ... }")),
     }
-    options_argument(options)
 }
 
 thread_local! {
@@ -88,9 +99,14 @@ enum BodyAs {
     Text,
 }
 
-fn convert_text(text: &str, subject: Subject, options: &Value, body_as: BodyAs) -> Result<JsValue, JsValue> {
+fn convert_text(
+    text: &JsString,
+    subject: Subject,
+    options: &ConvertSettings,
+    body_as: BodyAs,
+) -> Result<JsValue, JsValue> {
     BODY.with_borrow_mut(|body| {
-        let (ok, report) = api::convert(text, subject, options, body);
+        let (ok, report) = text::with_str(text, |text| api::convert(text, subject, options, body));
         let report = JSON::parse(&report)?;
         if ok {
             let value = match body_as {
@@ -113,9 +129,9 @@ pub fn validate_request(
     #[wasm_bindgen(unchecked_param_type = "unknown")] request: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = options_argument(options)?;
+    let options = validate_options(options)?;
     let text = json_text(request, "request")?;
-    JSON::parse(&api::validate(&text, Subject::Request, &options))
+    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options)))
 }
 
 /// Validates a bare input — text, an array of content blocks, or an array of messages — given as
@@ -125,9 +141,9 @@ pub fn validate_input(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = options_argument(options)?;
+    let options = validate_options(options)?;
     let text = json_text(input, "input")?;
-    JSON::parse(&api::validate(&text, Subject::Input, &options))
+    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Input, &options)))
 }
 
 /// Validates a request body given as JSON text, as it would be sent: the text is read once, in
@@ -139,9 +155,9 @@ pub fn validate_json(
     #[wasm_bindgen(unchecked_param_type = "string")] text: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = options_argument(options)?;
+    let options = validate_options(options)?;
     let text = text_argument(text, "text")?;
-    JSON::parse(&api::validate(&text, Subject::Request, &options))
+    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options)))
 }
 
 /// Validates a request body and converts it into the provider's request body.
@@ -154,7 +170,7 @@ pub fn convert_request(
     #[wasm_bindgen(unchecked_param_type = "ExecuteRequest")] request: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "ConvertOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = required_options(options)?;
+    let options = convert_options(options)?;
     let text = json_text(request, "request")?;
     convert_text(&text, Subject::Request, &options, BodyAs::Value)
 }
@@ -165,7 +181,7 @@ pub fn convert_input(
     #[wasm_bindgen(unchecked_param_type = "AgentInput")] input: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "ConvertOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = required_options(options)?;
+    let options = convert_options(options)?;
     let text = json_text(input, "input")?;
     convert_text(&text, Subject::Input, &options, BodyAs::Value)
 }
@@ -177,7 +193,7 @@ pub fn convert_json(
     #[wasm_bindgen(unchecked_param_type = "string")] text: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "ConvertOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = required_options(options)?;
+    let options = convert_options(options)?;
     let text = text_argument(text, "text")?;
     convert_text(&text, Subject::Request, &options, BodyAs::Text)
 }
@@ -191,7 +207,7 @@ pub fn extract_question(
     #[wasm_bindgen(unchecked_param_type = "AgentInput")] input: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = json_text(input, "input")?;
-    Ok(api::question(&text).map_or(JsValue::NULL, |q| JsValue::from_str(&q)))
+    Ok(text::with_str(&text, api::question).map_or(JsValue::NULL, |q| JsValue::from_str(&q)))
 }
 
 /// The form of an input — `"TEXT"`, `"CONTENT_BLOCKS"` or `"MESSAGES"` — whenever it can be told,
@@ -202,7 +218,7 @@ pub fn detect_input_type(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = json_text(input, "input")?;
-    Ok(api::input_type(&text).map_or(JsValue::NULL, |t| JsValue::from_str(t.as_str())))
+    Ok(text::with_str(&text, api::input_type).map_or(JsValue::NULL, |t| JsValue::from_str(t.as_str())))
 }
 
 /// The version of the package (and of the core crate it is built from).

@@ -6,6 +6,9 @@
 //! value is an `invalid_parameter` error at `/options/<key>`, never an exception: options often
 //! come from stored configuration, which is data like any other.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use agent_input::{Code, ConvertOptions, Diagnostic, Limits, Path, ProviderId, Report, validate};
 use serde_json::{Map, Value};
 
@@ -25,6 +28,14 @@ pub(crate) struct ConvertSettings {
     pub(crate) provider: Option<ProviderId>,
     /// Provider-independent conversion settings.
     pub(crate) convert: ConvertOptions,
+    /// The problems found reading them.
+    pub(crate) report: Report,
+}
+
+thread_local! {
+    /// The last options read, by their JSON text: callers convert request after request with the
+    /// same options, and reading tool schemas each time would be most of a small request's cost.
+    static LAST: RefCell<Option<(String, Rc<ConvertSettings>)>> = const { RefCell::new(None) };
 }
 
 fn option_path(key: &str) -> Path {
@@ -138,10 +149,27 @@ impl ValidateOptions {
 }
 
 impl ConvertSettings {
+    /// Reads options from their JSON text (`JSON.stringify` of the options object), reusing the
+    /// previous result when the text is the same.
+    pub(crate) fn from_text(text: &str) -> Rc<Self> {
+        LAST.with_borrow_mut(|last| {
+            if let Some((key, settings)) = last.as_ref()
+                && key == text
+            {
+                return Rc::clone(settings);
+            }
+            let value = serde_json::from_str(text).unwrap_or(Value::Null);
+            let settings = Rc::new(Self::read(&value));
+            *last = Some((text.to_string(), Rc::clone(&settings)));
+            settings
+        })
+    }
+
     /// Reads `{ provider, allowPrefill?, limits?, ...conversion settings }`; problems go into
     /// `report`. The conversion settings are read by the core ([`ConvertOptions::from_json`]).
-    pub(crate) fn read(value: &Value, report: &mut Report) -> Self {
+    pub(crate) fn read(value: &Value) -> Self {
         let mut settings = Self::default();
+        let report = &mut settings.report;
         let mut rest = Map::new();
         let mut provider = None;
         for (key, value) in object(value, report).into_iter().flatten() {
@@ -275,14 +303,12 @@ mod tests {
 
     #[test]
     fn convert_settings_split_provider_validation_and_conversion() {
-        let mut report = Report::default();
         let settings = ConvertSettings::read(
             &json!({"provider": "bedrock-converse", "allowPrefill": true, "limits": {"maxMessages": 4},
                     "system": "Be brief.", "maxTokens": 100, "temperature": "0.5", "topP": 0.9,
                     "stopSequences": ["END"], "tools": [{"name": "t", "inputSchema": {"type": "object"}}]}),
-            &mut report,
         );
-        assert!(report.is_ok(), "{report}");
+        assert!(settings.report.is_ok(), "{}", settings.report);
         assert_eq!(settings.provider, Some(ProviderId::BedrockConverse));
         assert!(settings.validation.allow_prefill);
         assert_eq!(settings.validation.limits.max_messages, 4);
@@ -296,9 +322,8 @@ mod tests {
 
     #[test]
     fn the_ml_commons_provider_name_is_accepted() {
-        let mut report = Report::default();
-        let settings = ConvertSettings::read(&json!({"provider": "Bedrock/Converse"}), &mut report);
-        assert!(report.is_ok());
+        let settings = ConvertSettings::read(&json!({"provider": "Bedrock/Converse"}));
+        assert!(settings.report.is_ok());
         assert_eq!(settings.provider, Some(ProviderId::BedrockConverse));
     }
 
@@ -307,24 +332,23 @@ mod tests {
         for options in
             [json!({}), json!({"provider": null}), json!({"provider": "openai-chat"}), json!({"provider": 1})]
         {
-            let mut report = Report::default();
-            let settings = ConvertSettings::read(&options, &mut report);
+            let settings = ConvertSettings::read(&options);
             assert_eq!(settings.provider, None);
-            assert_eq!(codes(&report), [("invalid_parameter".into(), "/options/provider".into())], "{options}");
+            assert_eq!(
+                codes(&settings.report),
+                [("invalid_parameter".into(), "/options/provider".into())],
+                "{options}"
+            );
         }
-        let mut report = Report::default();
-        ConvertSettings::read(&json!({"provider": "openai-chat"}), &mut report);
+        let report = ConvertSettings::read(&json!({"provider": "openai-chat"})).report;
         assert_eq!(report.errors[0].expected, ["bedrock-converse"]);
         assert_eq!(report.errors[0].received.as_deref(), Some("openai-chat"));
     }
 
     #[test]
     fn conversion_option_errors_come_from_the_core() {
-        let mut report = Report::default();
-        ConvertSettings::read(
-            &json!({"provider": "bedrock-converse", "temperature": "warm", "colour": 1}),
-            &mut report,
-        );
+        let report =
+            ConvertSettings::read(&json!({"provider": "bedrock-converse", "temperature": "warm", "colour": 1})).report;
         let mut got = codes(&report);
         got.sort();
         assert_eq!(
@@ -334,5 +358,18 @@ mod tests {
                 ("invalid_parameter".into(), "/options/temperature".into())
             ]
         );
+    }
+
+    #[test]
+    fn options_read_from_the_same_text_are_reused() {
+        let text = r#"{"provider":"bedrock-converse","maxTokens":5}"#;
+        let first = ConvertSettings::from_text(text);
+        let again = ConvertSettings::from_text(text);
+        assert!(Rc::ptr_eq(&first, &again));
+        assert_eq!(first.convert.max_tokens, Some(5));
+        let other = ConvertSettings::from_text(r#"{"provider":"bedrock-converse","maxTokens":6}"#);
+        assert_eq!(other.convert.max_tokens, Some(6));
+        assert!(!Rc::ptr_eq(&first, &other));
+        assert_eq!(ConvertSettings::from_text("null").report.errors[0].path.to_string(), "/options/provider");
     }
 }
