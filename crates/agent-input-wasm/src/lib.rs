@@ -2,7 +2,7 @@
 //!
 //! This crate holds no logic of its own. Each function turns its JavaScript arguments into JSON
 //! text (`JSON.stringify` for values, the string itself for the `…Json` variants), hands that to
-//! the core through [`api`], and turns the report back into plain objects with `JSON.parse`.
+//! the core (`api.rs`), and turns the report back into plain objects with `JSON.parse`.
 //! Going through text keeps one code path for values and text, lets the core borrow every
 //! string from one buffer (a multi-megabyte base64 payload is copied into wasm memory once and
 //! written into the body verbatim), and makes `validate(value)` check exactly what
@@ -18,11 +18,12 @@ mod options;
 mod text;
 mod types;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use js_sys::{Array, JSON, JsString, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-
-use std::rc::Rc;
 
 use crate::api::Subject;
 use crate::options::ConvertSettings;
@@ -87,7 +88,7 @@ thread_local! {
     /// The body buffer, reused from one conversion to the next: wasm memory never shrinks, so
     /// keeping the buffer costs nothing, and a fresh multi-megabyte allocation would be most of
     /// the work for large media.
-    static BODY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    static BODY: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// How a converted body is handed to JavaScript.

@@ -42,18 +42,30 @@ thread_local! {
 
 /// Calls `f` with `text` as a `&str` in wasm memory.
 pub(crate) fn with_str<R>(text: &JsString, f: impl FnOnce(&str) -> R) -> R {
-    let units = text.length() as usize;
-    // A UTF-16 code unit becomes at most three bytes of UTF-8.
-    let capacity = units * 3;
+    let length = text.length();
+    let units = length as usize;
     BUFFER.with_borrow_mut(|buffer| {
-        if buffer.len() < capacity {
-            buffer.resize(capacity, 0);
-        }
-        let result = ENCODER.with(|encoder| encoder.encode_into(text, &mut buffer[..capacity]));
-        debug_assert_eq!(result.read() as usize, units);
-        let bytes = &buffer[..result.written() as usize];
-        // encodeInto writes well-formed UTF-8 (unpaired surrogates become U+FFFD).
-        let text = std::str::from_utf8(bytes).unwrap_or_default();
-        f(text)
+        let written = ENCODER.with(|encoder| {
+            // Request text is mostly ASCII, one byte per UTF-16 code unit: try that first, and
+            // give what is left, if anything, the three bytes a unit can take.
+            let first = encoder.encode_into(text, grown(buffer, units));
+            let mut written = first.written() as usize;
+            if first.read() < length {
+                let rest = text.slice(first.read(), length);
+                let end = written + rest.length() as usize * 3;
+                written += encoder.encode_into(&rest, &mut grown(buffer, end)[written..]).written() as usize;
+            }
+            written
+        });
+        // encodeInto writes well-formed UTF-8 (an unpaired surrogate becomes U+FFFD).
+        f(std::str::from_utf8(&buffer[..written]).unwrap_or_default())
     })
+}
+
+/// The first `len` bytes of the buffer, growing it if needed.
+fn grown(buffer: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    if buffer.len() < len {
+        buffer.resize(len, 0);
+    }
+    &mut buffer[..len]
 }

@@ -146,3 +146,23 @@ fn question_input_type_and_version() {
     assert_eq!(detect_input_type(&js("5")).unwrap(), JsValue::NULL);
     assert_eq!(package_version(), env!("CARGO_PKG_VERSION"));
 }
+
+#[wasm_bindgen_test]
+fn text_reaches_the_core_intact_whatever_its_characters() {
+    // ASCII first (read in one pass), then characters of two, three and four bytes of UTF-8.
+    for text in ["plain", "héllo wörld", "日本語のテキスト", "mixed ascii then 👋 and more 😀😀", &"a".repeat(70_000)]
+    {
+        let question = extract_question(&JsValue::from_str(text)).expect("no exception");
+        assert_eq!(question.as_string().as_deref(), Some(text));
+        let request = format!(r#"{{"input": "{text}"}}"#);
+        let report = convert_json(&JsValue::from_str(&request), &bedrock()).expect("no exception");
+        let body = get(&report, "body").as_string().expect("converted");
+        assert!(body.contains(text), "{body}");
+    }
+    // An unpaired surrogate in raw text becomes U+FFFD, as TextEncoder writes it.
+    let lone = js_sys::JsString::from_char_code1(0xd800);
+    let text = js_sys::JsString::from(r#"{"input": "a"#).concat(&lone).concat(&r#"b"}"#.into());
+    let report = convert_json(&text.into(), &bedrock()).expect("no exception");
+    let body = get(&report, "body").as_string().expect("converted");
+    assert!(body.contains("a\u{fffd}b"), "{body}");
+}
