@@ -7,7 +7,11 @@
 
 use std::collections::HashSet;
 
-use unicode_normalization::UnicodeNormalization;
+// Generated tables (scripts/gen-nfkc-ascii.py).
+#[allow(clippy::unreadable_literal)]
+#[rustfmt::skip]
+#[path = "nfkc_ascii.rs"]
+mod nfkc_ascii;
 
 /// Longest name Bedrock accepts.
 pub(crate) const MAX_LEN: usize = 200;
@@ -63,7 +67,7 @@ impl Names {
 /// Applies the character rules: Unicode NFKC, drop the final extension, map every disallowed
 /// character to a space, collapse spaces, trim, cap. `None` when nothing usable is left.
 pub(crate) fn sanitize(given: &str) -> Option<String> {
-    let normalized: String = given.nfkc().collect();
+    let normalized = nfkc_ascii(given);
     let stem = drop_extension(&normalized);
     let mut out = String::with_capacity(stem.len());
     let mut last_space = true; // drops leading spaces
@@ -85,6 +89,84 @@ pub(crate) fn sanitize(given: &str) -> Option<String> {
     out.truncate(MAX_LEN);
     let trimmed = out.trim_end();
     (!trimmed.is_empty()).then(|| trimmed.to_string())
+}
+
+/// NFKC as far as an ASCII-only name can tell: ASCII kept, characters whose NFKC form holds ASCII
+/// replaced by it (full-width `Ｑ３` → `Q3`, `ﬁ` → `fi`, U+3000 → space), an ASCII letter that
+/// composes with a following combining mark turned into a space (like the precomposed letter it
+/// becomes), and every other character a space — the rules map all of those to spaces anyway.
+fn nfkc_ascii(given: &str) -> String {
+    let mut out = String::with_capacity(given.len());
+    // The ASCII letter (its index in `out`) that the marks collected after it may compose with.
+    let mut base: Option<usize> = None;
+    let mut marks: Vec<(u8, u32)> = Vec::new();
+    for c in given.chars() {
+        let cp = u32::from(c);
+        if let Some(class) = combining_class(cp) {
+            marks.push((class, cp));
+            continue;
+        }
+        compose(&mut out, base, &mut marks);
+        base = None;
+        if c.is_ascii() {
+            base = c.is_ascii_alphabetic().then_some(out.len());
+            out.push(c);
+        } else if let Some(ascii) = single(cp) {
+            base = ascii.is_ascii_alphabetic().then_some(out.len());
+            out.push(ascii);
+        } else if let Ok(i) = nfkc_ascii::STRINGS.binary_search_by_key(&cp, |&(point, _)| point) {
+            let image = nfkc_ascii::STRINGS[i].1;
+            out.push_str(image);
+            base = image.ends_with(|l: char| l.is_ascii_alphabetic()).then(|| out.len() - 1);
+        } else {
+            out.push(' ');
+        }
+    }
+    compose(&mut out, base, &mut marks);
+    out
+}
+
+/// Canonical composition of an ASCII letter with the marks after it, in canonical order: the first
+/// mark that composes and is not blocked (by an earlier uncomposed mark of the same class) turns
+/// the letter into a precomposed, non-ASCII one — a space here. The marks themselves are spaces.
+fn compose(out: &mut String, base: Option<usize>, marks: &mut Vec<(u8, u32)>) {
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    if marks.is_empty() {
+        return;
+    }
+    if let Some(at) = base {
+        marks.sort_by_key(|&(class, _)| class);
+        let bit = LETTERS.iter().position(|&l| l == out.as_bytes()[at]);
+        let mut blocking_class = 0;
+        for &(class, mark) in marks.iter() {
+            let composes = nfkc_ascii::COMPOSING
+                .binary_search_by_key(&mark, |&(m, _)| m)
+                .ok()
+                .zip(bit)
+                .is_some_and(|(i, bit)| nfkc_ascii::COMPOSING[i].1 & (1 << bit) != 0);
+            if composes && class != blocking_class {
+                out.replace_range(at..=at, " ");
+                break;
+            }
+            blocking_class = class;
+        }
+    }
+    out.push(' ');
+    marks.clear();
+}
+
+fn combining_class(cp: u32) -> Option<u8> {
+    let i = nfkc_ascii::MARKS.partition_point(|&(first, _, _)| first <= cp).checked_sub(1)?;
+    let (_, last, class) = nfkc_ascii::MARKS[i];
+    (cp <= last).then_some(class)
+}
+
+/// The one ASCII character a code point's NFKC form is, if it is one.
+fn single(cp: u32) -> Option<char> {
+    let i = nfkc_ascii::RUNS.partition_point(|&(start, _, _)| start <= cp).checked_sub(1)?;
+    let (start, len, first) = nfkc_ascii::RUNS[i];
+    let offset = u8::try_from(cp.checked_sub(start)?).ok()?;
+    (cp < start + len).then(|| char::from(first + offset))
 }
 
 /// `report.final.pdf` → `report.final`; a leading dot, or an "extension" without a letter or
@@ -131,6 +213,11 @@ mod tests {
             ("Version 2.0", Some("Version 2 0")),
             ("clip.mp4", Some("clip")),
             ("slack-file://F0XX", Some("slack-file F0XX")),
+            ("re\u{301}sume\u{301}", Some("r sum")),
+            ("q\u{301}uiz", Some("q uiz")),
+            ("\u{fb01}nal \u{2460}\u{00b2}", Some("final 12")),
+            ("\u{1d41a}\u{1d41b}", Some("ab")),
+            ("\u{ff21}\u{301}B", Some("B")),
         ];
         for (given, want) in cases {
             assert_eq!(sanitize(given).as_deref(), want, "{given:?}");
