@@ -347,11 +347,11 @@ impl ConvertOptions {
                     }
                     other => bad("stop_sequences", "stop_sequences must be an array of strings".into(), other),
                 },
-                "tools" => match serde_json::from_value::<Vec<ToolSpec>>(value.clone()) {
+                "tools" => match tool_specs(value) {
                     Ok(tools) => options.tools = tools,
-                    Err(error) => bad(
+                    Err(why) => bad(
                         "tools",
-                        format!("tools must be an array of {{name, description, input_schema}}: {error}"),
+                        format!("tools must be an array of {{name, description, input_schema}}: {why}"),
                         value,
                     ),
                 },
@@ -368,11 +368,42 @@ impl ConvertOptions {
     }
 }
 
-/// A JSON number, or a string holding exactly one.
+/// A JSON number, or a string holding exactly one (read by the JSON parser, which the library
+/// has anyway, rather than `str::parse`, whose float tables the WebAssembly build would carry).
 fn number(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok().filter(|n| n.is_finite()),
+        Value::String(s) => serde_json::from_str::<Value>(s.trim()).ok()?.as_f64().filter(|n| n.is_finite()),
         _ => None,
     }
+}
+
+/// A float as JSON writes it, for messages (`serde_json`'s formatter instead of `core::fmt`'s,
+/// which would add its float tables to the WebAssembly build).
+pub(crate) fn number_text(value: f64) -> String {
+    serde_json::Number::from_f64(value)
+        .map_or_else(|| "a value that is not a finite number".to_string(), |n| n.to_string())
+}
+
+/// Tool specs from JSON: `[{"name", "description"?, "input_schema"? | "inputSchema"?}]`.
+fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
+    let Value::Array(items) = value else { return Err("it is not an array".into()) };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let Value::Object(spec) = item else { return Err(format!("item {i} is not an object")) };
+            let Some(Value::String(name)) = spec.get("name") else {
+                return Err(format!("item {i} has no string \"name\""));
+            };
+            let description = match spec.get("description") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(d)) => Some(d.clone()),
+                Some(_) => return Err(format!("item {i} has a \"description\" that is not a string")),
+            };
+            let input_schema =
+                spec.get("input_schema").or_else(|| spec.get("inputSchema")).filter(|s| !s.is_null()).cloned();
+            Ok(ToolSpec { name: name.clone(), description, input_schema })
+        })
+        .collect()
 }

@@ -171,10 +171,10 @@ impl<'p> Context<'p> {
                     Diagnostic::new(
                         Code::InvalidParameter,
                         option_path(name),
-                        format!("{name} must be between 0 and 1 for Bedrock, not {value}"),
+                        format!("{name} must be between 0 and 1 for Bedrock, not {}", super::number_text(value)),
                     )
                     .expected(["0..1"])
-                    .received(value.to_string()),
+                    .received(super::number_text(value)),
                 );
             }
         }
