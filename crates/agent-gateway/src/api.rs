@@ -93,6 +93,15 @@ pub async fn unknown(request: Request) -> ApiError {
     )
 }
 
+/// A known API path with a method it does not take, in OpenSearch's error shape.
+pub async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed_exception",
+        format!("{} is not allowed on {}", request.method(), request.uri().path()),
+    )
+}
+
 /// Registers the `echo` agent under the id `echo` unless an agent has that id.
 ///
 /// # Errors

@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_plugins/_ml/agents/{agent_id}/_execute", post(api::execute))
         .route("/_plugins/_ml/memory/{memory_id}/messages", get(api::memory_messages))
         .route("/_plugins/{*rest}", axum::routing::any(api::unknown))
+        .method_not_allowed_fallback(api::method_not_allowed)
         .route_layer(middleware::from_fn_with_state(Arc::clone(&config), authenticate))
         .with_state(state);
     let mut app = match &config.site {
@@ -109,12 +110,15 @@ async fn no_site() -> Html<&'static str> {
 /// Basic or bearer protection of the API (the playground's files stay open).
 async fn authenticate(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
     let given = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    // RFC 7235: the scheme is case-insensitive.
+    let (scheme, credentials) = given.split_once(' ').unwrap_or((given, ""));
     let allowed = match &config.auth {
         ApiAuth::None => true,
-        ApiAuth::Bearer(token) => given.strip_prefix("Bearer ").is_some_and(|t| same(t.trim(), token)),
-        ApiAuth::Basic { user, password } => given
-            .strip_prefix("Basic ")
-            .is_some_and(|b| same(b.trim(), &agent_input::base64::encode(format!("{user}:{password}").as_bytes()))),
+        ApiAuth::Bearer(token) => scheme.eq_ignore_ascii_case("bearer") && same(credentials.trim(), token),
+        ApiAuth::Basic { user, password } => {
+            scheme.eq_ignore_ascii_case("basic")
+                && same(credentials.trim(), &agent_input::base64::encode(format!("{user}:{password}").as_bytes()))
+        }
     };
     if allowed {
         return next.run(request).await;

@@ -188,6 +188,31 @@ async fn limits_auth_cors_and_the_site() {
     assert_eq!(response.status().as_u16(), 401);
     let response = http.post(&execute).bearer_auth("s3cret").body(r#"{"input": "hi"}"#).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
+    // RFC 7235: the scheme is case-insensitive.
+    let response =
+        http.post(&execute).header("authorization", "bearer s3cret").body(r#"{"input": "hi"}"#).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+
+    // A known path with another method: 405 in OpenSearch's error shape, not an empty body.
+    let response = http.put(gateway.at("/_plugins/_ml/agents/echo")).bearer_auth("s3cret").send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 405);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["type"], "method_not_allowed_exception");
+    assert_eq!(body["status"], 405);
+
+    // An endpoint may not carry a credential: GET agent returns it.
+    let register = json!({"name": "b", "type": "conversational", "model": {"model_id": "m", "model_provider": "bedrock/converse",
+        "credential": {"api_key": "k"}, "model_parameters": {"endpoint": "http://user:pw@127.0.0.1:1"}}});
+    let response = http
+        .post(gateway.at("/_plugins/_ml/agents/_register"))
+        .bearer_auth("s3cret")
+        .body(register.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert!(body["error"]["reason"].as_str().unwrap().contains("user or password"), "{body}");
 
     let big = json!({"input": "x".repeat(2000)}).to_string();
     let response = http.post(&execute).bearer_auth("s3cret").body(big).send().await.unwrap();

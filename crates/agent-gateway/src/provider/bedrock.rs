@@ -86,6 +86,10 @@ fn parse_endpoint(endpoint: &str) -> Result<reqwest::Url, String> {
     if url.query().is_some() || url.fragment().is_some() {
         return Err("endpoint must not have a query or fragment".into());
     }
+    // The endpoint is returned by GET agent: it must not carry a credential.
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("endpoint must not contain a user or password; put credentials in \"credential\"".into());
+    }
     Ok(url)
 }
 
@@ -180,6 +184,9 @@ impl Bedrock {
         } else {
             // Without the URL: it is ours and known; the error's source chain says what failed.
             let mut detail = error.to_string();
+            if let Some(url) = error.url() {
+                detail = detail.replace(url.as_str(), "the provider's endpoint");
+            }
             let mut source = std::error::Error::source(error);
             while let Some(cause) = source {
                 detail = format!("{detail}: {cause}");
