@@ -93,7 +93,7 @@ pub async fn unknown(request: Request) -> ApiError {
     )
 }
 
-/// A known API path with a method it does not take, in OpenSearch's error shape.
+/// A known API path with a method it does not take, in the `OpenSearch` error shape.
 pub async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
