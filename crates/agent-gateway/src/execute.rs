@@ -6,6 +6,7 @@ use agent_input::response::{ExecutionResult, ProviderResponse};
 use agent_input::{
     AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, Message, Path, Report, Segment, validate,
 };
+use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::app::AppState;
@@ -21,6 +22,8 @@ struct Prepared {
     conversation: Vec<Message<'static>>,
     /// The new input messages as stored: `(role, standard JSON)`.
     new_messages: Vec<(String, String)>,
+    /// How many messages the memory held when the turn was prepared.
+    known: i64,
     /// The provider request.
     outgoing: Outgoing,
     /// Warnings of validation and conversion.
@@ -49,7 +52,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
     let provider_name = agent.model.model_provider.clone();
-    let Prepared { memory_id, conversation, mut new_messages, outgoing, warnings } = prepared;
+    let Prepared { memory_id, conversation, mut new_messages, known, outgoing, warnings } = prepared;
     let response: ProviderResponse = client.send(outgoing).await.map_err(|e| e.into_api_error(&provider_name))?;
 
     let answer = serde_json::to_string(&response.message)
@@ -57,7 +60,20 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     new_messages.push(("assistant".into(), answer));
     let memory_id = memory_id.unwrap_or_else(crate::app::new_id);
     let (memory, owner) = (memory_id.clone(), agent.id.clone());
-    let parent = state.store.call(move |store| store.append(&memory, &owner, &new_messages)).await.map_err(storage)?;
+    let parent = state
+        .store
+        .call(move |store| store.append(&memory, &owner, known, &new_messages))
+        .await
+        .map_err(storage)?
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "version_conflict_engine_exception",
+                format!(
+                    "memory {memory_id} received another turn while this one ran; this turn was not stored — send it again to continue from the new history"
+                ),
+            )
+        })?;
 
     let answer_text = response
         .message
@@ -143,7 +159,7 @@ fn prepare(
         let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
-        return Ok(Prepared { memory_id, conversation, new_messages: stored, outgoing, warnings });
+        return Ok(Prepared { memory_id, conversation, new_messages: stored, known: 0, outgoing, warnings });
     }
 
     // The stored history and the new input, validated and converted as one conversation.
@@ -175,7 +191,8 @@ fn prepare(
         AgentInput::Messages(messages) => messages,
         other => other.into_messages(),
     };
-    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, outgoing, warnings })
+    let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
+    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, outgoing, warnings })
 }
 
 /// Maps paths into the combined conversation (`/input/i/...`) back to what the caller sent:

@@ -322,9 +322,25 @@ impl Store {
     ///
     /// # Errors
     /// Storage failures.
-    pub fn append(&self, memory_id: &str, agent_id: &str, messages: &[(String, String)]) -> Result<i64, StoreError> {
+    ///
+    /// `known` is how many messages the memory had when the turn was prepared: if another turn was
+    /// stored in the meantime, nothing is stored and `Ok(None)` says so — appending anyway would
+    /// record a history the model never saw.
+    pub fn append(
+        &self,
+        memory_id: &str,
+        agent_id: &str,
+        known: i64,
+        messages: &[(String, String)],
+    ) -> Result<Option<i64>, StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
+        let stored: i64 =
+            transaction
+                .query_row("SELECT COUNT(*) FROM messages WHERE memory_id = ?1", [memory_id], |row| row.get(0))?;
+        if stored != known {
+            return Ok(None);
+        }
         let now = now_ms();
         transaction.execute(
             "INSERT INTO memories (id, agent_id, created_ms, updated_ms) VALUES (?1, ?2, ?3, ?3)
@@ -345,7 +361,7 @@ impl Store {
             }
         }
         transaction.commit()?;
-        Ok(next)
+        Ok(Some(next))
     }
 }
 
@@ -411,9 +427,11 @@ mod tests {
         assert_eq!(store.agent("a1").unwrap().unwrap(), agent);
         assert!(!format!("{agent:?}").contains("secret"));
         let first =
-            store.append("m1", "a1", &[("user".into(), "{}".into()), ("assistant".into(), "{}".into())]).unwrap();
-        assert_eq!(first, 1);
-        assert_eq!(store.append("m1", "a1", &[("user".into(), "{}".into())]).unwrap(), 3);
+            store.append("m1", "a1", 0, &[("user".into(), "{}".into()), ("assistant".into(), "{}".into())]).unwrap();
+        assert_eq!(first, Some(1));
+        assert_eq!(store.append("m1", "a1", 2, &[("user".into(), "{}".into())]).unwrap(), Some(3));
+        // A turn prepared before the last one was stored is refused, not interleaved.
+        assert_eq!(store.append("m1", "a1", 2, &[("user".into(), "{}".into())]).unwrap(), None);
         assert_eq!(store.messages("m1").unwrap().len(), 3);
         assert!(store.delete_agent("a1").unwrap());
         assert!(store.agent("a1").unwrap().is_none());
