@@ -84,3 +84,12 @@ fn ten_thousand_documents_are_each_checked_and_only_the_sixth_is_over_the_count(
     assert_eq!(codes(&report), [Code::ProviderLimit]);
     assert_eq!(report.errors[0].path.to_string(), "/input/6");
 }
+
+#[test]
+fn an_absurd_max_tokens_is_reported_as_given() {
+    let report = ConvertOptions::from_json(&serde_json::json!({"maxTokens": 1e20})).unwrap_err();
+    assert_eq!(codes(&report), [Code::InvalidParameter]);
+    assert_eq!(report.errors[0].path.to_string(), "/options/max_tokens");
+    // As JSON writes the number received, not the 18446744073709551615 a cast would clamp it to.
+    assert_eq!(report.errors[0].received.as_deref(), Some("1e+20"));
+}

@@ -327,11 +327,17 @@ impl ConvertOptions {
                     Value::String(s) => options.system = Some(s.clone()),
                     other => bad("system", "system must be a string".into(), other),
                 },
-                "max_tokens" | "maxTokens" => match number(value).filter(|n| n.fract() == 0.0 && *n >= 0.0) {
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                    Some(n) => options.max_tokens = Some(n as u64),
-                    None => bad("max_tokens", "max_tokens must be a whole number of at least 1".into(), value),
-                },
+                // Whole numbers up to 2^31 - 1 (the providers' int32); larger ones would be clamped
+                // by the conversion to an integer and reported as a different number.
+                "max_tokens" | "maxTokens" => {
+                    match number(value).filter(|n| n.fract() == 0.0 && (0.0..=f64::from(i32::MAX)).contains(n)) {
+                        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                        Some(n) => options.max_tokens = Some(n as u64),
+                        None => {
+                            bad("max_tokens", "max_tokens must be a whole number from 1 to 2147483647".into(), value);
+                        }
+                    }
+                }
                 "temperature" => match number(value) {
                     Some(n) => options.temperature = Some(n),
                     None => bad("temperature", "temperature must be a number between 0 and 1".into(), value),
