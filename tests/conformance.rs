@@ -43,24 +43,29 @@ fn run(case: &Case) -> Result<(), Failed> {
             out.push_str(&format!("unknown provider {provider:?}\n"));
             continue;
         };
-        let (convert_options, allow_prefill) = convert_options(entry);
+        let ((convert_options, option_errors), allow_prefill) = convert_options(entry);
         let validation = validate_with(&validate::Options { limits, allow_prefill });
-        let report = match (validation.into_result(), convert_options) {
-            (_, Err(report)) | (Err(report), _) => {
+        // Option problems and the rest are reported together, as every layer does.
+        let report = match validation.into_result() {
+            Err(mut report) => {
+                report.errors.splice(0..0, option_errors.errors);
                 json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
             }
-            (Ok((request, mut report)), Ok(convert_options)) => {
-                match convert::convert_to_value(provider, &request, &convert_options) {
-                    Ok(converted) => {
-                        report.warnings.extend(converted.warnings);
-                        json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
-                    }
-                    Err(errors) => {
-                        report.extend(errors);
-                        json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
-                    }
+            Ok((request, mut report)) => match convert::convert_to_value(provider, &request, &convert_options) {
+                Ok(converted) if option_errors.is_ok() => {
+                    report.warnings.extend(converted.warnings);
+                    json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
                 }
-            }
+                Ok(converted) => {
+                    report.warnings.extend(converted.warnings);
+                    json!({"ok": false, "body": null, "errors": option_errors.errors, "warnings": report.warnings})
+                }
+                Err(errors) => {
+                    report.extend(option_errors);
+                    report.extend(errors);
+                    json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
+                }
+            },
         };
         let mut section = String::new();
         check_conversion(case, entry, &report, &mut section);

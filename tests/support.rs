@@ -291,10 +291,11 @@ fn shorten(value: &Value) -> String {
 }
 
 /// The conversion options of a provider entry, read as every layer reads them
-/// ([`agent_input::ConvertOptions::from_json`]), plus whether assistant prefill is allowed.
-pub fn convert_options(entry: &Value) -> (Result<agent_input::ConvertOptions, agent_input::Report>, bool) {
+/// ([`agent_input::ConvertOptions::read_json`]: the readable ones and a report of the rest), plus
+/// whether assistant prefill is allowed.
+pub fn convert_options(entry: &Value) -> ((agent_input::ConvertOptions, agent_input::Report), bool) {
     let mut options = entry.get("options").cloned().unwrap_or_else(|| json!({}));
     let allow_prefill =
         options.as_object_mut().and_then(|o| o.remove("allow_prefill")).and_then(|v| v.as_bool()).unwrap_or(false);
-    (agent_input::ConvertOptions::from_json(&options), allow_prefill)
+    (agent_input::ConvertOptions::read_json(&options), allow_prefill)
 }

@@ -148,13 +148,23 @@ async fn bad_input_is_a_400_listing_every_error() {
         &http,
         &gateway.at("/_plugins/_ml/agents/_register"),
         r#"{"type": "conversational", "model": {"model_id": "m", "model_provider": "bedrock/converse",
-            "model_parameters": {"temperature": "hot"}}}"#,
+            "model_parameters": {"temperature": "hot", "top_p": 5, "max_tokens": "0"}}}"#,
     )
     .await;
     assert_eq!(status, 400);
     let paths: Vec<&str> =
         body["error"]["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
-    assert_eq!(paths, ["/name", "/model/credential", "/model/model_parameters/temperature"]);
+    // The unreadable temperature does not hide the provider's range checks of the others.
+    assert_eq!(
+        paths,
+        [
+            "/name",
+            "/model/credential",
+            "/model/model_parameters/temperature",
+            "/model/model_parameters/max_tokens",
+            "/model/model_parameters/top_p"
+        ]
+    );
     let (status, body) = get(&http, &gateway.at("/_plugins/_ml/nothing")).await;
     assert_eq!((status, body["status"].as_u64()), (404, Some(404)));
 }

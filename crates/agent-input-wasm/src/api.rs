@@ -62,17 +62,23 @@ pub(crate) fn convert(text: &str, subject: Subject, settings: &ConvertSettings, 
         Ok(valid) => valid,
         Err(errors) => return failed(merged(report, errors)),
     };
-    let Some(provider) = settings.provider.filter(|_| report.is_ok()) else {
+    let Some(provider) = settings.provider else {
         return failed(merged(report, validated));
     };
+    // Converted even when some options were unreadable, so every problem is reported at once.
     match agent_input::convert::convert_into(provider, &request, &settings.convert, false, body) {
-        Ok(warnings) => {
+        Ok(warnings) if report.is_ok() => {
             validated.warnings.extend(warnings);
             (true, to_json(&ConversionReport::converted(&validated.warnings)))
         }
+        Ok(warnings) => {
+            body.clear();
+            validated.warnings.extend(warnings);
+            failed(merged(report, validated))
+        }
         Err(errors) => {
             body.clear();
-            failed(merged(validated, errors))
+            failed(merged(merged(report, validated), errors))
         }
     }
 }

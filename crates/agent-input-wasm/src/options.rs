@@ -220,10 +220,11 @@ impl ConvertSettings {
                 None
             }
         };
-        match ConvertOptions::from_json(&Value::Object(rest)) {
-            Ok(convert) => settings.convert = convert,
-            Err(errors) => report.extend(errors),
-        }
+        // The readable settings are kept, so conversion still runs and reports its own problems
+        // beside these.
+        let (convert, errors) = ConvertOptions::read_json(&Value::Object(rest));
+        settings.convert = convert;
+        report.extend(errors);
         settings
     }
 }

@@ -157,6 +157,12 @@ const CONVERSION_KEYS: &[&str] = &["system_prompt", "max_tokens", "temperature",
 /// # Errors
 /// `invalid_parameter` at `/model/model_parameters/<key>`.
 pub fn convert_options(model_parameters: &Map<String, Value>) -> Result<ConvertOptions, Report> {
+    let (options, report) = read_options(model_parameters);
+    if report.is_ok() { Ok(options) } else { Err(report) }
+}
+
+/// The readable conversion options and a report of the rest, at `/model/model_parameters/<key>`.
+fn read_options(model_parameters: &Map<String, Value>) -> (ConvertOptions, Report) {
     let mut picked = Map::new();
     for key in CONVERSION_KEYS {
         if let Some(value) = model_parameters.get(*key) {
@@ -169,12 +175,15 @@ pub fn convert_options(model_parameters: &Map<String, Value>) -> Result<ConvertO
             picked.insert((*key).to_string(), value);
         }
     }
-    ConvertOptions::from_json(&Value::Object(picked)).map_err(|mut report| {
-        for diagnostic in &mut report.errors {
-            diagnostic.path = reroot_option(&diagnostic.path);
-        }
-        report
-    })
+    let (options, report) = ConvertOptions::read_json(&Value::Object(picked));
+    (options, rerooted(report))
+}
+
+fn rerooted(mut report: Report) -> Report {
+    for diagnostic in report.errors.iter_mut().chain(report.warnings.iter_mut()) {
+        diagnostic.path = reroot_option(&diagnostic.path);
+    }
+    report
 }
 
 /// `/options/<name>` → `/model/model_parameters/<name>`.
@@ -206,8 +215,12 @@ pub fn check_model(model: &ModelSpec) -> Report {
         Some(Kind::Core(ProviderId::BedrockConverse)) => bedrock::check(model, &mut report),
         Some(_) => {}
     }
-    if let Err(errors) = convert_options(&model.model_parameters) {
-        report.extend(errors);
+    // Every problem of the options at once: those that cannot be read, and the provider's range
+    // and tool checks of those that can.
+    let (options, errors) = read_options(&model.model_parameters);
+    report.extend(errors);
+    if let Some(Kind::Core(provider)) = Kind::parse(&model.model_provider) {
+        report.extend(rerooted(agent_input::convert::check_options(provider, &options)));
     }
     report
 }

@@ -124,6 +124,14 @@ pub trait Provider {
     ) -> Result<Converted<Self::Request<'a>>, Report>;
 }
 
+/// The provider's own checks of conversion options (ranges, tool names and schemas), without
+/// converting anything: for checking options where they are configured (an agent's registration).
+pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
+    match provider {
+        ProviderId::BedrockConverse => bedrock_converse::check_options(options),
+    }
+}
+
 /// Converts with the provider chosen at run time and returns the body as JSON.
 pub fn convert_to_value(
     provider: ProviderId,
@@ -300,6 +308,14 @@ impl ConvertOptions {
     /// # Errors
     /// `invalid_parameter` for unknown keys and values of the wrong type.
     pub fn from_json(value: &Value) -> Result<Self, Report> {
+        let (options, report) = Self::read_json(value);
+        if report.is_ok() { Ok(options) } else { Err(report) }
+    }
+
+    /// Like [`Self::from_json`], but keeps going: the options that could be read, and a report of
+    /// those that could not. Callers that go on to convert with the readable ones report every
+    /// problem at once — a bad `max_tokens` does not hide an out-of-range `temperature`.
+    pub fn read_json(value: &Value) -> (Self, Report) {
         let mut report = Report::default();
         let mut options = Self::default();
         let Some(object) = value.as_object() else {
@@ -310,7 +326,7 @@ impl ConvertOptions {
                     "options must be an object",
                 ));
             }
-            return if report.is_ok() { Ok(options) } else { Err(report) };
+            return (options, report);
         };
         let mut bad = |key: &str, message: String, received: &Value| {
             report.push(Diagnostic::new(Code::InvalidParameter, option_path(key), message).received(match received {
@@ -370,7 +386,7 @@ impl ConvertOptions {
                 ),
             }
         }
-        if report.is_ok() { Ok(options) } else { Err(report) }
+        (options, report)
     }
 }
 

@@ -72,6 +72,15 @@ impl Provider for BedrockConverse {
     }
 }
 
+/// The option checks of [`BedrockConverse::convert`] alone.
+pub(crate) fn check_options(options: &ConvertOptions) -> Report {
+    let base = Path::root();
+    let mut cx = Context { base: &base, text: None, report: Report::default() };
+    cx.inference_config(options);
+    cx.tool_config(options);
+    cx.report
+}
+
 struct Context<'p> {
     base: &'p Path,
     /// The request text, when the input borrows from it (see [`wire::Base64`]).
