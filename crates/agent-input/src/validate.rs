@@ -583,6 +583,11 @@ impl<'o> Walker<'o> {
                 Kind::Block => (self.options.limits.max_blocks, "content blocks"),
             };
             if items.len() > limit {
+                // The form is known from the first item, even though the items are not examined.
+                self.input_type = Some(match kind {
+                    Kind::Message => InputType::Messages,
+                    Kind::Block => InputType::ContentBlocks,
+                });
                 self.too_many(loc, items.len(), limit, what);
                 return None;
             }

@@ -44,6 +44,7 @@ fn a_100_000_message_conversation_is_too_many_and_its_messages_are_not_examined(
     assert_eq!(codes(&validation.report), [Code::TooMany]);
     assert_eq!(validation.report.errors[0].path.to_string(), "/input");
     assert_eq!(validation.report.errors[0].limit, Some(10_000));
+    assert_eq!(validation.input_type, Some(agent_input::InputType::Messages));
 }
 
 #[test]
