@@ -252,15 +252,7 @@ fn required_string(object: &Map<String, Value>, at: &Path, key: &str, report: &m
             report.push(Diagnostic::new(Code::EmptyField, at.key(key), format!("{key} cannot be null or empty")));
             None
         }
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
-            report.push(
-                Diagnostic::new(Code::InvalidFieldType, at.key(key), format!("{key} must be a string"))
-                    .expected(["string"])
-                    .received(type_name(other)),
-            );
-            None
-        }
+        Some(_) => optional_string(object, at, key, report),
     }
 }
 
