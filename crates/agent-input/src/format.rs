@@ -199,33 +199,20 @@ impl Signature {
     }
 }
 
-/// The formats a MIME type (from a `data:` URL) stands for; empty when the type says nothing
-/// about the format (`application/octet-stream`, unknown types).
-pub fn formats_for_mime(mime: &str) -> &'static [&'static str] {
-    match mime.trim().to_ascii_lowercase().as_str() {
-        "image/png" => &["png"],
-        "image/jpeg" | "image/jpg" | "image/pjpeg" => &["jpeg"],
-        "image/gif" => &["gif"],
-        "image/webp" => &["webp"],
-        "video/x-matroska" => &["mkv"],
-        "video/quicktime" => &["mov"],
-        "video/mp4" => &["mp4"],
-        "video/webm" => &["webm"],
-        "video/x-flv" => &["flv"],
-        "video/mpeg" => &["mpeg", "mpg"],
-        "video/x-ms-wmv" => &["wmv"],
-        "video/3gpp" => &["three_gp"],
-        "application/pdf" => &["pdf"],
-        "text/csv" => &["csv"],
-        "application/msword" => &["doc"],
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => &["docx"],
-        "application/vnd.ms-excel" => &["xls"],
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" => &["xlsx"],
-        "text/html" => &["html"],
-        "text/plain" => &["txt"],
-        "text/markdown" => &["md"],
-        _ => &[],
-    }
+/// The formats a MIME type (from a `data:` URL) stands for, read off each format's
+/// [`mime_type`](ImageFormat::mime_type); empty when the type says nothing about the format
+/// (`application/octet-stream`, unknown types).
+pub fn formats_for_mime(mime: &str) -> Vec<&'static str> {
+    let mime = mime.trim().to_ascii_lowercase();
+    // Spellings of image/jpeg seen in the wild.
+    let mime = match mime.as_str() {
+        "image/jpg" | "image/pjpeg" => "image/jpeg",
+        other => other,
+    };
+    let images = ImageFormat::ALL.iter().filter(|f| f.mime_type() == mime).map(|f| f.as_str());
+    let videos = VideoFormat::ALL.iter().filter(|f| f.mime_type() == mime).map(|f| f.as_str());
+    let documents = DocumentFormat::ALL.iter().filter(|f| f.mime_type() == mime).map(|f| f.as_str());
+    images.chain(videos).chain(documents).collect()
 }
 
 /// The closest allowed name to an unsupported one, for a "did you mean" hint.
@@ -302,6 +289,17 @@ mod tests {
         let videos = VideoFormat::ALL.iter().map(|f| f.as_str());
         assert_eq!(suggest("mpeg4", videos.clone()), Some("mpeg"));
         assert_eq!(suggest("video/quicktime", videos), None);
+    }
+
+    #[test]
+    fn mime_types_name_their_formats() {
+        assert_eq!(formats_for_mime("image/png"), ["png"]);
+        assert_eq!(formats_for_mime(" Image/JPG "), ["jpeg"]);
+        assert_eq!(formats_for_mime("image/pjpeg"), ["jpeg"]);
+        assert_eq!(formats_for_mime("video/mpeg"), ["mpeg", "mpg"]);
+        assert_eq!(formats_for_mime("video/3gpp"), ["three_gp"]);
+        assert_eq!(formats_for_mime("text/markdown"), ["md"]);
+        assert!(formats_for_mime("application/octet-stream").is_empty());
     }
 
     #[test]

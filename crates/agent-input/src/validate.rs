@@ -1169,10 +1169,10 @@ impl<'o> Walker<'o> {
         }
         if let Some(format) = format {
             let declared = format.as_str();
-            let mime_formats = mime.map_or(&[][..], format::formats_for_mime);
+            let mime_formats = mime.map(format::formats_for_mime).unwrap_or_default();
             if !mime_formats.is_empty() && !mime_formats.contains(&declared) {
                 let what = format!("the data: URL says '{}'", mime.unwrap_or_default());
-                self.format_mismatch(format_loc, format, &what, mime_formats);
+                self.format_mismatch(format_loc, format, &what, &mime_formats);
                 return None;
             }
             let head = base64::decode_head(&stripped, format::SNIFF_LEN);
