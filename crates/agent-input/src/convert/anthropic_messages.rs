@@ -265,7 +265,7 @@ fn block<'a>(
                     DocumentSource::Url { url }
                 }
                 (DocumentFormat::Txt, Source::Base64(data)) => {
-                    match String::from_utf8(crate::base64::decode_head(data, usize::MAX)) {
+                    match String::from_utf8(crate::base64::decode_head(data, crate::base64::decoded_len(data))) {
                         Ok(text) => DocumentSource::Text { media_type: "text/plain", data: text },
                         Err(_) => {
                             cx.error(Diagnostic::new(

@@ -242,7 +242,10 @@ impl<'p> Cx<'p> {
 
     /// The first non-system message must be the user's.
     pub(crate) fn first_is_user(&mut self, turns: &[Turn<'_, '_>]) {
-        let Some(first) = turns.iter().find(|t| *t.role != Role::System) else { return };
+        // Roles the provider lacks are reported on their own.
+        let Some(first) = turns.iter().find(|t| matches!(t.role, Role::User | Role::Assistant | Role::Tool)) else {
+            return;
+        };
         if matches!(first.role, Role::User) {
             return;
         }
