@@ -140,6 +140,38 @@ fn errors_doc_lists_every_code() -> Result<(), Failed> {
     }
 }
 
+/// `docs/providers.md`'s capability matrix is the one the converters declare.
+fn providers_doc_matrix() -> Result<(), Failed> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/providers.md"))
+        .map_err(|e| e.to_string())?;
+    let (Some(start), Some(end)) =
+        (doc.find("<!-- capability-matrix:start -->\n"), doc.find("<!-- capability-matrix:end -->"))
+    else {
+        return Err("docs/providers.md has no capability-matrix markers".into());
+    };
+    let documented = &doc[start + "<!-- capability-matrix:start -->\n".len()..end];
+    let tables: Vec<_> = ProviderId::ALL.iter().map(|p| convert::capabilities(*p)).collect();
+    let mut rendered = String::from("|");
+    for table in &tables {
+        rendered.push_str(&format!(" | `{}`", table.provider));
+    }
+    rendered.push_str(" |\n| ---");
+    rendered.push_str(&" | ---".repeat(tables.len()));
+    rendered.push_str(" |\n");
+    for (row, (label, _)) in tables[0].rows().iter().enumerate() {
+        rendered.push_str(&format!("| {label}"));
+        for table in &tables {
+            rendered.push_str(&format!(" | {}", table.rows()[row].1));
+        }
+        rendered.push_str(" |\n");
+    }
+    if documented == rendered {
+        Ok(())
+    } else {
+        Err(format!("docs/providers.md's matrix differs from the converters'; it should read:\n{rendered}").into())
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let cases = load_all();
@@ -149,6 +181,7 @@ fn main() {
             move || every_code_has_a_fixture(&cases)
         }),
         Trial::test("meta/docs/errors.md lists every code", errors_doc_lists_every_code),
+        Trial::test("meta/docs/providers.md matrix", providers_doc_matrix),
     ];
     trials.extend(cases.into_iter().map(|(name, case)| Trial::test(name, move || run(&case))));
     trials.extend(load_responses().into_iter().map(|(name, case)| Trial::test(name, move || run_response(&case))));

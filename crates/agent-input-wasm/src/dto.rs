@@ -94,6 +94,51 @@ impl<'a> ConversionReport<'a> {
     }
 }
 
+/// `{ ok, message, stopReason, usage, errors }`: a provider response read back.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ResponseReport<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a agent_input::Message<'static>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stop_reason: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Option<JsUsage>>,
+    errors: Vec<JsDiagnostic<'a>>,
+}
+
+/// `{ inputTokens, outputTokens, totalTokens }`
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct JsUsage {
+    input_tokens: u64,
+    output_tokens: u64,
+    total_tokens: u64,
+}
+
+impl<'a> ResponseReport<'a> {
+    /// A response that was read.
+    pub(crate) fn read(response: &'a agent_input::response::ProviderResponse) -> Self {
+        Self {
+            ok: true,
+            message: Some(&response.message),
+            stop_reason: Some(response.stop_reason.as_deref()),
+            usage: Some(response.usage.map(|u| JsUsage {
+                input_tokens: u.input_tokens,
+                output_tokens: u.output_tokens,
+                total_tokens: u.total_tokens,
+            })),
+            errors: Vec::new(),
+        }
+    }
+
+    /// A response that could not be read.
+    pub(crate) fn failed(report: &'a Report) -> Self {
+        Self { ok: false, message: None, stop_reason: None, usage: None, errors: list(&report.errors) }
+    }
+}
+
 /// Serializes a report. The types above hold only strings, numbers and lists, so this cannot
 /// fail.
 pub(crate) fn to_json<T: Serialize>(value: &T) -> String {

@@ -6,12 +6,9 @@
 //! results `functionResponse` parts named after the call they answer. Word and Excel documents,
 //! Matroska video and `s3://` URLs are errors.
 
-use std::collections::HashMap;
-
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
 
-use super::common::{Cx, tool_text};
+use super::common::{CallSite, Cx, tool_text};
 use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, VideoFormat};
@@ -20,7 +17,7 @@ use crate::path::Path;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionDeclaration, FunctionResponse, GenerateContentRequest, GenerationConfig,
-    InlineData, Part, SystemInstruction, Tool,
+    InlineData, Part, Response, ResultText, SystemInstruction, Tool,
 };
 
 /// Most base64 characters of inline data in one request (100 MB).
@@ -106,7 +103,6 @@ impl Provider for Gemini {
         }
         cx.first_is_user(&turns);
         let calls = cx.tool_pairs(&turns, false);
-        let names: HashMap<&str, &str> = calls.iter().map(|c| (c.id, c.name)).collect();
         let mut system: Vec<Part<'a>> = Vec::new();
         if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
             system.push(Part::Text(prompt));
@@ -127,7 +123,7 @@ impl Provider for Gemini {
                     continue;
                 }
             };
-            let parts = parts(&mut cx, turn, &names);
+            let parts = parts(&mut cx, turn, &calls);
             let is_tool = *turn.role == Role::Tool;
             match contents.last_mut() {
                 Some(last) if last.role == role => {
@@ -218,7 +214,7 @@ fn limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
     cx.total(inline, MAX_INLINE_CHARS, "base64 inline data");
 }
 
-fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, names: &HashMap<&str, &'a str>) -> Vec<Part<'a>> {
+fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
     let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
         parts.push(Part::Text(text));
@@ -234,12 +230,12 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, names: &HashMap<&str, &'a str
             }
         };
         // An unmatched id is reported by the pairing check.
-        let Some(name) = names.get(id) else { return parts };
-        let response: Value = match texts.as_slice() {
-            [text] => json!({ "result": text }),
-            _ => json!({ "result": texts }),
+        let Some(call) = calls.iter().find(|c| c.id == id) else { return parts };
+        let result = match texts.as_slice() {
+            [text] => ResultText::One(text),
+            _ => ResultText::Many(texts),
         };
-        parts.push(Part::FunctionResponse(FunctionResponse { name, response }));
+        parts.push(Part::FunctionResponse(FunctionResponse { name: call.name, response: Response { result } }));
         return parts;
     }
     for (j, block) in turn.content.iter().enumerate() {
@@ -385,7 +381,24 @@ pub mod wire {
         /// The function that was called.
         pub name: &'a str,
         /// `{"result": text}`, or `{"result": [texts]}` for several text blocks.
-        pub response: Value,
+        pub response: Response<'a>,
+    }
+
+    /// `response`: a JSON object holding the tool's text.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Response<'a> {
+        /// The text.
+        pub result: ResultText<'a>,
+    }
+
+    /// One text, or several.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum ResultText<'a> {
+        /// One text block.
+        One(&'a str),
+        /// Several text blocks.
+        Many(Vec<&'a str>),
     }
 
     /// `generationConfig`.

@@ -287,17 +287,15 @@ pub fn convert_into(
         buffer.clear();
         // The body is about as large as the media it carries; size the buffer once.
         buffer.reserve(request.input.payload_len() + 4096);
-        let result = if pretty {
-            serde_json::to_writer_pretty(&mut buffer, &converted.body)
-        } else {
-            serde_json::to_writer(&mut buffer, &converted.body)
-        };
-        result.map_err(|e| serialize_failure(P::ID, &e))?;
-        *out = String::from_utf8(buffer).map_err(|e| {
+        // Always written compact, then indented as text: one serializer per wire type instead of
+        // two keeps the WebAssembly build small.
+        serde_json::to_writer(&mut buffer, &converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+        let text = String::from_utf8(buffer).map_err(|e| {
             let mut report = Report::default();
             report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));
             report
         })?;
+        *out = if pretty { indent(&text) } else { text };
         Ok(converted.warnings)
     }
     match provider {
@@ -307,6 +305,68 @@ pub fn convert_into(
         ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out),
         ProviderId::Gemini => write::<Gemini>(request, options, pretty, out),
     }
+}
+
+/// Compact JSON text indented as `serde_json::to_string_pretty` writes it (two spaces, `": "`,
+/// empty arrays and objects kept as `[]` and `{}`).
+pub(crate) fn indent(compact: &str) -> String {
+    let bytes = compact.as_bytes();
+    let mut out = String::with_capacity(compact.len() + compact.len() / 4);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut start = 0;
+    let mut i = 0;
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' | b'}' | b']' | b',' | b':' => {
+                out.push_str(&compact[start..i]);
+                start = i + 1;
+                match b {
+                    b'{' | b'[' if matches!(bytes.get(i + 1), Some(b'}' | b']')) => {
+                        out.push_str(&compact[i..i + 2]);
+                        i += 1;
+                        start = i + 1;
+                    }
+                    b'{' | b'[' => {
+                        out.push(b as char);
+                        depth += 1;
+                        newline(&mut out, depth);
+                    }
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        newline(&mut out, depth);
+                        out.push(b as char);
+                    }
+                    b',' => {
+                        out.push(',');
+                        newline(&mut out, depth);
+                    }
+                    _ => out.push_str(": "),
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&compact[start..]);
+    out
 }
 
 fn serialize_failure(provider: ProviderId, error: &serde_json::Error) -> Report {
@@ -398,6 +458,16 @@ impl Origin {
 
     pub(crate) fn field_path(self, base: &Path, key: &str) -> Path {
         self.message_path(base).key(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn indent_writes_what_serde_json_pretty_writes() {
+        let value = serde_json::json!({"a": [], "b": {}, "c": [1, {"d": "x,{}[]:\\\"y"}, [[]]], "e": null, "f": "é"});
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(super::indent(&compact), serde_json::to_string_pretty(&value).unwrap());
     }
 }
 
