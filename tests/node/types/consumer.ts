@@ -76,6 +76,9 @@ if (result.ok) {
   }
   const none: [] = result.errors;
   void none;
+} else {
+  const body: undefined = result.body;
+  void body;
 }
 for (const provider of ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'gemini/v1beta/generatecontent'] as const) {
   convert(request, { provider });
@@ -87,10 +90,7 @@ if (read.ok) {
   const usage: Usage | null = read.usage;
   void [reply, stop, usage];
 }
-parseResponse('gemini', { candidates: [] }); else {
-  const body: undefined = result.body;
-  void body;
-}
+parseResponse('gemini', { candidates: [] });
 const json = convertJson('{"input": "Hi"}', { provider: 'bedrock/converse' });
 if (json.ok) {
   const text: string = json.body;
