@@ -1,4 +1,4 @@
-//! OpenAI Chat, OpenAI Responses, Anthropic Messages and Gemini against a local stub on
+//! `OpenAI` Chat, `OpenAI` Responses, Anthropic Messages and Gemini against a local stub on
 //! 127.0.0.1 that records the exact request (path, auth headers, body) and answers in each
 //! provider's own response format; the answer read back; provider errors mapped.
 
@@ -55,10 +55,9 @@ impl Stub {
     }
 }
 
-async fn handle(
-    State((seen, answer)): State<(Arc<Mutex<Vec<Seen>>>, Arc<Mutex<Answer>>)>,
-    request: Request,
-) -> Response {
+type StubState = (Arc<Mutex<Vec<Seen>>>, Arc<Mutex<Answer>>);
+
+async fn handle(State((seen, answer)): State<StubState>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let body = axum::body::to_bytes(body, 64 << 20).await.unwrap();
     seen.lock().unwrap().push(Seen {

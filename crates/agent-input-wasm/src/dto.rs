@@ -94,23 +94,29 @@ impl<'a> ConversionReport<'a> {
     }
 }
 
-/// `{ ok, message, stopReason, usage, errors }`: a provider response read back.
+/// `{ ok: true, message, stopReason, usage, errors: [] }` or `{ ok: false, errors }`: a provider
+/// response read back.
 #[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ResponseReport<'a> {
-    ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a agent_input::Message<'static>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stop_reason: Option<Option<&'a str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Option<JsUsage>>,
-    errors: Vec<JsDiagnostic<'a>>,
+#[serde(untagged)]
+pub(crate) enum ResponseReport<'a> {
+    Read {
+        ok: bool,
+        message: &'a agent_input::Message<'static>,
+        #[serde(rename = "stopReason")]
+        stop_reason: Option<&'a str>,
+        usage: Option<JsUsage>,
+        errors: [(); 0],
+    },
+    Failed {
+        ok: bool,
+        errors: Vec<JsDiagnostic<'a>>,
+    },
 }
 
 /// `{ inputTokens, outputTokens, totalTokens }`
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_field_names)] // the names JavaScript reads
 pub(crate) struct JsUsage {
     input_tokens: u64,
     output_tokens: u64,
@@ -120,22 +126,22 @@ pub(crate) struct JsUsage {
 impl<'a> ResponseReport<'a> {
     /// A response that was read.
     pub(crate) fn read(response: &'a agent_input::response::ProviderResponse) -> Self {
-        Self {
+        Self::Read {
             ok: true,
-            message: Some(&response.message),
-            stop_reason: Some(response.stop_reason.as_deref()),
-            usage: Some(response.usage.map(|u| JsUsage {
+            message: &response.message,
+            stop_reason: response.stop_reason.as_deref(),
+            usage: response.usage.map(|u| JsUsage {
                 input_tokens: u.input_tokens,
                 output_tokens: u.output_tokens,
                 total_tokens: u.total_tokens,
-            })),
-            errors: Vec::new(),
+            }),
+            errors: [],
         }
     }
 
     /// A response that could not be read.
     pub(crate) fn failed(report: &'a Report) -> Self {
-        Self { ok: false, message: None, stop_reason: None, usage: None, errors: list(&report.errors) }
+        Self::Failed { ok: false, errors: list(&report.errors) }
     }
 }
 

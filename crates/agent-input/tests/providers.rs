@@ -125,7 +125,7 @@ fn check_gemini(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// OpenAI Chat: every `tool` message is in the run right after an assistant message with
+/// `OpenAI` Chat: every `tool` message is in the run right after an assistant message with
 /// `tool_calls`, and that run answers each call exactly once.
 fn check_openai_chat(body: &Value) -> Result<(), String> {
     let messages = body["messages"].as_array().ok_or("messages")?;
@@ -153,7 +153,7 @@ fn check_openai_chat(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// OpenAI Responses: every `function_call_output` answers an earlier `function_call`, once.
+/// `OpenAI` Responses: every `function_call_output` answers an earlier `function_call`, once.
 fn check_openai_responses(body: &Value) -> Result<(), String> {
     let mut open: Vec<String> = Vec::new();
     for item in body["input"].as_array().ok_or("input")? {

@@ -1,8 +1,8 @@
-//! Clients for the providers reached with an API key: OpenAI Chat Completions, OpenAI Responses,
+//! Clients for the providers reached with an API key: `OpenAI` Chat Completions, `OpenAI` Responses,
 //! Anthropic Messages and Gemini `generateContent`.
 //!
-//! The body comes from the core's converter (OpenAI and Anthropic get `"model"` added; Gemini
-//! names the model in the URL). `credential.api_key` authenticates: OpenAI as
+//! The body comes from the core's converter (`OpenAI` and Anthropic get `"model"` added; Gemini
+//! names the model in the URL). `credential.api_key` authenticates: `OpenAI` as
 //! `Authorization: Bearer`, Anthropic as `x-api-key` with `anthropic-version: 2023-06-01`, Gemini
 //! as `x-goog-api-key`. `model_parameters.endpoint` replaces the provider's base URL; the
 //! provider's own path is appended.
@@ -174,19 +174,17 @@ impl Hosted {
     }
 }
 
-/// `{"error": {"message", "type" | "status"}}` — the error shape of OpenAI, Anthropic (inside
+/// `{"error": {"message", "type" | "status"}}` — the error shape of `OpenAI`, Anthropic (inside
 /// `{"type": "error", ...}`) and Google; anything else is quoted, cut short.
 fn error_of(body: &str) -> (Option<String>, String) {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let error = parsed.as_ref().and_then(|v| v.get("error")).filter(|e| e.is_object());
     let text = |key: &str| error.and_then(|e| e.get(key)).and_then(Value::as_str).map(str::to_string);
-    match text("message") {
-        Some(message) => (text("type").or_else(|| text("status")), message),
-        None => {
-            let short: String = body.chars().take(300).collect();
-            (None, if short.is_empty() { "(no message)".into() } else { short })
-        }
+    if let Some(message) = text("message") {
+        return (text("type").or_else(|| text("status")), message);
     }
+    let short: String = body.chars().take(300).collect();
+    (None, if short.is_empty() { "(no message)".into() } else { short })
 }
 
 /// `{"model": "<id>", ...rest}`: the model name put in front of a converted body.

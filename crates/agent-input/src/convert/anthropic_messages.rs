@@ -265,17 +265,17 @@ fn block<'a>(
                     DocumentSource::Url { url }
                 }
                 (DocumentFormat::Txt, Source::Base64(data)) => {
-                    match String::from_utf8(crate::base64::decode_head(data, crate::base64::decoded_len(data))) {
-                        Ok(text) => DocumentSource::Text { media_type: "text/plain", data: text },
-                        Err(_) => {
-                            cx.error(Diagnostic::new(
-                                Code::InvalidForProvider,
-                                path().key("source").key("data"),
-                                "Anthropic Messages reads txt documents as UTF-8 text, and this one is not UTF-8; convert it to UTF-8 or send it as PDF",
-                            ));
-                            return None;
-                        }
-                    }
+                    let Ok(text) =
+                        String::from_utf8(crate::base64::decode_head(data, crate::base64::decoded_len(data)))
+                    else {
+                        cx.error(Diagnostic::new(
+                            Code::InvalidForProvider,
+                            path().key("source").key("data"),
+                            "Anthropic Messages reads txt documents as UTF-8 text, and this one is not UTF-8; convert it to UTF-8 or send it as PDF",
+                        ));
+                        return None;
+                    };
+                    DocumentSource::Text { media_type: "text/plain", data: text }
                 }
                 (DocumentFormat::Txt, Source::Url(_)) => {
                     cx.unsupported(

@@ -49,7 +49,7 @@ pub(crate) struct Cx<'p> {
     pub(crate) report: Report,
 }
 
-/// Letters, digits, `_` and `-`, 1 to 64 of them: the tool name rule of OpenAI and Anthropic.
+/// Letters, digits, `_` and `-`, 1 to 64 of them: the tool name rule of `OpenAI` and Anthropic.
 pub(crate) fn is_plain_name(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }

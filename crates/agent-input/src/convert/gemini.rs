@@ -271,12 +271,10 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Ve
         };
         match block.source() {
             Some(Source::Base64(data)) => parts.push(Part::InlineData(InlineData { mime_type: mime, data })),
-            Some(Source::Url(url)) => {
-                if cx.web_url(url, path().key("source").key("data"), block.type_name()) {
-                    parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
-                }
+            Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
+                parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
             }
-            None => {}
+            Some(Source::Url(_)) | None => {}
         }
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {

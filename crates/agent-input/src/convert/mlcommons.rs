@@ -28,7 +28,7 @@ pub struct Parameters {
 ///
 /// # Errors
 /// `unsupported_by_provider` for providers ml-commons does not have, and with ml-commons' own
-/// message where its provider throws (video or documents for OpenAI, non-S3 URLs for Bedrock).
+/// message where its provider throws (video or documents for `OpenAI`, non-S3 URLs for Bedrock).
 pub fn parameters(provider: ProviderId, request: &ExecuteRequest<'_>) -> Result<Parameters, Report> {
     let mut out = Out { provider, base: &request.input_path, body: String::new(), report: Report::default() };
     match provider {

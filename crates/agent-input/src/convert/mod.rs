@@ -34,9 +34,9 @@ pub use openai_responses::OpenAiResponses;
 pub enum ProviderId {
     /// AWS Bedrock Runtime `Converse`.
     BedrockConverse,
-    /// OpenAI Chat Completions.
+    /// `OpenAI` Chat Completions.
     OpenAiChat,
-    /// OpenAI Responses.
+    /// `OpenAI` Responses.
     OpenAiResponses,
     /// Anthropic Messages.
     AnthropicMessages,
@@ -461,16 +461,6 @@ impl Origin {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn indent_writes_what_serde_json_pretty_writes() {
-        let value = serde_json::json!({"a": [], "b": {}, "c": [1, {"d": "x,{}[]:\\\"y"}, [[]]], "e": null, "f": "é"});
-        let compact = serde_json::to_string(&value).unwrap();
-        assert_eq!(super::indent(&compact), serde_json::to_string_pretty(&value).unwrap());
-    }
-}
-
 /// Path of a conversion option, for option errors.
 pub(crate) fn option_path(name: &str) -> Path {
     Path::root().key("options").key(name)
@@ -605,4 +595,14 @@ fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
             Ok(ToolSpec { name: name.clone(), description, input_schema })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn indent_writes_what_serde_json_pretty_writes() {
+        let value = serde_json::json!({"a": [], "b": {}, "c": [1, {"d": "x,{}[]:\\\"y"}, [[]]], "e": null, "f": "é"});
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(super::indent(&compact), serde_json::to_string_pretty(&value).unwrap());
+    }
 }

@@ -1,4 +1,4 @@
-//! Standard input → OpenAI Chat Completions request body (`POST /v1/chat/completions`).
+//! Standard input → `OpenAI` Chat Completions request body (`POST /v1/chat/completions`).
 //!
 //! API reference: <https://platform.openai.com/docs/api-reference/chat/create>. Images go as
 //! `image_url` parts (a `data:` URL for base64), PDFs as `file` parts with a `data:` URL; video,
@@ -43,7 +43,7 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     limits: "≤ 500 images, 50 MB images, 32 MB PDFs; ≤ 4 stop sequences; temperature ≤ 2",
 };
 
-/// The OpenAI Chat Completions converter.
+/// The `OpenAI` Chat Completions converter.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenAiChat;
 
@@ -108,7 +108,7 @@ pub(crate) fn check_options(options: &ConvertOptions) -> Report {
     cx.report
 }
 
-/// The image and PDF limits OpenAI's two APIs share.
+/// The image and PDF limits `OpenAI`'s two APIs share.
 pub(crate) fn openai_limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
     let (mut images, mut image_bytes, mut file_bytes) = (0u64, 0u64, 0u64);
     for turn in turns {

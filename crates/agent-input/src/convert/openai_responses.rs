@@ -1,4 +1,4 @@
-//! Standard input → OpenAI Responses request body (`POST /v1/responses`).
+//! Standard input → `OpenAI` Responses request body (`POST /v1/responses`).
 //!
 //! API reference: <https://platform.openai.com/docs/api-reference/responses/create>. Messages
 //! become `input` items; tool calls `function_call` items and tool results
@@ -32,7 +32,7 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2",
 };
 
-/// The OpenAI Responses converter.
+/// The `OpenAI` Responses converter.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenAiResponses;
 

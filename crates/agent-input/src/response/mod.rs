@@ -126,7 +126,7 @@ pub(crate) fn tool_call(id: &str, name: &str, arguments: String) -> ToolCall<'st
 }
 
 /// Parses a body into its root object.
-pub(crate) fn root<'a>(body: &'a str) -> Result<Document<'a>, Report> {
+pub(crate) fn root(body: &str) -> Result<Document<'_>, Report> {
     let document = Document::parse(body).map_err(|e| {
         single(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))
     })?;

@@ -1,4 +1,4 @@
-//! OpenAI Chat Completions response → standard message.
+//! `OpenAI` Chat Completions response → standard message.
 
 use super::{
     ProviderResponse, Report, array, assistant, normalize_stop_reason, object, opt_string, root, string, tool_call,
