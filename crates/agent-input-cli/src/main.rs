@@ -36,7 +36,9 @@ enum Command {
     Convert {
         #[command(flatten)]
         common: Common,
-        /// Provider id (bedrock-converse) or ml-commons name (bedrock/converse).
+        /// Provider id (bedrock-converse, openai-chat, openai-responses, anthropic-messages, gemini)
+        /// or ml-commons name (bedrock/converse, openai/v1/chat/completions,
+        /// gemini/v1beta/generatecontent).
         #[arg(long = "to", value_name = "PROVIDER", value_parser = parse_provider)]
         to: ProviderId,
         /// Read a bare input instead of a request body.

@@ -254,6 +254,28 @@ fn cli_behaviour() -> Vec<Trial> {
             }
             Ok(())
         }),
+        Trial::test("cli/convert takes every provider id and alias", || {
+            for name in [
+                "openai-chat",
+                "OpenAI/v1/chat/completions",
+                "openai-responses",
+                "anthropic-messages",
+                "gemini",
+                "gemini/v1beta/generatecontent",
+            ] {
+                let output =
+                    run_cli(&["convert".into(), format!("--to={name}"), "--compact".into()], r#"{"input":"Hi"}"#);
+                if output.status.code() != Some(0) {
+                    return Err(format!("{name}: {}", String::from_utf8_lossy(&output.stderr)).into());
+                }
+            }
+            let pretty = run_cli(&["convert".into(), "--to=gemini".into()], r#"{"input":"Hi"}"#);
+            let want = "{\n  \"contents\": [\n    {\n      \"role\": \"user\",\n      \"parts\": [\n        {\n          \"text\": \"Hi\"\n        }\n      ]\n    }\n  ],\n  \"generationConfig\": {\n    \"maxOutputTokens\": 4096\n  }\n}\n";
+            if String::from_utf8_lossy(&pretty.stdout) != want {
+                return Err(format!("pretty output: {}", String::from_utf8_lossy(&pretty.stdout)).into());
+            }
+            Ok(())
+        }),
         Trial::test("cli/help documents every command", || {
             for command in ["validate", "convert", "question", "response"] {
                 let output = run_cli(&[command.into(), "--help".into()], "");
