@@ -3,7 +3,10 @@
 #![allow(clippy::format_push_string, clippy::missing_panics_doc)] // test code: panics are failures
 
 use agent_input::{Code, ProviderId, convert, validate};
-use conformance::{Case, Subject, check_conversion, check_validation, convert_options, load_all};
+use conformance::{
+    Case, ResponseCase, Subject, check_conversion, check_response, check_validation, convert_options, load_all,
+    load_responses, ml_commons,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
 
@@ -51,6 +54,10 @@ fn run(case: &Case) -> Result<(), Failed> {
                 report.errors.splice(0..0, option_errors.errors);
                 json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
             }
+            Ok((request, report)) if ml_commons(entry) => match convert::mlcommons::parameters(provider, &request) {
+                Ok(parameters) => json!({"ok": true, "body": parameters, "errors": [], "warnings": report.warnings}),
+                Err(errors) => json!({"ok": false, "body": null, "errors": errors.errors, "warnings": report.warnings}),
+            },
             Ok((request, mut report)) => match convert::convert_to_value(provider, &request, &convert_options) {
                 Ok(converted) if option_errors.is_ok() => {
                     report.warnings.extend(converted.warnings);
@@ -76,14 +83,24 @@ fn run(case: &Case) -> Result<(), Failed> {
     finish(out)
 }
 
+fn run_response(case: &ResponseCase) -> Result<(), Failed> {
+    let Some(provider) = ProviderId::parse(&case.provider) else {
+        return Err(format!("unknown provider {:?}", case.provider).into());
+    };
+    let result = agent_input::response::parse(provider, &case.text())
+        .map(|response| serde_json::to_value(response).expect("response serializes"))
+        .map_err(|report| report.errors.iter().map(|e| serde_json::to_value(e).expect("serializes")).collect());
+    let mut out = String::new();
+    check_response(case, result, &mut out);
+    finish(out)
+}
+
 fn finish(out: String) -> Result<(), Failed> {
     if out.is_empty() { Ok(()) } else { Err(out.into()) }
 }
 
 /// Every code is exercised by some fixture (or has a reason not to be), so no rule goes untested.
 fn every_code_has_a_fixture(cases: &[(String, Case)]) -> Result<(), Failed> {
-    // Codes no Bedrock case can produce yet: they belong to providers still to come.
-    const NOT_YET: &[&str] = &["unsupported_by_provider"];
     let mut seen = std::collections::BTreeSet::new();
     for (_, case) in cases {
         let entries = case.expect.convert.values();
@@ -98,8 +115,7 @@ fn every_code_has_a_fixture(cases: &[(String, Case)]) -> Result<(), Failed> {
             }
         }
     }
-    let missing: Vec<&str> =
-        Code::ALL.iter().map(|c| c.as_str()).filter(|c| !seen.contains(*c) && !NOT_YET.contains(c)).collect();
+    let missing: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).filter(|c| !seen.contains(*c)).collect();
     let unknown: Vec<&String> = seen.iter().filter(|c| Code::parse(c).is_none()).collect();
     if missing.is_empty() && unknown.is_empty() {
         Ok(())
@@ -124,6 +140,38 @@ fn errors_doc_lists_every_code() -> Result<(), Failed> {
     }
 }
 
+/// `docs/providers.md`'s capability matrix is the one the converters declare.
+fn providers_doc_matrix() -> Result<(), Failed> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/providers.md"))
+        .map_err(|e| e.to_string())?;
+    let (Some(start), Some(end)) =
+        (doc.find("<!-- capability-matrix:start -->\n"), doc.find("<!-- capability-matrix:end -->"))
+    else {
+        return Err("docs/providers.md has no capability-matrix markers".into());
+    };
+    let documented = &doc[start + "<!-- capability-matrix:start -->\n".len()..end];
+    let tables: Vec<_> = ProviderId::ALL.iter().map(|p| convert::capabilities(*p)).collect();
+    let mut rendered = String::from("|");
+    for table in &tables {
+        rendered.push_str(&format!(" | `{}`", table.provider));
+    }
+    rendered.push_str(" |\n| ---");
+    rendered.push_str(&" | ---".repeat(tables.len()));
+    rendered.push_str(" |\n");
+    for (row, (label, _)) in tables[0].rows().iter().enumerate() {
+        rendered.push_str(&format!("| {label}"));
+        for table in &tables {
+            rendered.push_str(&format!(" | {}", table.rows()[row].1));
+        }
+        rendered.push_str(" |\n");
+    }
+    if documented == rendered {
+        Ok(())
+    } else {
+        Err(format!("docs/providers.md's matrix differs from the converters'; it should read:\n{rendered}").into())
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let cases = load_all();
@@ -133,7 +181,9 @@ fn main() {
             move || every_code_has_a_fixture(&cases)
         }),
         Trial::test("meta/docs/errors.md lists every code", errors_doc_lists_every_code),
+        Trial::test("meta/docs/providers.md matrix", providers_doc_matrix),
     ];
     trials.extend(cases.into_iter().map(|(name, case)| Trial::test(name, move || run(&case))));
+    trials.extend(load_responses().into_iter().map(|(name, case)| Trial::test(name, move || run_response(&case))));
     libtest_mimic::run(&args, trials).exit();
 }

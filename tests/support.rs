@@ -110,7 +110,7 @@ impl Case {
     }
 }
 
-/// A fixture file: a description and its cases.
+/// A fixture file: a description, its cases, and its provider response cases.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct File {
@@ -118,6 +118,93 @@ pub struct File {
     pub description: String,
     /// The cases.
     pub cases: Vec<Case>,
+    /// Provider responses read back into the standard format.
+    #[serde(default)]
+    pub responses: Vec<ResponseCase>,
+}
+
+/// One provider response body and what reading it must give (`tests/README.md`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseCase {
+    /// Unique within its file.
+    pub name: String,
+    /// The rule the case checks.
+    #[serde(default)]
+    pub spec: Option<String>,
+    /// The provider id (or ml-commons name) whose response this is.
+    pub provider: String,
+    /// The response body ...
+    #[serde(default)]
+    pub body: Option<Value>,
+    /// ... or raw response text.
+    #[serde(default)]
+    pub raw: Option<String>,
+    /// `{"message", "stop_reason", "usage"}` on success, or `{"errors": [...]}`.
+    pub expect: Value,
+}
+
+impl ResponseCase {
+    /// The response text, as a client receives it.
+    pub fn text(&self) -> String {
+        match (&self.body, &self.raw) {
+            (Some(body), None) => body.to_string(),
+            (None, Some(raw)) => raw.clone(),
+            _ => panic!("response case {:?} must have exactly one of body, raw", self.name),
+        }
+    }
+}
+
+/// Checks a parsed response (`{"message", "stop_reason", "usage"}`) or the errors of a failed
+/// read against a response case.
+pub fn check_response(case: &ResponseCase, result: Result<Value, Vec<Value>>, out: &mut String) {
+    let want_errors = case.expect.get("errors").and_then(Value::as_array);
+    match (result, want_errors) {
+        (Ok(got), None) => {
+            for key in ["message", "stop_reason", "usage"] {
+                let want = case.expect.get(key).unwrap_or(&Value::Null);
+                if !json_eq(want, got.get(key).unwrap_or(&Value::Null)) {
+                    let _ = writeln!(out, "{key} is {}, expected {want}", got.get(key).unwrap_or(&Value::Null));
+                }
+            }
+        }
+        (Ok(got), Some(_)) => {
+            let _ = writeln!(out, "the response was read but errors were expected: {got}");
+        }
+        (Err(errors), Some(want)) => check_diagnostics("error", want, &errors, out),
+        (Err(errors), None) => {
+            let _ = writeln!(out, "reading failed: {errors:?}");
+        }
+    }
+}
+
+/// Every response case of every fixture file, named `file/response/case`.
+pub fn load_responses() -> Vec<(String, ResponseCase)> {
+    let mut cases = Vec::new();
+    for (stem, file) in files() {
+        for case in file.responses {
+            cases.push((format!("{stem}/response/{}", case.name), case));
+        }
+    }
+    cases
+}
+
+fn files() -> Vec<(String, File)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .expect("tests/fixtures exists")
+        .map(|entry| entry.expect("readable").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).expect("readable fixture");
+            let file: File = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (stem, file)
+        })
+        .collect()
 }
 
 /// `tests/fixtures`.
@@ -127,17 +214,8 @@ pub fn fixtures_dir() -> PathBuf {
 
 /// Every case of every fixture file, named `file/case`.
 pub fn load_all() -> Vec<(String, Case)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
-        .expect("tests/fixtures exists")
-        .map(|entry| entry.expect("readable").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
     let mut cases = Vec::new();
-    for path in paths {
-        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).expect("readable fixture");
-        let file: File = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for (stem, file) in files() {
         for case in file.cases {
             cases.push((format!("{stem}/{}", case.name), case));
         }
@@ -297,5 +375,12 @@ pub fn convert_options(entry: &Value) -> ((agent_input::ConvertOptions, agent_in
     let mut options = entry.get("options").cloned().unwrap_or_else(|| json!({}));
     let allow_prefill =
         options.as_object_mut().and_then(|o| o.remove("allow_prefill")).and_then(|v| v.as_bool()).unwrap_or(false);
+    options.as_object_mut().map(|o| o.remove("ml_commons"));
     (agent_input::ConvertOptions::read_json(&options), allow_prefill)
+}
+
+/// Whether a provider entry asks for ml-commons parity mode (`"options": {"ml_commons": true}`):
+/// its `body` is then `{"question", "body", "no_escape_params"?}`.
+pub fn ml_commons(entry: &Value) -> bool {
+    entry["options"]["ml_commons"].as_bool().unwrap_or(false)
 }

@@ -18,6 +18,7 @@ const FUNCTIONS = [
   'convertJson',
   'detectInputType',
   'extractQuestion',
+  'parseResponse',
   'validate',
   'validateInput',
   'validateJson',
@@ -218,11 +219,11 @@ describe('what throws', () => {
   });
 
   test('bad options are errors at /options/<name>, not exceptions', () => {
-    const report = pkg.convert({ input: 'x' }, { provider: 'openai-chat', temperature: 'warm', colour: 1 });
+    const report = pkg.convert({ input: 'x' }, { provider: 'openai', temperature: 'warm', colour: 1 });
     assert.equal(report.ok, false);
     assert.deepEqual(report.errors.map((e) => e.path).sort(), ['/options/colour', '/options/provider', '/options/temperature']);
     const provider = report.errors.find((e) => e.path === '/options/provider');
-    assert.deepEqual(provider.expected, ['bedrock-converse']);
+    assert.deepEqual(provider.expected, ['bedrock-converse', 'openai-chat', 'openai-responses', 'anthropic-messages', 'gemini']);
     const missing = pkg.convert({ input: 'x' }, {});
     assert.deepEqual(missing.errors.map((e) => [e.code, e.path]), [['invalid_parameter', '/options/provider']]);
     const limits = pkg.validate({ input: 'x' }, { limits: { maxDepth: -1 }, allowPrefill: 'yes' });

@@ -194,3 +194,43 @@ export function convertOptions(provider, entry, limits, { camel }) {
   if (limitsOpt) options.limits = limitsOpt;
   return options;
 }
+
+const RESPONSE_KEYS = new Set(['name', 'spec', 'provider', 'body', 'raw', 'expect']);
+
+/** Every provider response case of every fixture file, as `{ file, name, response }`. */
+export function loadResponses() {
+  const files = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
+  const responses = [];
+  for (const file of files) {
+    const stem = file.replace(/\.json$/, '');
+    const parsed = JSON.parse(readFileSync(join(fixturesDir, file), 'utf8'));
+    for (const r of parsed.responses ?? []) {
+      for (const key of Object.keys(r)) {
+        if (!RESPONSE_KEYS.has(key)) throw new Error(`${stem}/response/${r.name}: unknown key ${key}`);
+      }
+      responses.push({ file: stem, name: r.name, response: r });
+    }
+  }
+  return responses;
+}
+
+/** Checks `parseResponse`'s result (camelCase) against a response case (snake_case). */
+export function checkResponse(r, result, out) {
+  if (r.expect.errors) {
+    if (result.ok !== false) out.push(`read, but errors were expected: ${show(result)}`);
+    checkDiagnostics('error', r.expect.errors, result.errors, out);
+    return;
+  }
+  if (result.ok !== true) {
+    out.push(`reading failed: ${show(result.errors)}`);
+    return;
+  }
+  const usage = result.usage && {
+    input_tokens: result.usage.inputTokens,
+    output_tokens: result.usage.outputTokens,
+    total_tokens: result.usage.totalTokens,
+  };
+  for (const [key, got] of [['message', result.message], ['stop_reason', result.stopReason], ['usage', usage]]) {
+    if (!jsonEq(r.expect[key] ?? null, got ?? null)) out.push(`${key} is ${show(got)}, expected ${show(r.expect[key])}`);
+  }
+}

@@ -36,7 +36,9 @@ enum Command {
     Convert {
         #[command(flatten)]
         common: Common,
-        /// Provider id (bedrock-converse) or ml-commons name (bedrock/converse).
+        /// Provider id (bedrock-converse, openai-chat, openai-responses, anthropic-messages, gemini)
+        /// or ml-commons name (bedrock/converse, openai/v1/chat/completions,
+        /// gemini/v1beta/generatecontent).
         #[arg(long = "to", value_name = "PROVIDER", value_parser = parse_provider)]
         to: ProviderId,
         /// Read a bare input instead of a request body.
@@ -63,11 +65,15 @@ enum Command {
         /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
         #[arg(long)]
         report: bool,
+        /// Print the `question` and `body` parameters exactly as ml-commons' provider builds
+        /// them, bugs included (bedrock-converse, openai-chat, gemini only).
+        #[arg(long)]
+        ml_commons: bool,
     },
     /// Read one provider response body and print it in the standard format:
     /// `{"message", "stop_reason", "usage"}`. Exit 1 when the body has the wrong shape.
     Response {
-        /// The provider whose response this is (bedrock-converse).
+        /// The provider whose response this is (any id or ml-commons name, as for convert --to).
         #[arg(long = "from", value_name = "PROVIDER", value_parser = parse_provider)]
         from: ProviderId,
         /// The response file; standard input when absent or `-`.
@@ -312,6 +318,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             stop_sequences,
             tools,
             report: as_report,
+            ml_commons,
         } => {
             let tools = match tools {
                 None => Vec::new(),
@@ -330,7 +337,11 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             let options = common.options();
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let result = parse(&input, &options).and_then(|document| {
-                convert(&document, bare, to, &convert_options, &options, !common.compact && !as_report)
+                let pretty = !common.compact && !as_report;
+                if ml_commons {
+                    return ml_commons_parameters(&document, bare, to, &options, pretty);
+                }
+                convert(&document, bare, to, &convert_options, &options, pretty)
             });
             match (result, as_report) {
                 (Ok((body, warnings)), false) => {
@@ -357,6 +368,33 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     Ok(false)
                 }
             }
+        }
+    }
+}
+
+/// Validates and builds ml-commons' parameters, returned as JSON text like a converted body.
+fn ml_commons_parameters(
+    document: &Document<'_>,
+    bare: bool,
+    provider: ProviderId,
+    validation: &validate::Options,
+    pretty: bool,
+) -> Result<(String, Vec<Diagnostic>), Report> {
+    let validated = if bare {
+        validate::validate_input(document, validation)
+    } else {
+        validate::validate_request(document, validation)
+    };
+    let (request, mut report) = validated.into_result()?;
+    match agent_input::convert::mlcommons::parameters(provider, &request) {
+        Ok(parameters) => {
+            let text =
+                if pretty { serde_json::to_string_pretty(&parameters) } else { serde_json::to_string(&parameters) };
+            Ok((text.unwrap_or_default(), report.warnings))
+        }
+        Err(errors) => {
+            report.extend(errors);
+            Err(report)
         }
     }
 }

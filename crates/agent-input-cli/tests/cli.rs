@@ -6,7 +6,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use conformance::{Case, Subject, check_conversion, check_validation, load_all};
+use conformance::{
+    Case, ResponseCase, Subject, check_conversion, check_response, check_validation, load_all, load_responses,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Value, json};
 
@@ -72,6 +74,11 @@ fn convert_args(entry: &Value, dir: &std::path::Path) -> Option<Vec<String>> {
             "allow_prefill" => {
                 if value.as_bool()? {
                     args.push("--allow-prefill".into());
+                }
+            }
+            "ml_commons" => {
+                if value.as_bool()? {
+                    args.push("--ml-commons".into());
                 }
             }
             "tools" => {
@@ -247,6 +254,28 @@ fn cli_behaviour() -> Vec<Trial> {
             }
             Ok(())
         }),
+        Trial::test("cli/convert takes every provider id and alias", || {
+            for name in [
+                "openai-chat",
+                "OpenAI/v1/chat/completions",
+                "openai-responses",
+                "anthropic-messages",
+                "gemini",
+                "gemini/v1beta/generatecontent",
+            ] {
+                let output =
+                    run_cli(&["convert".into(), format!("--to={name}"), "--compact".into()], r#"{"input":"Hi"}"#);
+                if output.status.code() != Some(0) {
+                    return Err(format!("{name}: {}", String::from_utf8_lossy(&output.stderr)).into());
+                }
+            }
+            let pretty = run_cli(&["convert".into(), "--to=gemini".into()], r#"{"input":"Hi"}"#);
+            let want = "{\n  \"contents\": [\n    {\n      \"role\": \"user\",\n      \"parts\": [\n        {\n          \"text\": \"Hi\"\n        }\n      ]\n    }\n  ],\n  \"generationConfig\": {\n    \"maxOutputTokens\": 4096\n  }\n}\n";
+            if String::from_utf8_lossy(&pretty.stdout) != want {
+                return Err(format!("pretty output: {}", String::from_utf8_lossy(&pretty.stdout)).into());
+            }
+            Ok(())
+        }),
         Trial::test("cli/help documents every command", || {
             for command in ["validate", "convert", "question", "response"] {
                 let output = run_cli(&[command.into(), "--help".into()], "");
@@ -259,12 +288,39 @@ fn cli_behaviour() -> Vec<Trial> {
     ]
 }
 
+/// A response fixture through `agent-input response --from`: stdout on success, the
+/// `error: CODE at PATH: message` lines of stderr on failure.
+fn run_response(case: &ResponseCase) -> Result<(), Failed> {
+    let output = run_cli(&["response".into(), format!("--from={}", case.provider), "--compact".into()], &case.text());
+    let result = if output.status.code() == Some(0) {
+        Ok(stdout_json(&output)?)
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(stderr
+            .lines()
+            .filter_map(|line| {
+                let (code, rest) = line.strip_prefix("error: ")?.split_once(" at ")?;
+                let (path, message) = rest.split_once(": ")?;
+                Some(json!({"code": code, "path": if path == "/" { "" } else { path }, "message": message}))
+            })
+            .collect())
+    };
+    let mut out = String::new();
+    check_response(case, result, &mut out);
+    if out.is_empty() { Ok(()) } else { Err(out.into()) }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = load_all()
         .into_iter()
         .map(|(name, case)| Trial::test(format!("fixture/{name}"), move || run_case(&case)))
         .collect();
+    trials.extend(
+        load_responses()
+            .into_iter()
+            .map(|(name, case)| Trial::test(format!("fixture/{name}"), move || run_response(&case))),
+    );
     trials.extend(cli_behaviour());
     libtest_mimic::run(&args, trials).exit();
 }

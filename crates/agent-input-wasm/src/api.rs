@@ -6,7 +6,7 @@ use agent_input::json::Document;
 use agent_input::{InputType, Report, validate};
 use serde_json::Value;
 
-use crate::dto::{ConversionReport, ValidationReport, to_json};
+use crate::dto::{ConversionReport, ResponseReport, ValidationReport, to_json};
 use crate::options::{ConvertSettings, ValidateOptions};
 
 /// How to read the JSON: a request envelope or a bare input.
@@ -83,6 +83,28 @@ pub(crate) fn convert(text: &str, subject: Subject, settings: &ConvertSettings, 
     }
 }
 
+/// Reads a provider response body (JSON text) into the standard message, stop reason and usage.
+pub(crate) fn parse_response(provider: &str, text: &str) -> String {
+    let Some(provider) = agent_input::ProviderId::parse(provider) else {
+        let ids: Vec<&str> = agent_input::ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+        let mut report = Report::default();
+        report.push(
+            agent_input::Diagnostic::new(
+                agent_input::Code::InvalidParameter,
+                agent_input::Path::root().key("provider"),
+                format!("unknown provider '{provider}'; use one of {}", ids.join(", ")),
+            )
+            .expected(ids)
+            .received(provider),
+        );
+        return to_json(&ResponseReport::failed(&report));
+    };
+    match agent_input::response::parse(provider, text) {
+        Ok(response) => to_json(&ResponseReport::read(&response)),
+        Err(report) => to_json(&ResponseReport::failed(&report)),
+    }
+}
+
 /// The `question` ml-commons would read from a bare input, or `None` when the input is not valid.
 pub(crate) fn question(text: &str) -> Option<String> {
     let options = validate::Options::default();
@@ -105,6 +127,24 @@ mod tests {
 
     fn parse(text: &str) -> Value {
         serde_json::from_str(text).expect("reports are JSON")
+    }
+
+    #[test]
+    fn responses_are_read_for_every_provider() {
+        let report = parse(&parse_response(
+            "anthropic-messages",
+            r#"{"content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}}"#,
+        ));
+        assert_eq!(
+            report,
+            json!({"ok": true, "message": {"role": "assistant", "content": [{"type": "text", "text": "Hi"}]},
+                "stopReason": "end_turn", "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}, "errors": []})
+        );
+        let bad = parse(&parse_response("openai", "{}"));
+        assert_eq!(bad["errors"][0]["path"], "/provider");
+        let bad = parse(&parse_response("gemini", "{}"));
+        assert_eq!(bad["ok"], false);
+        assert_eq!(bad["errors"][0]["code"], "missing_field");
     }
 
     #[test]

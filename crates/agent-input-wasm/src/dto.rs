@@ -94,6 +94,57 @@ impl<'a> ConversionReport<'a> {
     }
 }
 
+/// `{ ok: true, message, stopReason, usage, errors: [] }` or `{ ok: false, errors }`: a provider
+/// response read back.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub(crate) enum ResponseReport<'a> {
+    Read {
+        ok: bool,
+        message: &'a agent_input::Message<'static>,
+        #[serde(rename = "stopReason")]
+        stop_reason: Option<&'a str>,
+        usage: Option<JsUsage>,
+        errors: [(); 0],
+    },
+    Failed {
+        ok: bool,
+        errors: Vec<JsDiagnostic<'a>>,
+    },
+}
+
+/// `{ inputTokens, outputTokens, totalTokens }`
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_field_names)] // the names JavaScript reads
+pub(crate) struct JsUsage {
+    input_tokens: u64,
+    output_tokens: u64,
+    total_tokens: u64,
+}
+
+impl<'a> ResponseReport<'a> {
+    /// A response that was read.
+    pub(crate) fn read(response: &'a agent_input::response::ProviderResponse) -> Self {
+        Self::Read {
+            ok: true,
+            message: &response.message,
+            stop_reason: response.stop_reason.as_deref(),
+            usage: response.usage.map(|u| JsUsage {
+                input_tokens: u.input_tokens,
+                output_tokens: u.output_tokens,
+                total_tokens: u.total_tokens,
+            }),
+            errors: [],
+        }
+    }
+
+    /// A response that could not be read.
+    pub(crate) fn failed(report: &'a Report) -> Self {
+        Self::Failed { ok: false, errors: list(&report.errors) }
+    }
+}
+
 /// Serializes a report. The types above hold only strings, numbers and lists, so this cannot
 /// fail.
 pub(crate) fn to_json<T: Serialize>(value: &T) -> String {

@@ -222,6 +222,24 @@ pub fn detect_input_type(
     Ok(text::with_str(&text, api::input_type).map_or(JsValue::NULL, |t| JsValue::from_str(t.as_str())))
 }
 
+/// Reads a provider's response body — JSON text as received, or the parsed value — into the
+/// standard format: `{ ok: true, message, stopReason, usage, errors: [] }` with the assistant's
+/// text and tool calls, the stop reason normalized (`end_turn`, `tool_use`, `max_tokens`,
+/// `stop_sequence`, `content_filtered`) and token counts (or `null`); or `{ ok: false, errors }`
+/// when the body has the wrong shape or the provider is unknown.
+#[wasm_bindgen(js_name = parseResponse, unchecked_return_type = "ResponseResult")]
+pub fn parse_response(
+    #[wasm_bindgen(unchecked_param_type = "ProviderId | MlCommonsProviderName")] provider: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] body: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let provider = provider.as_string().ok_or_else(|| type_error("provider must be a string"))?;
+    let text = match body.dyn_ref::<JsString>() {
+        Some(text) => text.clone(),
+        None => json_text(body, "body")?,
+    };
+    JSON::parse(&text::with_str(&text, |text| api::parse_response(&provider, text)))
+}
+
 /// The version of the package (and of the core crate it is built from).
 #[wasm_bindgen(js_name = packageVersion)]
 pub fn package_version() -> String {

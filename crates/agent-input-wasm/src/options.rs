@@ -330,9 +330,7 @@ mod tests {
 
     #[test]
     fn a_missing_or_unknown_provider_is_an_error_listing_the_providers() {
-        for options in
-            [json!({}), json!({"provider": null}), json!({"provider": "openai-chat"}), json!({"provider": 1})]
-        {
+        for options in [json!({}), json!({"provider": null}), json!({"provider": "openai"}), json!({"provider": 1})] {
             let settings = ConvertSettings::read(&options);
             assert_eq!(settings.provider, None);
             assert_eq!(
@@ -341,9 +339,12 @@ mod tests {
                 "{options}"
             );
         }
-        let report = ConvertSettings::read(&json!({"provider": "openai-chat"})).report;
-        assert_eq!(report.errors[0].expected, ["bedrock-converse"]);
-        assert_eq!(report.errors[0].received.as_deref(), Some("openai-chat"));
+        let report = ConvertSettings::read(&json!({"provider": "openai"})).report;
+        assert_eq!(
+            report.errors[0].expected,
+            ["bedrock-converse", "openai-chat", "openai-responses", "anthropic-messages", "gemini"]
+        );
+        assert_eq!(report.errors[0].received.as_deref(), Some("openai"));
     }
 
     #[test]

@@ -180,7 +180,10 @@ export interface ValidateOptions {
 }
 
 /** A provider request format. */
-export type ProviderId = "bedrock-converse";
+export type ProviderId = "bedrock-converse" | "openai-chat" | "openai-responses" | "anthropic-messages" | "gemini";
+
+/** ml-commons' `model_provider` names, accepted wherever a provider id is. */
+export type MlCommonsProviderName = "bedrock/converse" | "openai/v1/chat/completions" | "gemini/v1beta/generatecontent";
 
 /** A tool the model may call. */
 export interface ToolSpec {
@@ -197,13 +200,13 @@ export interface ToolSpec {
  * value is an `invalid_parameter` error at `/options/<snake_case name>`.
  */
 export interface ConvertOptions extends ValidateOptions {
-  /** The target: `bedrock-converse` (also ml-commons' `bedrock/converse`). */
-  provider: ProviderId | "bedrock/converse";
+  /** The target provider, by id or by ml-commons' `model_provider` name. */
+  provider: ProviderId | MlCommonsProviderName;
   /** A system prompt, placed before the text of any system messages. */
   system?: string;
   /** Most tokens to generate (default 4096). */
   maxTokens?: number | string;
-  /** 0 to 1; sent only when given. */
+  /** 0 to 1 (0 to 2 for OpenAI and Gemini); sent only when given. */
   temperature?: number | string;
   /** 0 to 1; sent only when given. */
   topP?: number | string;
@@ -212,8 +215,74 @@ export interface ConvertOptions extends ValidateOptions {
   tools?: ToolSpec[];
 }
 
+/** The body of any provider's request: narrow it by the provider you converted to. */
+export type ProviderRequest =
+  | ConverseRequest
+  | OpenAiChatRequest
+  | OpenAiResponsesRequest
+  | AnthropicMessagesRequest
+  | GeminiRequest;
+
+/** OpenAI `POST /v1/chat/completions` without `model` (add it before sending). */
+export interface OpenAiChatRequest {
+  messages: { role: "system" | "developer" | "user" | "assistant" | "tool"; [key: string]: unknown }[];
+  max_completion_tokens: number;
+  temperature?: number;
+  top_p?: number;
+  stop?: string[];
+  tools?: { type: "function"; function: { name: string; description?: string; parameters: object } }[];
+}
+
+/** OpenAI `POST /v1/responses` without `model` (add it before sending). */
+export interface OpenAiResponsesRequest {
+  instructions?: string;
+  input: ({ type: "message" | "function_call" | "function_call_output"; [key: string]: unknown })[];
+  max_output_tokens: number;
+  temperature?: number;
+  top_p?: number;
+  tools?: { type: "function"; name: string; description?: string; parameters: object; strict: boolean }[];
+}
+
+/** Anthropic `POST /v1/messages` without `model` (add it before sending). */
+export interface AnthropicMessagesRequest {
+  max_tokens: number;
+  system?: { type: "text"; text: string }[];
+  messages: { role: "user" | "assistant"; content: { type: string; [key: string]: unknown }[] }[];
+  temperature?: number;
+  top_p?: number;
+  stop_sequences?: string[];
+  tools?: { name: string; description?: string; input_schema: object }[];
+}
+
+/** Gemini `POST /v1beta/models/{model}:generateContent`. */
+export interface GeminiRequest {
+  contents: { role: "user" | "model"; parts: Record<string, unknown>[] }[];
+  systemInstruction?: { parts: { text: string }[] };
+  generationConfig: { maxOutputTokens: number; temperature?: number; topP?: number; stopSequences?: string[] };
+  tools?: { functionDeclarations: { name: string; description?: string; parametersJsonSchema: object }[] }[];
+}
+
+/** Token counts of one model call. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** `parseResponse`'s outcome: the assistant's message, why it stopped, and its token counts. */
+export type ResponseResult =
+  | {
+      ok: true;
+      message: Message;
+      /** `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `content_filtered`, or the provider's own word. */
+      stopReason: string | null;
+      usage: Usage | null;
+      errors: [];
+    }
+  | { ok: false; errors: ValidationError[] };
+
 /** The outcome of a conversion: the body, or every reason there is none. */
-export type ConvertResult<Body = ConverseRequest> =
+export type ConvertResult<Body = ProviderRequest> =
   | { ok: true; body: Body; errors: []; warnings: ValidationWarning[] }
   | { ok: false; body?: undefined; errors: ValidationError[]; warnings: ValidationWarning[] };
 
@@ -291,5 +360,7 @@ mod tests {
     fn provider_ids_are_the_cores() {
         let ids: Vec<&str> = agent_input::ProviderId::ALL.iter().map(|p| p.as_str()).collect();
         assert_eq!(union("ProviderId"), ids);
+        let names: Vec<&str> = agent_input::ProviderId::ALL.iter().filter_map(|p| p.ml_commons_name()).collect();
+        assert_eq!(union("MlCommonsProviderName"), names);
     }
 }

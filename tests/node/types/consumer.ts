@@ -7,6 +7,7 @@ import {
   convertJson,
   detectInputType,
   extractQuestion,
+  parseResponse,
   validate,
   validateInput,
   validateJson,
@@ -20,6 +21,9 @@ import {
   type ExecuteRequest,
   type InputType,
   type Message,
+  type ProviderRequest,
+  type ResponseResult,
+  type Usage,
   type ToolCall,
   type ValidationReport,
   type WarningCode,
@@ -63,15 +67,30 @@ const options: ConvertOptions = {
 };
 const result = convert(request, options);
 if (result.ok) {
-  const body: ConverseRequest = result.body;
-  const maxTokens: number = body.inferenceConfig.maxTokens;
+  const body: ProviderRequest = result.body;
+  // The body's type narrows by its own fields.
+  if ('inferenceConfig' in body) {
+    const converse: ConverseRequest = body;
+    const maxTokens: number = converse.inferenceConfig.maxTokens;
+    void maxTokens;
+  }
   const none: [] = result.errors;
-  void maxTokens;
   void none;
 } else {
   const body: undefined = result.body;
   void body;
 }
+for (const provider of ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'gemini/v1beta/generatecontent'] as const) {
+  convert(request, { provider });
+}
+const read: ResponseResult = parseResponse('openai-chat', '{"choices": []}');
+if (read.ok) {
+  const reply: Message = read.message;
+  const stop: string | null = read.stopReason;
+  const usage: Usage | null = read.usage;
+  void [reply, stop, usage];
+}
+parseResponse('gemini', { candidates: [] });
 const json = convertJson('{"input": "Hi"}', { provider: 'bedrock/converse' });
 if (json.ok) {
   const text: string = json.body;
@@ -88,6 +107,8 @@ convert(request);
 convert(request, { maxTokens: 5 });
 // @ts-expect-error: not a provider
 convert(request, { provider: 'openai' });
+// @ts-expect-error: not a provider
+parseResponse('bedrock', '{}');
 // @ts-expect-error: the Json variants take text
 validateJson(request);
 // @ts-expect-error: not an input type

@@ -78,7 +78,7 @@ pub(super) fn check(model: &ModelSpec, report: &mut Report) {
     }
 }
 
-fn parse_endpoint(endpoint: &str) -> Result<reqwest::Url, String> {
+pub(super) fn parse_endpoint(endpoint: &str) -> Result<reqwest::Url, String> {
     let url = reqwest::Url::parse(endpoint).map_err(|e| format!("endpoint is not a URL: {e}"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return Err("endpoint must be an http or https URL with a host, such as http://127.0.0.1:9000".into());
@@ -177,27 +177,32 @@ impl Bedrock {
     }
 
     fn transport_error(&self, error: &reqwest::Error) -> ProviderError {
-        if error.is_timeout() {
-            ProviderError::Timeout(self.timeout)
-        } else if error.is_body() || error.is_decode() {
-            ProviderError::BadResponse(error.to_string())
-        } else {
-            // Without the URL: it is ours and known; the error's source chain says what failed.
-            let mut detail = error.to_string();
-            if let Some(url) = error.url() {
-                detail = detail.replace(url.as_str(), "the provider's endpoint");
-            }
-            let mut source = std::error::Error::source(error);
-            while let Some(cause) = source {
-                detail = format!("{detail}: {cause}");
-                source = cause.source();
-            }
-            ProviderError::Unreachable(detail)
-        }
+        transport_error(error, self.timeout)
     }
 }
 
-async fn read_limited(mut response: reqwest::Response) -> Result<String, reqwest::Error> {
+/// A failed exchange with a provider, without the provider's URL in the message.
+pub(super) fn transport_error(error: &reqwest::Error, timeout: Duration) -> ProviderError {
+    if error.is_timeout() {
+        ProviderError::Timeout(timeout)
+    } else if error.is_body() || error.is_decode() {
+        ProviderError::BadResponse(error.to_string())
+    } else {
+        // Without the URL: it is ours and known; the error's source chain says what failed.
+        let mut detail = error.to_string();
+        if let Some(url) = error.url() {
+            detail = detail.replace(url.as_str(), "the provider's endpoint");
+        }
+        let mut source = std::error::Error::source(error);
+        while let Some(cause) = source {
+            detail = format!("{detail}: {cause}");
+            source = cause.source();
+        }
+        ProviderError::Unreachable(detail)
+    }
+}
+
+pub(super) async fn read_limited(mut response: reqwest::Response) -> Result<String, reqwest::Error> {
     let mut bytes = Vec::new();
     while let Some(chunk) = response.chunk().await? {
         if bytes.len() + chunk.len() > MAX_RESPONSE_BYTES {

@@ -7,6 +7,7 @@
 
 pub mod bedrock;
 pub mod echo;
+pub mod hosted;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -131,10 +132,11 @@ impl Kind {
         }
     }
 
-    /// The names accepted, for messages.
+    /// The names accepted, for messages: `echo`, and each provider's ml-commons name or, when it
+    /// has none, its id.
     pub fn supported() -> Vec<String> {
         let mut names = vec!["echo".to_string()];
-        names.extend(ProviderId::ALL.iter().filter_map(|id| id.ml_commons_name()).map(str::to_string));
+        names.extend(ProviderId::ALL.iter().map(|id| id.ml_commons_name().unwrap_or(id.as_str()).to_string()));
         names
     }
 }
@@ -213,6 +215,7 @@ pub fn check_model(model: &ModelSpec) -> Report {
             .received(model.model_provider.clone()),
         ),
         Some(Kind::Core(ProviderId::BedrockConverse)) => bedrock::check(model, &mut report),
+        Some(Kind::Core(provider)) if hosted::handles(provider) => hosted::check(provider, model, &mut report),
         Some(_) => {}
     }
     // Every problem of the options at once: those that cannot be read, and the provider's range
@@ -233,12 +236,8 @@ pub fn for_model(model: &ModelSpec, clients: &Clients) -> Result<Box<dyn Provide
     match Kind::parse(&model.model_provider) {
         Some(Kind::Echo) => Ok(Box::new(echo::Echo)),
         Some(Kind::Core(ProviderId::BedrockConverse)) => Ok(Box::new(bedrock::Bedrock::new(model, clients)?)),
-        #[allow(unreachable_patterns)] // the core's ProviderId gains variants as it gains converters
-        Some(Kind::Core(other)) => Err(ApiError::new(
-            StatusCode::NOT_IMPLEMENTED,
-            "provider_not_supported",
-            format!("the gateway has no client for {} yet", other.display_name()),
-        )),
+        // The API-key providers; one the gateway cannot call yet is a 501 from here.
+        Some(Kind::Core(provider)) => Ok(Box::new(hosted::Hosted::new(provider, model, clients)?)),
         None => Err(ApiError::invalid_one(Diagnostic::new(
             Code::InvalidParameter,
             Path::root().key("model").key("model_provider"),

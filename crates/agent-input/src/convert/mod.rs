@@ -4,7 +4,13 @@
 //! never drops content silently: what the provider cannot carry is an error naming the provider
 //! and saying what to do instead.
 
+pub mod anthropic_messages;
 pub mod bedrock_converse;
+mod common;
+pub mod gemini;
+pub mod mlcommons;
+pub mod openai_chat;
+pub mod openai_responses;
 
 use std::fmt;
 
@@ -15,7 +21,12 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{AgentInput, ContentBlock, ExecuteRequest, Message, Role, ToolCall};
 use crate::path::Path;
 
+pub use anthropic_messages::AnthropicMessages;
 pub use bedrock_converse::BedrockConverse;
+pub use common::DataUrl;
+pub use gemini::Gemini;
+pub use openai_chat::OpenAiChat;
+pub use openai_responses::OpenAiResponses;
 
 /// A provider's request format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,16 +34,34 @@ pub use bedrock_converse::BedrockConverse;
 pub enum ProviderId {
     /// AWS Bedrock Runtime `Converse`.
     BedrockConverse,
+    /// `OpenAI` Chat Completions.
+    OpenAiChat,
+    /// `OpenAI` Responses.
+    OpenAiResponses,
+    /// Anthropic Messages.
+    AnthropicMessages,
+    /// Google Gemini `generateContent`.
+    Gemini,
 }
 
 impl ProviderId {
     /// Every provider.
-    pub const ALL: &'static [ProviderId] = &[ProviderId::BedrockConverse];
+    pub const ALL: &'static [ProviderId] = &[
+        ProviderId::BedrockConverse,
+        ProviderId::OpenAiChat,
+        ProviderId::OpenAiResponses,
+        ProviderId::AnthropicMessages,
+        ProviderId::Gemini,
+    ];
 
     /// The id used by the CLI (`--to`) and the npm package (`provider`).
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::BedrockConverse => "bedrock-converse",
+            Self::OpenAiChat => "openai-chat",
+            Self::OpenAiResponses => "openai-responses",
+            Self::AnthropicMessages => "anthropic-messages",
+            Self::Gemini => "gemini",
         }
     }
 
@@ -40,6 +69,9 @@ impl ProviderId {
     pub const fn ml_commons_name(self) -> Option<&'static str> {
         match self {
             Self::BedrockConverse => Some("bedrock/converse"),
+            Self::OpenAiChat => Some("openai/v1/chat/completions"),
+            Self::Gemini => Some("gemini/v1beta/generatecontent"),
+            Self::OpenAiResponses | Self::AnthropicMessages => None,
         }
     }
 
@@ -47,6 +79,10 @@ impl ProviderId {
     pub const fn display_name(self) -> &'static str {
         match self {
             Self::BedrockConverse => "Bedrock Converse",
+            Self::OpenAiChat => "OpenAI Chat Completions",
+            Self::OpenAiResponses => "OpenAI Responses",
+            Self::AnthropicMessages => "Anthropic Messages",
+            Self::Gemini => "Gemini",
         }
     }
 
@@ -61,6 +97,65 @@ impl ProviderId {
 impl fmt::Display for ProviderId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// What one converter can carry: the rows of the capability matrix in `docs/providers.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The provider.
+    pub provider: ProviderId,
+    /// Base64 images.
+    pub image_base64: &'static str,
+    /// Images by URL.
+    pub image_url: &'static str,
+    /// Base64 documents.
+    pub document_base64: &'static str,
+    /// Documents by URL.
+    pub document_url: &'static str,
+    /// Video.
+    pub video: &'static str,
+    /// `s3://` URLs.
+    pub s3_urls: &'static str,
+    /// Where system text goes.
+    pub system: &'static str,
+    /// Standard roles taken.
+    pub roles: &'static str,
+    /// Media in messages other than the user's.
+    pub media_outside_user: &'static str,
+    /// How tool results are carried.
+    pub tool_results: &'static str,
+    /// Count, size and option limits checked.
+    pub limits: &'static str,
+}
+
+impl Capabilities {
+    /// The matrix rows: a label and the field's value.
+    pub const fn rows(&self) -> [(&'static str, &'static str); 11] {
+        [
+            ("image, base64", self.image_base64),
+            ("image, URL", self.image_url),
+            ("document, base64", self.document_base64),
+            ("document, URL", self.document_url),
+            ("video", self.video),
+            ("`s3://` URLs", self.s3_urls),
+            ("system text", self.system),
+            ("roles", self.roles),
+            ("media outside user messages", self.media_outside_user),
+            ("tool results", self.tool_results),
+            ("limits checked", self.limits),
+        ]
+    }
+}
+
+/// What a provider's converter can carry.
+pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
+    match provider {
+        ProviderId::BedrockConverse => &bedrock_converse::CAPABILITIES,
+        ProviderId::OpenAiChat => &openai_chat::CAPABILITIES,
+        ProviderId::OpenAiResponses => &openai_responses::CAPABILITIES,
+        ProviderId::AnthropicMessages => &anthropic_messages::CAPABILITIES,
+        ProviderId::Gemini => &gemini::CAPABILITIES,
     }
 }
 
@@ -129,6 +224,10 @@ pub trait Provider {
 pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
     match provider {
         ProviderId::BedrockConverse => bedrock_converse::check_options(options),
+        ProviderId::OpenAiChat => openai_chat::check_options(options),
+        ProviderId::OpenAiResponses => openai_responses::check_options(options),
+        ProviderId::AnthropicMessages => anthropic_messages::check_options(options),
+        ProviderId::Gemini => gemini::check_options(options),
     }
 }
 
@@ -148,6 +247,10 @@ pub fn convert_to_value(
     }
     match provider {
         ProviderId::BedrockConverse => to_value::<BedrockConverse>(request, options),
+        ProviderId::OpenAiChat => to_value::<OpenAiChat>(request, options),
+        ProviderId::OpenAiResponses => to_value::<OpenAiResponses>(request, options),
+        ProviderId::AnthropicMessages => to_value::<AnthropicMessages>(request, options),
+        ProviderId::Gemini => to_value::<Gemini>(request, options),
     }
 }
 
@@ -184,22 +287,86 @@ pub fn convert_into(
         buffer.clear();
         // The body is about as large as the media it carries; size the buffer once.
         buffer.reserve(request.input.payload_len() + 4096);
-        let result = if pretty {
-            serde_json::to_writer_pretty(&mut buffer, &converted.body)
-        } else {
-            serde_json::to_writer(&mut buffer, &converted.body)
-        };
-        result.map_err(|e| serialize_failure(P::ID, &e))?;
-        *out = String::from_utf8(buffer).map_err(|e| {
+        // Always written compact, then indented as text: one serializer per wire type instead of
+        // two keeps the WebAssembly build small.
+        serde_json::to_writer(&mut buffer, &converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+        let text = String::from_utf8(buffer).map_err(|e| {
             let mut report = Report::default();
             report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));
             report
         })?;
+        *out = if pretty { indent(&text) } else { text };
         Ok(converted.warnings)
     }
     match provider {
         ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out),
+        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out),
+        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out),
+        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out),
+        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out),
     }
+}
+
+/// Compact JSON text indented as `serde_json::to_string_pretty` writes it (two spaces, `": "`,
+/// empty arrays and objects kept as `[]` and `{}`).
+pub(crate) fn indent(compact: &str) -> String {
+    let bytes = compact.as_bytes();
+    let mut out = String::with_capacity(compact.len() + compact.len() / 4);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut start = 0;
+    let mut i = 0;
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' | b'}' | b']' | b',' | b':' => {
+                out.push_str(&compact[start..i]);
+                start = i + 1;
+                match b {
+                    b'{' | b'[' if matches!(bytes.get(i + 1), Some(b'}' | b']')) => {
+                        out.push_str(&compact[i..i + 2]);
+                        i += 1;
+                        start = i + 1;
+                    }
+                    b'{' | b'[' => {
+                        out.push(b as char);
+                        depth += 1;
+                        newline(&mut out, depth);
+                    }
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        newline(&mut out, depth);
+                        out.push(b as char);
+                    }
+                    b',' => {
+                        out.push(',');
+                        newline(&mut out, depth);
+                    }
+                    _ => out.push_str(": "),
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&compact[start..]);
+    out
 }
 
 fn serialize_failure(provider: ProviderId, error: &serde_json::Error) -> Report {
@@ -428,4 +595,14 @@ fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
             Ok(ToolSpec { name: name.clone(), description, input_schema })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn indent_writes_what_serde_json_pretty_writes() {
+        let value = serde_json::json!({"a": [], "b": {}, "c": [1, {"d": "x,{}[]:\\\"y"}, [[]]], "e": null, "f": "é"});
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(super::indent(&compact), serde_json::to_string_pretty(&value).unwrap());
+    }
 }

@@ -40,6 +40,22 @@ pub const MAX_VIDEO_BASE64_CHARS: u64 = 26_214_400;
 /// Most stop sequences.
 pub const MAX_STOP_SEQUENCES: usize = 2500;
 
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+    provider: ProviderId::BedrockConverse,
+    image_base64: "✓",
+    image_url: "s3:// only",
+    document_base64: "✓ all 9 formats",
+    document_url: "s3:// only",
+    video: "✓",
+    s3_urls: "✓ `s3Location`",
+    system: "top-level `system`",
+    roles: "system, user, assistant, tool",
+    media_outside_user: "tool results only",
+    tool_results: "`toolResult` block, text and media",
+    limits: "≤ 20 images of ≤ 3.75 MB; ≤ 5 documents of ≤ 4.5 MB; video < 25 MB base64; temperature ≤ 1",
+};
+
 /// The schema of a tool that takes no arguments, used when a spec gives none.
 static EMPTY_SCHEMA: std::sync::LazyLock<Value> =
     std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));

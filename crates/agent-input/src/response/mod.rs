@@ -11,6 +11,16 @@ use crate::json::{Document, Json, Object};
 use crate::model::{ContentBlock, Message, Role, ToolCall};
 use crate::path::Path;
 
+mod anthropic_messages;
+mod gemini;
+mod openai_chat;
+mod openai_responses;
+
+pub use anthropic_messages::parse_anthropic_messages;
+pub use gemini::parse_gemini;
+pub use openai_chat::parse_openai_chat;
+pub use openai_responses::parse_openai_responses;
+
 /// Token counts reported by a provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
@@ -27,7 +37,9 @@ pub struct Usage {
 pub struct ProviderResponse {
     /// The assistant's message: text and tool calls.
     pub message: Message<'static>,
-    /// Why generation stopped, in the provider's words (`end_turn`, `tool_use`, `max_tokens`, …).
+    /// Why generation stopped, normalized to seed 003's (Anthropic's) words: `end_turn`,
+    /// `tool_use`, `max_tokens`, `stop_sequence`, `content_filtered`; any other reason is kept
+    /// as the provider gives it.
     pub stop_reason: Option<String>,
     /// Token counts, when reported.
     pub usage: Option<Usage>,
@@ -89,7 +101,91 @@ pub fn primary_text(message: &Message<'_>) -> Option<String> {
 pub fn parse(provider: ProviderId, body: &str) -> Result<ProviderResponse, Report> {
     match provider {
         ProviderId::BedrockConverse => parse_bedrock_converse(body),
+        ProviderId::OpenAiChat => parse_openai_chat(body),
+        ProviderId::OpenAiResponses => parse_openai_responses(body),
+        ProviderId::AnthropicMessages => parse_anthropic_messages(body),
+        ProviderId::Gemini => parse_gemini(body),
     }
+}
+
+/// The assistant message of text blocks (blank ones skipped) and tool calls.
+pub(crate) fn assistant(texts: Vec<String>, tool_calls: Vec<ToolCall<'static>>) -> Message<'static> {
+    let content =
+        texts.into_iter().filter(|t| !t.trim().is_empty()).map(|t| ContentBlock::Text(Cow::Owned(t))).collect();
+    Message { role: Role::Assistant, content, tool_calls, tool_call_id: None }
+}
+
+/// A standard tool call.
+pub(crate) fn tool_call(id: &str, name: &str, arguments: String) -> ToolCall<'static> {
+    ToolCall {
+        id: Cow::Owned(id.to_string()),
+        kind: Cow::Borrowed("function"),
+        name: Cow::Owned(name.to_string()),
+        arguments: Cow::Owned(arguments),
+    }
+}
+
+/// Parses a body into its root object.
+pub(crate) fn root(body: &str) -> Result<Document<'_>, Report> {
+    let document = Document::parse(body).map_err(|e| {
+        single(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))
+    })?;
+    object(&document.root, &Path::root(), "the response")?;
+    Ok(document)
+}
+
+/// An array field.
+pub(crate) fn array<'v, 'a>(object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v [Json<'a>], Report> {
+    match field(object, path, key)? {
+        Json::Array(items) => Ok(items),
+        other => Err(wrong(&path.key(key), key, "array", other)),
+    }
+}
+
+/// An optional string field (absent or null: `None`).
+pub(crate) fn opt_string<'v>(object: &'v Object<'_>, path: &Path, key: &str) -> Result<Option<&'v str>, Report> {
+    match object.get(key) {
+        None | Some(Json::Null) => Ok(None),
+        Some(Json::String(s)) => Ok(Some(s)),
+        Some(other) => Err(wrong(&path.key(key), key, "string", other)),
+    }
+}
+
+/// Token counts from an object with the given keys; the total is summed when not given.
+pub(crate) fn usage(object: Option<&Object<'_>>, input: &str, output: &str, total: Option<&str>) -> Option<Usage> {
+    let object = object?;
+    let count = |key: &str| match object.get(key) {
+        Some(Json::Number(n)) => n.as_u64().unwrap_or(0),
+        _ => 0,
+    };
+    let (input_tokens, output_tokens) = (count(input), count(output));
+    let total_tokens = total.map_or(input_tokens + output_tokens, count);
+    Some(Usage { input_tokens, output_tokens, total_tokens })
+}
+
+/// A stop reason in seed 003's words.
+pub fn normalize_stop_reason(provider: ProviderId, raw: &str) -> String {
+    let normalized = match (provider, raw) {
+        (_, "end_turn" | "stop" | "STOP" | "completed") => "end_turn",
+        (_, "tool_use" | "tool_calls" | "function_call") => "tool_use",
+        (_, "max_tokens" | "length" | "MAX_TOKENS" | "max_output_tokens") => "max_tokens",
+        (_, "stop_sequence") => "stop_sequence",
+        (
+            _,
+            "content_filtered"
+            | "guardrail_intervened"
+            | "content_filter"
+            | "refusal"
+            | "SAFETY"
+            | "RECITATION"
+            | "BLOCKLIST"
+            | "PROHIBITED_CONTENT"
+            | "SPII"
+            | "IMAGE_SAFETY",
+        ) => "content_filtered",
+        _ => return raw.to_string(),
+    };
+    normalized.to_string()
 }
 
 /// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
@@ -142,7 +238,7 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
         }
     }
     let stop_reason = match root.get("stopReason") {
-        Some(Json::String(reason)) => Some(reason.to_string()),
+        Some(Json::String(reason)) => Some(normalize_stop_reason(ProviderId::BedrockConverse, reason)),
         _ => None,
     };
     let usage = root.get("usage").and_then(Json::as_object).map(|usage| {
@@ -163,13 +259,13 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
     })
 }
 
-fn single(diagnostic: Diagnostic) -> Report {
+pub(crate) fn single(diagnostic: Diagnostic) -> Report {
     let mut report = Report::default();
     report.push(diagnostic);
     report
 }
 
-fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
+pub(crate) fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
     single(
         Diagnostic::new(
             Code::InvalidFieldType,
@@ -181,17 +277,17 @@ fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
     )
 }
 
-fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
+pub(crate) fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
     value.as_object().ok_or_else(|| wrong(path, what, "object", value))
 }
 
-fn field<'v, 'a>(object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v Json<'a>, Report> {
+pub(crate) fn field<'v, 'a>(object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v Json<'a>, Report> {
     object.get(key).ok_or_else(|| {
         single(Diagnostic::new(Code::MissingField, path.key(key), format!("the response has no '{key}'")))
     })
 }
 
-fn string<'v>(object: &'v Object<'_>, path: &Path, key: &str) -> Result<&'v str, Report> {
+pub(crate) fn string<'v>(object: &'v Object<'_>, path: &Path, key: &str) -> Result<&'v str, Report> {
     match field(object, path, key)? {
         Json::String(s) => Ok(s),
         other => Err(wrong(&path.key(key), key, "string", other)),

@@ -1,0 +1,275 @@
+//! Clients for the providers reached with an API key: `OpenAI` Chat Completions, `OpenAI` Responses,
+//! Anthropic Messages and Gemini `generateContent`.
+//!
+//! The body comes from the core's converter (`OpenAI` and Anthropic get `"model"` added; Gemini
+//! names the model in the URL). `credential.api_key` authenticates: `OpenAI` as
+//! `Authorization: Bearer`, Anthropic as `x-api-key` with `anthropic-version: 2023-06-01`, Gemini
+//! as `x-goog-api-key`. `model_parameters.endpoint` replaces the provider's base URL; the
+//! provider's own path is appended.
+
+use std::time::Duration;
+
+use agent_input::response::{self, ProviderResponse};
+use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
+use axum::http::StatusCode;
+use serde_json::Value;
+
+use super::bedrock::{parse_endpoint, read_limited, transport_error};
+use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
+use crate::error::ApiError;
+use crate::store::ModelSpec;
+
+/// The `anthropic-version` header the Messages API requires.
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// The API-key providers, as this module tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    OpenAiChat,
+    OpenAiResponses,
+    Anthropic,
+    Gemini,
+}
+
+impl Flavor {
+    /// The flavor of a core provider, if it is one of this module's.
+    fn of(provider: ProviderId) -> Option<Self> {
+        match provider {
+            ProviderId::OpenAiChat => Some(Self::OpenAiChat),
+            ProviderId::OpenAiResponses => Some(Self::OpenAiResponses),
+            ProviderId::AnthropicMessages => Some(Self::Anthropic),
+            ProviderId::Gemini => Some(Self::Gemini),
+            _ => None,
+        }
+    }
+
+    /// The default base URL.
+    const fn base(self) -> &'static str {
+        match self {
+            Self::OpenAiChat | Self::OpenAiResponses => "https://api.openai.com",
+            Self::Anthropic => "https://api.anthropic.com",
+            Self::Gemini => "https://generativelanguage.googleapis.com",
+        }
+    }
+
+    /// Whether the body names the model (`"model": ...`); otherwise the URL does.
+    const fn model_in_body(self) -> bool {
+        !matches!(self, Self::Gemini)
+    }
+
+    /// The provider's path under its base URL.
+    fn path(self, model_id: &str) -> String {
+        match self {
+            Self::OpenAiChat => "/v1/chat/completions".into(),
+            Self::OpenAiResponses => "/v1/responses".into(),
+            Self::Anthropic => "/v1/messages".into(),
+            Self::Gemini => {
+                let model = model_id.strip_prefix("models/").unwrap_or(model_id);
+                format!("/v1beta/models/{}:generateContent", crate::sigv4::uri_encode(model))
+            }
+        }
+    }
+}
+
+/// Whether this module has a client for `provider`.
+pub fn handles(provider: ProviderId) -> bool {
+    Flavor::of(provider).is_some()
+}
+
+fn endpoint(model: &ModelSpec) -> Option<&str> {
+    model.model_parameters.get("endpoint").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Registration checks: an API key and a usable endpoint.
+pub(super) fn check(provider: ProviderId, model: &ModelSpec, report: &mut Report) {
+    if model.credential.get("api_key").is_none_or(|key| key.trim().is_empty()) {
+        report.push(Diagnostic::new(
+            Code::MissingField,
+            Path::root().key("model").key("credential").key("api_key"),
+            format!("Missing credential: {} needs credential.api_key", provider.as_str()),
+        ));
+    }
+    let at = Path::root().key("model").key("model_parameters").key("endpoint");
+    match model.model_parameters.get("endpoint") {
+        Some(value) if !value.is_string() && !value.is_null() => report
+            .push(Diagnostic::new(Code::InvalidFieldType, at, "endpoint must be a string").received(value.to_string())),
+        _ => {
+            if let Some(endpoint) = endpoint(model)
+                && let Err(message) = parse_endpoint(endpoint)
+            {
+                report.push(Diagnostic::new(Code::InvalidParameter, at, message).received(endpoint));
+            }
+        }
+    }
+}
+
+/// A client for one model of an API-key provider.
+#[derive(Debug, Clone)]
+pub struct Hosted {
+    provider: ProviderId,
+    flavor: Flavor,
+    http: reqwest::Client,
+    timeout: Duration,
+    url: reqwest::Url,
+    model_id: String,
+    api_key: String,
+}
+
+impl Hosted {
+    /// A client for `model`.
+    ///
+    /// # Errors
+    /// A provider this module has no client for (501), or a model block that [`check`] would
+    /// reject.
+    pub fn new(provider: ProviderId, model: &ModelSpec, clients: &Clients) -> Result<Self, ApiError> {
+        let Some(flavor) = Flavor::of(provider) else {
+            return Err(ApiError::new(
+                StatusCode::NOT_IMPLEMENTED,
+                "provider_not_supported",
+                format!("the gateway has no client for {} yet", provider.display_name()),
+            ));
+        };
+        let mut report = Report::default();
+        check(provider, model, &mut report);
+        if !report.is_ok() {
+            return Err(ApiError::invalid(report));
+        }
+        let base = endpoint(model).unwrap_or(flavor.base()).trim_end_matches('/');
+        let url = parse_endpoint(&format!("{base}{}", flavor.path(&model.model_id)))
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "illegal_argument_exception", e))?;
+        Ok(Self {
+            provider,
+            flavor,
+            http: clients.http.clone(),
+            timeout: clients.timeout,
+            url,
+            model_id: model.model_id.clone(),
+            api_key: model.credential.get("api_key").unwrap_or_default().to_string(),
+        })
+    }
+
+    async fn call(&self, body: String) -> Result<ProviderResponse, ProviderError> {
+        let request = self
+            .http
+            .post(self.url.clone())
+            .timeout(self.timeout)
+            .header("content-type", "application/json")
+            .header("accept", "application/json");
+        let request = match self.flavor {
+            Flavor::Anthropic => {
+                request.header("x-api-key", &self.api_key).header("anthropic-version", ANTHROPIC_VERSION)
+            }
+            Flavor::Gemini => request.header("x-goog-api-key", &self.api_key),
+            Flavor::OpenAiChat | Flavor::OpenAiResponses => request.bearer_auth(&self.api_key),
+        };
+        let response = request.body(body).send().await.map_err(|e| transport_error(&e, self.timeout))?;
+        let status = response.status().as_u16();
+        let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
+        if !(200..300).contains(&status) {
+            let (kind, message) = error_of(&text);
+            return Err(ProviderError::Status { status, kind, message, retry_after });
+        }
+        response::parse(self.provider, &text).map_err(|report| ProviderError::BadResponse(report.to_string()))
+    }
+}
+
+/// `{"error": {"message", "type" | "status"}}` — the error shape of `OpenAI`, Anthropic (inside
+/// `{"type": "error", ...}`) and Google; anything else is quoted, cut short.
+fn error_of(body: &str) -> (Option<String>, String) {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let error = parsed.as_ref().and_then(|v| v.get("error")).filter(|e| e.is_object());
+    let text = |key: &str| error.and_then(|e| e.get(key)).and_then(Value::as_str).map(str::to_string);
+    if let Some(message) = text("message") {
+        return (text("type").or_else(|| text("status")), message);
+    }
+    let short: String = body.chars().take(300).collect();
+    (None, if short.is_empty() { "(no message)".into() } else { short })
+}
+
+/// `{"model": "<id>", ...rest}`: the model name put in front of a converted body.
+fn with_model(model_id: &str, body: &str) -> String {
+    let name = serde_json::to_string(model_id).unwrap_or_else(|_| "\"\"".into());
+    let rest = body.strip_prefix('{').unwrap_or(body);
+    let mut out = String::with_capacity(body.len() + name.len() + 10);
+    out.push_str("{\"model\":");
+    out.push_str(&name);
+    if rest.trim_start() != "}" {
+        out.push(',');
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Provider for Hosted {
+    fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
+        let mut body = String::new();
+        let warnings = convert::convert_into(self.provider, request, options, false, &mut body)?;
+        if self.flavor.model_in_body() {
+            body = with_model(&self.model_id, &body);
+        }
+        Ok(Outgoing { body, warnings, input_tokens: 0 })
+    }
+
+    fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>> {
+        Box::pin(self.call(outgoing.body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Credential;
+    use serde_json::json;
+
+    fn model(provider: &str, id: &str, credential: &[(&str, &str)], parameters: &Value) -> ModelSpec {
+        ModelSpec {
+            model_id: id.into(),
+            model_provider: provider.into(),
+            credential: Credential(credential.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect()),
+            model_parameters: parameters.as_object().cloned().unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn builds_each_providers_url() {
+        let clients = Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1) };
+        let key = [("api_key", "k")];
+        let url = |provider, id, parameters: Value| {
+            Hosted::new(provider, &model("x", id, &key, &parameters), &clients).unwrap().url.to_string()
+        };
+        assert_eq!(url(ProviderId::OpenAiChat, "gpt-4o", json!({})), "https://api.openai.com/v1/chat/completions");
+        assert_eq!(url(ProviderId::OpenAiResponses, "gpt-4o", json!({})), "https://api.openai.com/v1/responses");
+        assert_eq!(url(ProviderId::AnthropicMessages, "claude", json!({})), "https://api.anthropic.com/v1/messages");
+        assert_eq!(
+            url(ProviderId::Gemini, "models/gemini-2.5-flash", json!({})),
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
+        );
+        assert_eq!(
+            url(ProviderId::Gemini, "gemini-2.5-flash", json!({"endpoint": "http://127.0.0.1:9000/"})),
+            "http://127.0.0.1:9000/v1beta/models/gemini-2.5-flash:generateContent"
+        );
+    }
+
+    #[test]
+    fn reports_a_missing_key_and_a_bad_endpoint() {
+        let mut report = Report::default();
+        check(ProviderId::Gemini, &model("gemini", "g", &[], &json!({"endpoint": "ftp://x"})), &mut report);
+        let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        assert_eq!(paths, ["/model/credential/api_key", "/model/model_parameters/endpoint"]);
+    }
+
+    #[test]
+    fn puts_the_model_first_and_reads_errors() {
+        assert_eq!(with_model("gpt\"4", r#"{"messages":[]}"#), r#"{"model":"gpt\"4","messages":[]}"#);
+        assert_eq!(
+            error_of(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            (Some("overloaded_error".into()), "Overloaded".into())
+        );
+        assert_eq!(
+            error_of(r#"{"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"}}"#),
+            (Some("INVALID_ARGUMENT".into()), "bad".into())
+        );
+        assert_eq!(error_of("<html>"), (None, "<html>".into()));
+    }
+}

@@ -1,0 +1,470 @@
+//! Standard input → Anthropic Messages request body (`POST /v1/messages`).
+//!
+//! API reference: <https://docs.claude.com/en/api/messages>. System text is the top-level
+//! `system`; turns alternate `user`/`assistant` (same-role runs are merged, as the API itself
+//! would); tool calls become `tool_use` blocks and tool results `tool_result` blocks at the start
+//! of the next user turn. Images and PDFs go as base64 or URL sources, plain text documents as a
+//! text source; video, other document formats and `s3://` URLs are errors.
+
+use serde_json::value::RawValue;
+
+use super::common::{self, Cx};
+use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::format::DocumentFormat;
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::path::Path;
+
+use self::wire::{Block, DocumentSource, ImageSource, Message, MessagesRequest, SystemBlock, Tool};
+
+/// Most images in one request.
+pub const MAX_IMAGES: u64 = 100;
+/// Largest decoded image (5 MB).
+pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
+/// Largest request (32 MB), checked against the media it carries.
+pub const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
+/// Highest temperature.
+pub const MAX_TEMPERATURE: f64 = 1.0;
+
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+    provider: ProviderId::AnthropicMessages,
+    image_base64: "✓",
+    image_url: "✓ https",
+    document_base64: "PDF, txt",
+    document_url: "PDF only",
+    video: "✗",
+    s3_urls: "✗",
+    system: "top-level `system`",
+    roles: "system, user, assistant, tool",
+    media_outside_user: "tool results only",
+    tool_results: "`tool_result` block, text, images, documents",
+    limits: "≤ 100 images of ≤ 5 MB; request ≤ 32 MB; temperature ≤ 1",
+};
+
+const TOOL_NAME_RULE: &str = "1-64 letters, digits, '_' or '-'";
+
+/// The Anthropic Messages converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AnthropicMessages;
+
+impl Provider for AnthropicMessages {
+    const ID: ProviderId = ProviderId::AnthropicMessages;
+    type Request<'a> = MessagesRequest<'a>;
+
+    fn convert<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+    ) -> Result<Converted<MessagesRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Cx::new(Self::ID, &request.input_path);
+        let max_tokens = cx.sampling(options, MAX_TEMPERATURE, Some(usize::MAX));
+        let tools = cx.tools(options, common::is_plain_name, TOOL_NAME_RULE);
+        limits(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let mut system: Vec<SystemBlock<'a>> = Vec::new();
+        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+            system.push(SystemBlock { kind: "text", text: prompt });
+        }
+        let mut messages: Vec<Message<'a>> = Vec::new();
+        let mut last_is_tool_group = false;
+        let mut tool_block_at = None;
+        let mut documents = 0;
+        cx.first_is_user(&turns);
+        for turn in &turns {
+            let role = match turn.role {
+                Role::User | Role::Tool => "user",
+                Role::Assistant => "assistant",
+                Role::System => {
+                    let texts = super::openai_chat::text_only(&mut cx, turn, "system prompts");
+                    system.extend(texts.into_iter().map(|text| SystemBlock { kind: "text", text }));
+                    continue;
+                }
+                Role::Other(_) => {
+                    cx.role_not_supported(turn, &["user", "assistant", "system", "tool"]);
+                    continue;
+                }
+            };
+            let blocks = blocks(&mut cx, turn, &mut documents);
+            if tool_block_at.is_none() {
+                tool_block_at = if !turn.tool_calls.is_empty() {
+                    Some(turn.origin.field_path(cx.base, "toolCalls"))
+                } else if *turn.role == Role::Tool {
+                    Some(turn.origin.field_path(cx.base, "toolCallId"))
+                } else {
+                    None
+                };
+            }
+            let is_tool = *turn.role == Role::Tool;
+            match messages.last_mut() {
+                Some(last) if last.role == role => {
+                    if !(is_tool && last_is_tool_group) {
+                        let message = format!(
+                            "this message was merged into the previous {role} turn: Anthropic Messages needs user and assistant turns to alternate"
+                        );
+                        cx.report.push(Diagnostic::new(
+                            Code::MessagesMerged,
+                            turn.origin.message_path(cx.base),
+                            message,
+                        ));
+                    }
+                    last.content.extend(blocks);
+                    // Tool results must come first in a user turn.
+                    let (mut content, rest): (Vec<_>, Vec<_>) =
+                        last.content.drain(..).partition(|b| matches!(b, Block::ToolResult { .. }));
+                    content.extend(rest);
+                    last.content = content;
+                    last_is_tool_group = last_is_tool_group && is_tool;
+                }
+                _ => {
+                    messages.push(Message { role, content: blocks });
+                    last_is_tool_group = is_tool;
+                }
+            }
+        }
+        if let Some(at) = tool_block_at
+            && options.tools.is_empty()
+        {
+            cx.error(Diagnostic::new(
+                Code::ToolConfigRequired,
+                at,
+                "the conversation has tool calls or tool results, so Anthropic Messages needs the tool specs: pass tools (name, description, input_schema)",
+            ));
+        }
+        cx.tool_pairs(&turns, false);
+        check_prefill(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = MessagesRequest {
+            max_tokens,
+            system,
+            messages,
+            temperature: options.temperature,
+            top_p: options.top_p,
+            stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
+            tools: tools
+                .into_iter()
+                .map(|(spec, schema)| Tool {
+                    name: &spec.name,
+                    description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                    input_schema: schema,
+                })
+                .collect(),
+        };
+        Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+/// The option checks of [`AnthropicMessages::convert`] alone.
+pub(crate) fn check_options(options: &ConvertOptions) -> Report {
+    let base = Path::root();
+    let mut cx = Cx::new(ProviderId::AnthropicMessages, &base);
+    cx.sampling(options, MAX_TEMPERATURE, Some(usize::MAX));
+    cx.tools(options, common::is_plain_name, TOOL_NAME_RULE);
+    cx.report
+}
+
+fn limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+    let mut images = 0u64;
+    let mut media = 0u64;
+    for turn in turns {
+        for (j, block) in turn.content.iter().enumerate() {
+            let path = || turn.origin.block_path(cx.base, j);
+            if let ContentBlock::Image(image) = block {
+                images += 1;
+                cx.count(images, MAX_IMAGES, "image", &path);
+                cx.size(&image.source, MAX_IMAGE_BYTES, "image", &path);
+            }
+            media += block.source().map_or(0, |s| s.decoded_len().unwrap_or(0) as u64);
+        }
+    }
+    cx.total(media, MAX_REQUEST_BYTES, "media");
+}
+
+fn is_tool_use_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+fn check_id(cx: &mut Cx<'_>, id: &str, path: Path) {
+    if !is_tool_use_id(id) {
+        let message = format!(
+            "Anthropic Messages tool call ids must be letters, digits, '_' or '-'; {} is not",
+            crate::validate::quote(id)
+        );
+        cx.error(Diagnostic::new(Code::InvalidForProvider, path, message).received(id));
+    }
+}
+
+fn blocks<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Block<'a>> {
+    let mut blocks = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
+    if let Some(text) = turn.text {
+        blocks.push(Block::Text { text });
+        return blocks;
+    }
+    if *turn.role == Role::Tool {
+        let id = turn.tool_call_id.unwrap_or_default();
+        check_id(cx, id, turn.origin.field_path(cx.base, "toolCallId"));
+        let content = turn.content.iter().enumerate().filter_map(|(j, b)| block(cx, turn, j, b, documents)).collect();
+        blocks.push(Block::ToolResult { tool_use_id: id, content });
+        return blocks;
+    }
+    let assistant = *turn.role == Role::Assistant;
+    for (j, content) in turn.content.iter().enumerate() {
+        if assistant && !matches!(content, ContentBlock::Text(_)) {
+            cx.media_in_role(turn, j, content, "assistant messages");
+            continue;
+        }
+        blocks.extend(block(cx, turn, j, content, documents));
+    }
+    for (k, call) in turn.tool_calls.iter().enumerate() {
+        let path = turn.origin.field_path(cx.base, "toolCalls").index(k);
+        check_id(cx, &call.id, path.key("id"));
+        if !common::is_plain_name(&call.name) {
+            cx.bad_tool_name(&call.name, path.key("function").key("name"), TOOL_NAME_RULE);
+        }
+        // Validation checked the arguments hold a JSON object.
+        if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
+            blocks.push(Block::ToolUse { id: &call.id, name: &call.name, input });
+        }
+    }
+    blocks
+}
+
+fn block<'a>(
+    cx: &mut Cx<'_>,
+    turn: &Turn<'a, 'a>,
+    j: usize,
+    content: &'a ContentBlock<'a>,
+    documents: &mut usize,
+) -> Option<Block<'a>> {
+    let path = || turn.origin.block_path(cx.base, j);
+    match content {
+        ContentBlock::Text(text) => Some(Block::Text { text }),
+        ContentBlock::Image(image) => match &image.source {
+            Source::Base64(data) => {
+                Some(Block::Image { source: ImageSource::Base64 { media_type: image.format.mime_type(), data } })
+            }
+            Source::Url(url) => cx
+                .web_url(url, path().key("source").key("data"), "image")
+                .then_some(Block::Image { source: ImageSource::Url { url } }),
+        },
+        ContentBlock::Document(document) => {
+            *documents += 1;
+            let title = document.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+            let source = match (document.format, &document.source) {
+                (DocumentFormat::Pdf, Source::Base64(data)) => {
+                    DocumentSource::Base64 { media_type: document.format.mime_type(), data }
+                }
+                (DocumentFormat::Pdf, Source::Url(url)) => {
+                    if !cx.web_url(url, path().key("source").key("data"), "document") {
+                        return None;
+                    }
+                    DocumentSource::Url { url }
+                }
+                (DocumentFormat::Txt, Source::Base64(data)) => {
+                    let Ok(text) =
+                        String::from_utf8(crate::base64::decode_head(data, crate::base64::decoded_len(data)))
+                    else {
+                        cx.error(Diagnostic::new(
+                            Code::InvalidForProvider,
+                            path().key("source").key("data"),
+                            "Anthropic Messages reads txt documents as UTF-8 text, and this one is not UTF-8; convert it to UTF-8 or send it as PDF",
+                        ));
+                        return None;
+                    };
+                    DocumentSource::Text { media_type: "text/plain", data: text }
+                }
+                (DocumentFormat::Txt, Source::Url(_)) => {
+                    cx.unsupported(
+                        path().key("source").key("data"),
+                        "txt documents by URL (only PDF URLs)",
+                        "send the text as base64 data or put it in a text block",
+                    );
+                    return None;
+                }
+                (format, _) => {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        &format!("{format} documents (only PDF and txt)"),
+                        "convert the document to PDF, or put its text in a text block",
+                    );
+                    return None;
+                }
+            };
+            Some(Block::Document { source, title })
+        }
+        ContentBlock::Video(_) => {
+            cx.unsupported(
+                path(),
+                "video",
+                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
+            );
+            None
+        }
+    }
+}
+
+/// Anthropic rejects a final assistant message (a prefill) that ends with whitespace.
+fn check_prefill(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+    let Some(last) = turns.iter().rev().find(|t| *t.role != Role::System) else { return };
+    if *last.role != Role::Assistant || !last.tool_calls.is_empty() {
+        return;
+    }
+    if let Some(ContentBlock::Text(text)) = last.content.last()
+        && text.ends_with(char::is_whitespace)
+    {
+        cx.error(Diagnostic::new(
+            Code::InvalidForProvider,
+            last.origin.block_path(cx.base, last.content.len() - 1).key("text"),
+            "Anthropic Messages rejects a final assistant message (a prefill) that ends with whitespace; remove the trailing spaces or line breaks",
+        ));
+    }
+}
+
+/// Messages request shapes, limited to what the standard input can produce.
+pub mod wire {
+    use serde::Serialize;
+    use serde_json::Value;
+    use serde_json::value::RawValue;
+
+    /// The body of `POST /v1/messages` (without `model`, which the caller adds).
+    #[derive(Debug, Clone, Serialize)]
+    pub struct MessagesRequest<'a> {
+        /// Most tokens to generate (always set: the API requires it).
+        pub max_tokens: u64,
+        /// System text blocks.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub system: Vec<SystemBlock<'a>>,
+        /// Alternating user and assistant turns.
+        pub messages: Vec<Message<'a>>,
+        /// Sampling temperature, 0 to 1.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub temperature: Option<f64>,
+        /// Nucleus sampling.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub top_p: Option<f64>,
+        /// Stop sequences.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub stop_sequences: Vec<&'a str>,
+        /// Tools.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub tools: Vec<Tool<'a>>,
+    }
+
+    /// `{"type": "text", "text"}` in `system`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct SystemBlock<'a> {
+        /// Always `text`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// The text.
+        pub text: &'a str,
+    }
+
+    /// One turn.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Message<'a> {
+        /// `user` or `assistant`.
+        pub role: &'static str,
+        /// Its blocks.
+        pub content: Vec<Block<'a>>,
+    }
+
+    /// A content block, tagged by `type`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Block<'a> {
+        /// Text.
+        Text {
+            /// The text.
+            text: &'a str,
+        },
+        /// An image.
+        Image {
+            /// Where it is.
+            source: ImageSource<'a>,
+        },
+        /// A document.
+        Document {
+            /// Where it is.
+            source: DocumentSource<'a>,
+            /// Its name, when given.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            title: Option<&'a str>,
+        },
+        /// A tool call of the assistant.
+        ToolUse {
+            /// The call's id.
+            id: &'a str,
+            /// The tool.
+            name: &'a str,
+            /// The arguments object.
+            input: &'a RawValue,
+        },
+        /// A tool's result.
+        ToolResult {
+            /// The call answered.
+            tool_use_id: &'a str,
+            /// Text, image and document blocks.
+            content: Vec<Block<'a>>,
+        },
+    }
+
+    /// An image source.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum ImageSource<'a> {
+        /// Inline bytes.
+        Base64 {
+            /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+            media_type: &'static str,
+            /// Base64.
+            data: &'a str,
+        },
+        /// A URL the provider fetches.
+        Url {
+            /// The URL.
+            url: &'a str,
+        },
+    }
+
+    /// A document source.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum DocumentSource<'a> {
+        /// Inline PDF bytes.
+        Base64 {
+            /// `application/pdf`.
+            media_type: &'static str,
+            /// Base64.
+            data: &'a str,
+        },
+        /// A PDF URL.
+        Url {
+            /// The URL.
+            url: &'a str,
+        },
+        /// Plain text.
+        Text {
+            /// `text/plain`.
+            media_type: &'static str,
+            /// The decoded text.
+            data: String,
+        },
+    }
+
+    /// A tool.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Tool<'a> {
+        /// Its name.
+        pub name: &'a str,
+        /// What it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// JSON Schema of its arguments.
+        pub input_schema: &'a Value,
+    }
+}

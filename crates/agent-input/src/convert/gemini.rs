@@ -1,0 +1,439 @@
+//! Standard input → Gemini `generateContent` request body (REST, camelCase).
+//!
+//! API reference: <https://ai.google.dev/api/generate-content>. Roles are `user` and `model`
+//! (same-role runs are merged); system text is `systemInstruction`; base64 media is `inlineData`
+//! and URLs `fileData`, both with real MIME types; tool calls are `functionCall` parts and tool
+//! results `functionResponse` parts named after the call they answer. Word and Excel documents,
+//! Matroska video and `s3://` URLs are errors.
+
+use serde_json::value::RawValue;
+
+use super::common::{CallSite, Cx, tool_text};
+use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::format::{DocumentFormat, VideoFormat};
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::path::Path;
+
+use self::wire::{
+    Content, FileData, FunctionCall, FunctionDeclaration, FunctionResponse, GenerateContentRequest, GenerationConfig,
+    InlineData, Part, Response, ResultText, SystemInstruction, Tool,
+};
+
+/// Most base64 characters of inline data in one request (100 MB).
+pub const MAX_INLINE_CHARS: u64 = 100 * 1024 * 1024;
+/// Largest decoded inline PDF (50 MB).
+pub const MAX_PDF_BYTES: u64 = 50 * 1024 * 1024;
+/// Most images in one request.
+pub const MAX_IMAGES: u64 = 3600;
+/// Most stop sequences.
+pub const MAX_STOP_SEQUENCES: usize = 5;
+/// Highest temperature.
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+    provider: ProviderId::Gemini,
+    image_base64: "✓ `inlineData`",
+    image_url: "✓ `fileData`",
+    document_base64: "PDF, txt, md, csv, html",
+    document_url: "PDF, txt, md, csv, html",
+    video: "✓ (not mkv)",
+    s3_urls: "✗",
+    system: "`systemInstruction`",
+    roles: "system, user, assistant (`model`), tool",
+    media_outside_user: "assistant messages",
+    tool_results: "`functionResponse` part, text",
+    limits: "≤ 3600 images; 100 MB inline; PDF ≤ 50 MB; ≤ 5 stop sequences; temperature ≤ 2",
+};
+
+const TOOL_NAME_RULE: &str = "1-64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'";
+
+/// Gemini function names: start with a letter or `_`; letters, digits, `_ . : -`; at most 64.
+fn is_function_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+}
+
+/// The MIME type Gemini documents for a video format, or `None` when it takes none.
+const fn video_mime(format: VideoFormat) -> Option<&'static str> {
+    match format {
+        VideoFormat::Mp4 => Some("video/mp4"),
+        VideoFormat::Mpeg => Some("video/mpeg"),
+        VideoFormat::Mov => Some("video/mov"),
+        VideoFormat::Flv => Some("video/x-flv"),
+        VideoFormat::Mpg => Some("video/mpg"),
+        VideoFormat::Webm => Some("video/webm"),
+        VideoFormat::Wmv => Some("video/wmv"),
+        VideoFormat::ThreeGp => Some("video/3gpp"),
+        VideoFormat::Mkv => None,
+    }
+}
+
+/// The MIME type Gemini reads a document format as, or `None` when it reads none.
+const fn document_mime(format: DocumentFormat) -> Option<&'static str> {
+    match format {
+        DocumentFormat::Pdf | DocumentFormat::Csv | DocumentFormat::Html | DocumentFormat::Txt | DocumentFormat::Md => {
+            Some(format.mime_type())
+        }
+        DocumentFormat::Doc | DocumentFormat::Docx | DocumentFormat::Xls | DocumentFormat::Xlsx => None,
+    }
+}
+
+/// The Gemini converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Gemini;
+
+impl Provider for Gemini {
+    const ID: ProviderId = ProviderId::Gemini;
+    type Request<'a> = GenerateContentRequest<'a>;
+
+    fn convert<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+    ) -> Result<Converted<GenerateContentRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Cx::new(Self::ID, &request.input_path);
+        let max_output_tokens = cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
+        let tools = cx.tools(options, is_function_name, TOOL_NAME_RULE);
+        limits(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        cx.first_is_user(&turns);
+        let calls = cx.tool_pairs(&turns, false);
+        let mut system: Vec<Part<'a>> = Vec::new();
+        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+            system.push(Part::Text(prompt));
+        }
+        let mut contents: Vec<Content<'a>> = Vec::new();
+        let mut last_is_tool_group = false;
+        for turn in &turns {
+            let role = match turn.role {
+                Role::User | Role::Tool => "user",
+                Role::Assistant => "model",
+                Role::System => {
+                    let texts = super::openai_chat::text_only(&mut cx, turn, "system instructions");
+                    system.extend(texts.into_iter().map(Part::Text));
+                    continue;
+                }
+                Role::Other(_) => {
+                    cx.role_not_supported(turn, &["user", "assistant", "system", "tool"]);
+                    continue;
+                }
+            };
+            let parts = parts(&mut cx, turn, &calls);
+            let is_tool = *turn.role == Role::Tool;
+            match contents.last_mut() {
+                Some(last) if last.role == role => {
+                    if !(is_tool && last_is_tool_group) {
+                        let message = format!(
+                            "this message was merged into the previous {role} turn: Gemini needs user and model turns to alternate"
+                        );
+                        cx.report.push(Diagnostic::new(
+                            Code::MessagesMerged,
+                            turn.origin.message_path(cx.base),
+                            message,
+                        ));
+                    }
+                    last.parts.extend(parts);
+                    let (mut ordered, rest): (Vec<_>, Vec<_>) =
+                        last.parts.drain(..).partition(|p| matches!(p, Part::FunctionResponse(_)));
+                    ordered.extend(rest);
+                    last.parts = ordered;
+                    last_is_tool_group = last_is_tool_group && is_tool;
+                }
+                _ => {
+                    contents.push(Content { role, parts });
+                    last_is_tool_group = is_tool;
+                }
+            }
+        }
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = GenerateContentRequest {
+            contents,
+            system_instruction: (!system.is_empty()).then_some(SystemInstruction { parts: system }),
+            generation_config: GenerationConfig {
+                max_output_tokens,
+                temperature: options.temperature,
+                top_p: options.top_p,
+                stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
+            },
+            tools: if tools.is_empty() {
+                Vec::new()
+            } else {
+                vec![Tool {
+                    function_declarations: tools
+                        .into_iter()
+                        .map(|(spec, schema)| FunctionDeclaration {
+                            name: &spec.name,
+                            description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                            parameters_json_schema: schema,
+                        })
+                        .collect(),
+                }]
+            },
+        };
+        Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+/// The option checks of [`Gemini::convert`] alone.
+pub(crate) fn check_options(options: &ConvertOptions) -> Report {
+    let base = Path::root();
+    let mut cx = Cx::new(ProviderId::Gemini, &base);
+    cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
+    cx.tools(options, is_function_name, TOOL_NAME_RULE);
+    cx.report
+}
+
+fn limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+    let mut images = 0u64;
+    let mut inline = 0u64;
+    for turn in turns {
+        for (j, block) in turn.content.iter().enumerate() {
+            let path = || turn.origin.block_path(cx.base, j);
+            match block {
+                ContentBlock::Image(_) => {
+                    images += 1;
+                    cx.count(images, MAX_IMAGES, "image", &path);
+                }
+                ContentBlock::Document(document) if document.format == DocumentFormat::Pdf => {
+                    cx.size(&document.source, MAX_PDF_BYTES, "PDF", &path);
+                }
+                _ => {}
+            }
+            if let Some(Source::Base64(data)) = block.source() {
+                inline += data.len() as u64;
+            }
+        }
+    }
+    cx.total(inline, MAX_INLINE_CHARS, "base64 inline data");
+}
+
+fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
+    let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
+    if let Some(text) = turn.text {
+        parts.push(Part::Text(text));
+        return parts;
+    }
+    if *turn.role == Role::Tool {
+        let id = turn.tool_call_id.unwrap_or_default();
+        let texts = match tool_text(turn.content) {
+            Ok(texts) => texts,
+            Err(j) => {
+                cx.media_in_role(turn, j, &turn.content[j], "function responses");
+                return parts;
+            }
+        };
+        // An unmatched id is reported by the pairing check.
+        let Some(call) = calls.iter().find(|c| c.id == id) else { return parts };
+        let result = match texts.as_slice() {
+            [text] => ResultText::One(text),
+            _ => ResultText::Many(texts),
+        };
+        parts.push(Part::FunctionResponse(FunctionResponse { name: call.name, response: Response { result } }));
+        return parts;
+    }
+    for (j, block) in turn.content.iter().enumerate() {
+        let path = || turn.origin.block_path(cx.base, j);
+        let mime = match block {
+            ContentBlock::Text(text) => {
+                parts.push(Part::Text(text));
+                continue;
+            }
+            ContentBlock::Image(image) => image.format.mime_type(),
+            ContentBlock::Video(video) => {
+                let Some(mime) = video_mime(video.format) else {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        "mkv video",
+                        "convert it to mp4 or webm, or use bedrock-converse",
+                    );
+                    continue;
+                };
+                mime
+            }
+            ContentBlock::Document(document) => {
+                let Some(mime) = document_mime(document.format) else {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        &format!("{} documents (PDF and text formats only)", document.format),
+                        "convert the document to PDF, or put its text in a text block",
+                    );
+                    continue;
+                };
+                mime
+            }
+        };
+        match block.source() {
+            Some(Source::Base64(data)) => parts.push(Part::InlineData(InlineData { mime_type: mime, data })),
+            Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
+                parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
+            }
+            Some(Source::Url(_)) | None => {}
+        }
+    }
+    for (k, call) in turn.tool_calls.iter().enumerate() {
+        if !is_function_name(&call.name) {
+            let path = turn.origin.field_path(cx.base, "toolCalls").index(k).key("function").key("name");
+            cx.bad_tool_name(&call.name, path, TOOL_NAME_RULE);
+        }
+        if let Ok(args) = serde_json::from_str::<&RawValue>(&call.arguments) {
+            parts.push(Part::FunctionCall(FunctionCall { name: &call.name, args }));
+        }
+    }
+    parts
+}
+
+/// `generateContent` request shapes (REST, camelCase), limited to what the standard input can
+/// produce.
+pub mod wire {
+    use serde::Serialize;
+    use serde_json::Value;
+    use serde_json::value::RawValue;
+
+    /// The body of `POST /v1beta/models/{model}:generateContent` (the model is in the URL).
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GenerateContentRequest<'a> {
+        /// The conversation.
+        pub contents: Vec<Content<'a>>,
+        /// System text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub system_instruction: Option<SystemInstruction<'a>>,
+        /// Sampling settings.
+        pub generation_config: GenerationConfig<'a>,
+        /// Function declarations.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub tools: Vec<Tool<'a>>,
+    }
+
+    /// One turn.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Content<'a> {
+        /// `user` or `model`.
+        pub role: &'static str,
+        /// Its parts.
+        pub parts: Vec<Part<'a>>,
+    }
+
+    /// `systemInstruction`: text parts.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct SystemInstruction<'a> {
+        /// Text parts.
+        pub parts: Vec<Part<'a>>,
+    }
+
+    /// A part: exactly one member is set.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub enum Part<'a> {
+        /// `{"text"}`
+        Text(&'a str),
+        /// `{"inlineData": {"mimeType", "data"}}`
+        InlineData(InlineData<'a>),
+        /// `{"fileData": {"mimeType", "fileUri"}}`
+        FileData(FileData<'a>),
+        /// `{"functionCall": {"name", "args"}}`
+        FunctionCall(FunctionCall<'a>),
+        /// `{"functionResponse": {"name", "response"}}`
+        FunctionResponse(FunctionResponse<'a>),
+    }
+
+    /// Inline bytes.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct InlineData<'a> {
+        /// The MIME type.
+        pub mime_type: &'static str,
+        /// Base64.
+        pub data: &'a str,
+    }
+
+    /// A URL the provider fetches.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FileData<'a> {
+        /// The MIME type.
+        pub mime_type: &'static str,
+        /// The URL.
+        pub file_uri: &'a str,
+    }
+
+    /// A call the model made.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionCall<'a> {
+        /// The function.
+        pub name: &'a str,
+        /// The arguments object.
+        pub args: &'a RawValue,
+    }
+
+    /// A function's result.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionResponse<'a> {
+        /// The function that was called.
+        pub name: &'a str,
+        /// `{"result": text}`, or `{"result": [texts]}` for several text blocks.
+        pub response: Response<'a>,
+    }
+
+    /// `response`: a JSON object holding the tool's text.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Response<'a> {
+        /// The text.
+        pub result: ResultText<'a>,
+    }
+
+    /// One text, or several.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum ResultText<'a> {
+        /// One text block.
+        One(&'a str),
+        /// Several text blocks.
+        Many(Vec<&'a str>),
+    }
+
+    /// `generationConfig`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GenerationConfig<'a> {
+        /// Most tokens to generate.
+        pub max_output_tokens: u64,
+        /// Sampling temperature, 0 to 2.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub temperature: Option<f64>,
+        /// Nucleus sampling.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub top_p: Option<f64>,
+        /// Up to 5 stop sequences.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub stop_sequences: Vec<&'a str>,
+    }
+
+    /// A tool: function declarations.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Tool<'a> {
+        /// The functions.
+        pub function_declarations: Vec<FunctionDeclaration<'a>>,
+    }
+
+    /// A function's declaration.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FunctionDeclaration<'a> {
+        /// Its name.
+        pub name: &'a str,
+        /// What it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// JSON Schema of its arguments.
+        pub parameters_json_schema: &'a Value,
+    }
+}

@@ -1,0 +1,409 @@
+//! Standard input → `OpenAI` Chat Completions request body (`POST /v1/chat/completions`).
+//!
+//! API reference: <https://platform.openai.com/docs/api-reference/chat/create>. Images go as
+//! `image_url` parts (a `data:` URL for base64), PDFs as `file` parts with a `data:` URL; video,
+//! other document formats, PDF URLs and `s3://` URLs are errors. The model name travels with the
+//! endpoint, not in the converted body (see docs/providers.md).
+
+use super::common::{self, Cx, DataUrl};
+use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use crate::diagnostic::Report;
+use crate::format::DocumentFormat;
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::path::Path;
+
+use self::wire::{
+    ChatMessage, ChatRequest, Content, File, Function, FunctionCall, ImageUrl, Part, Tool, ToolCall, Url,
+};
+
+/// Most images in one request.
+pub const MAX_IMAGES: u64 = 500;
+/// Most decoded image bytes in one request (50 MB).
+pub const MAX_IMAGE_BYTES_TOTAL: u64 = 50 * 1024 * 1024;
+/// Most decoded PDF bytes in one request (32 MB).
+pub const MAX_FILE_BYTES_TOTAL: u64 = 32 * 1024 * 1024;
+/// Most stop sequences.
+pub const MAX_STOP_SEQUENCES: usize = 4;
+/// Highest temperature.
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+    provider: ProviderId::OpenAiChat,
+    image_base64: "✓ `data:` URL",
+    image_url: "✓ https",
+    document_base64: "PDF only (`file`)",
+    document_url: "✗",
+    video: "✗",
+    s3_urls: "✗",
+    system: "`system` message",
+    roles: "system, developer, user, assistant, tool",
+    media_outside_user: "✗",
+    tool_results: "`tool` message, text",
+    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; ≤ 4 stop sequences; temperature ≤ 2",
+};
+
+/// The `OpenAI` Chat Completions converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenAiChat;
+
+impl Provider for OpenAiChat {
+    const ID: ProviderId = ProviderId::OpenAiChat;
+    type Request<'a> = ChatRequest<'a>;
+
+    fn convert<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+    ) -> Result<Converted<ChatRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Cx::new(Self::ID, &request.input_path);
+        let max_completion_tokens = cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
+        let tools = cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
+        openai_limits(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let mut messages = Vec::with_capacity(turns.len() + 1);
+        if let Some(system) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+            messages.push(ChatMessage::System { content: Content::Text(system) });
+        }
+        let mut documents = 0;
+        for turn in &turns {
+            if let Some(message) = message(&mut cx, turn, &mut documents) {
+                messages.push(message);
+            }
+        }
+        cx.tool_pairs(&turns, true);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = ChatRequest {
+            messages,
+            max_completion_tokens,
+            temperature: options.temperature,
+            top_p: options.top_p,
+            stop: options.stop_sequences.iter().map(String::as_str).collect(),
+            tools: tools
+                .into_iter()
+                .map(|(spec, schema)| Tool {
+                    kind: "function",
+                    function: Function {
+                        name: &spec.name,
+                        description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                        parameters: schema,
+                    },
+                })
+                .collect(),
+        };
+        Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+/// The option checks of [`OpenAiChat::convert`] alone.
+pub(crate) fn check_options(options: &ConvertOptions) -> Report {
+    let base = Path::root();
+    let mut cx = Cx::new(ProviderId::OpenAiChat, &base);
+    cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
+    cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
+    cx.report
+}
+
+/// The image and PDF limits `OpenAI`'s two APIs share.
+pub(crate) fn openai_limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+    let (mut images, mut image_bytes, mut file_bytes) = (0u64, 0u64, 0u64);
+    for turn in turns {
+        for (j, block) in turn.content.iter().enumerate() {
+            let path = || turn.origin.block_path(cx.base, j);
+            match block {
+                ContentBlock::Image(image) => {
+                    images += 1;
+                    cx.count(images, MAX_IMAGES, "image", &path);
+                    image_bytes += image.source.decoded_len().unwrap_or(0) as u64;
+                }
+                ContentBlock::Document(document) => file_bytes += document.source.decoded_len().unwrap_or(0) as u64,
+                ContentBlock::Text(_) | ContentBlock::Video(_) => {}
+            }
+        }
+    }
+    cx.total(image_bytes, MAX_IMAGE_BYTES_TOTAL, "images");
+    cx.total(file_bytes, MAX_FILE_BYTES_TOTAL, "PDF files");
+}
+
+fn message<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {
+    let role = match turn.role {
+        Role::Other(name) if name.eq_ignore_ascii_case("developer") => "developer",
+        Role::Other(_) => {
+            cx.role_not_supported(turn, &["system", "developer", "user", "assistant", "tool"]);
+            return None;
+        }
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::System => "system",
+        Role::Tool => "tool",
+    };
+    if let Some(text) = turn.text {
+        return Some(ChatMessage::User { content: Content::Text(text) });
+    }
+    if role != "user" {
+        let place = match role {
+            "assistant" => "assistant messages",
+            "tool" => "tool messages",
+            _ => "system and developer messages",
+        };
+        let texts = text_only(cx, turn, place);
+        let content = match texts.as_slice() {
+            [] => None,
+            [text] => Some(Content::Text(text)),
+            _ => Some(Content::Parts(texts.iter().map(|text| Part::Text { text }).collect())),
+        };
+        return Some(match role {
+            "assistant" => ChatMessage::Assistant {
+                content,
+                tool_calls: turn
+                    .tool_calls
+                    .iter()
+                    .enumerate()
+                    .map(|(k, call)| {
+                        if !common::is_plain_name(&call.name) {
+                            let path =
+                                turn.origin.field_path(cx.base, "toolCalls").index(k).key("function").key("name");
+                            cx.bad_tool_name(&call.name, path, "1-64 letters, digits, '_' or '-'");
+                        }
+                        ToolCall {
+                            id: &call.id,
+                            kind: "function",
+                            function: FunctionCall { name: &call.name, arguments: &call.arguments },
+                        }
+                    })
+                    .collect(),
+            },
+            "tool" => ChatMessage::Tool {
+                content: content.unwrap_or(Content::Text("")),
+                tool_call_id: turn.tool_call_id.unwrap_or_default(),
+            },
+            "developer" => ChatMessage::Developer { content: content.unwrap_or(Content::Text("")) },
+            _ => ChatMessage::System { content: content.unwrap_or(Content::Text("")) },
+        });
+    }
+    let mut parts = Vec::with_capacity(turn.content.len());
+    for (j, block) in turn.content.iter().enumerate() {
+        let path = || turn.origin.block_path(cx.base, j);
+        match block {
+            ContentBlock::Text(text) => parts.push(Part::Text { text }),
+            ContentBlock::Image(image) => match &image.source {
+                Source::Base64(data) => parts.push(Part::ImageUrl {
+                    image_url: ImageUrl { url: Url::Data(DataUrl { mime: image.format.mime_type(), data }) },
+                }),
+                Source::Url(url) => {
+                    if cx.web_url(url, path().key("source").key("data"), "image") {
+                        parts.push(Part::ImageUrl { image_url: ImageUrl { url: Url::Web(url) } });
+                    }
+                }
+            },
+            ContentBlock::Document(document) => {
+                *documents += 1;
+                if document.format != DocumentFormat::Pdf {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        &format!("{} documents (only PDF files)", document.format),
+                        "convert the document to PDF, or put its text in a text block",
+                    );
+                    continue;
+                }
+                match &document.source {
+                    Source::Base64(data) => parts.push(Part::File {
+                        file: File {
+                            filename: common::file_name(document.name.as_deref(), "pdf", *documents),
+                            file_data: DataUrl { mime: document.format.mime_type(), data },
+                        },
+                    }),
+                    Source::Url(url) => cx.no_url(url, path().key("source").key("data"), "document"),
+                }
+            }
+            ContentBlock::Video(_) => cx.unsupported(
+                path(),
+                "video",
+                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
+            ),
+        }
+    }
+    Some(ChatMessage::User { content: Content::Parts(parts) })
+}
+
+/// The text blocks of a message whose role takes only text; other blocks are errors.
+pub(crate) fn text_only<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, place: &str) -> Vec<&'a str> {
+    let mut texts = Vec::with_capacity(turn.content.len());
+    for (j, block) in turn.content.iter().enumerate() {
+        match block {
+            ContentBlock::Text(text) => texts.push(text.as_ref()),
+            other => cx.media_in_role(turn, j, other, place),
+        }
+    }
+    texts
+}
+
+/// Chat Completions request shapes, limited to what the standard input can produce.
+pub mod wire {
+    use serde::Serialize;
+    use serde_json::Value;
+
+    use super::DataUrl;
+
+    /// The body of `POST /v1/chat/completions` (without `model`, which the caller adds).
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ChatRequest<'a> {
+        /// The conversation.
+        pub messages: Vec<ChatMessage<'a>>,
+        /// Most tokens to generate.
+        pub max_completion_tokens: u64,
+        /// Sampling temperature, 0 to 2.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub temperature: Option<f64>,
+        /// Nucleus sampling.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub top_p: Option<f64>,
+        /// Up to 4 stop sequences.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub stop: Vec<&'a str>,
+        /// Function tools.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub tools: Vec<Tool<'a>>,
+    }
+
+    /// A message, tagged by `role`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "role", rename_all = "lowercase")]
+    pub enum ChatMessage<'a> {
+        /// Instructions.
+        System {
+            /// Text.
+            content: Content<'a>,
+        },
+        /// Instructions for newer models.
+        Developer {
+            /// Text.
+            content: Content<'a>,
+        },
+        /// The person.
+        User {
+            /// Text and media.
+            content: Content<'a>,
+        },
+        /// The model.
+        Assistant {
+            /// Text; absent when the message only calls tools.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            content: Option<Content<'a>>,
+            /// Calls the model made.
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            tool_calls: Vec<ToolCall<'a>>,
+        },
+        /// A tool's result.
+        Tool {
+            /// Text.
+            content: Content<'a>,
+            /// The call answered.
+            tool_call_id: &'a str,
+        },
+    }
+
+    /// A string, or content parts.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Content<'a> {
+        /// Plain text.
+        Text(&'a str),
+        /// Parts.
+        Parts(Vec<Part<'a>>),
+    }
+
+    /// A content part.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Part<'a> {
+        /// `{"type": "text", "text"}`
+        Text {
+            /// The text.
+            text: &'a str,
+        },
+        /// `{"type": "image_url", "image_url": {"url"}}`
+        ImageUrl {
+            /// Where the image is.
+            image_url: ImageUrl<'a>,
+        },
+        /// `{"type": "file", "file": {"filename", "file_data"}}`
+        File {
+            /// The file.
+            file: File<'a>,
+        },
+    }
+
+    /// `image_url`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ImageUrl<'a> {
+        /// A `data:` URL or a web URL.
+        pub url: Url<'a>,
+    }
+
+    /// A `data:` URL or a web URL.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Url<'a> {
+        /// Inline bytes.
+        Data(DataUrl<'a>),
+        /// A URL the provider fetches.
+        Web(&'a str),
+    }
+
+    /// `file`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct File<'a> {
+        /// The file's name.
+        pub filename: String,
+        /// The bytes as a `data:` URL.
+        pub file_data: DataUrl<'a>,
+    }
+
+    /// A tool call of an assistant message.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ToolCall<'a> {
+        /// The call's id.
+        pub id: &'a str,
+        /// Always `function`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// What is called.
+        pub function: FunctionCall<'a>,
+    }
+
+    /// `function` of a tool call.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionCall<'a> {
+        /// The function's name.
+        pub name: &'a str,
+        /// The arguments, a JSON object as text.
+        pub arguments: &'a str,
+    }
+
+    /// A function tool.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Tool<'a> {
+        /// Always `function`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// The function.
+        pub function: Function<'a>,
+    }
+
+    /// A function's declaration.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Function<'a> {
+        /// Its name.
+        pub name: &'a str,
+        /// What it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// JSON Schema of its arguments.
+        pub parameters: &'a Value,
+    }
+}

@@ -1,0 +1,318 @@
+//! Standard input → `OpenAI` Responses request body (`POST /v1/responses`).
+//!
+//! API reference: <https://platform.openai.com/docs/api-reference/responses/create>. Messages
+//! become `input` items; tool calls `function_call` items and tool results
+//! `function_call_output` items; system text joins `instructions`. Images go as `input_image`,
+//! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
+//! and stop sequences are errors.
+
+use super::common::{self, Cx, DataUrl};
+use super::openai_chat::{MAX_TEMPERATURE, openai_limits, text_only};
+use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use crate::diagnostic::Report;
+use crate::format::DocumentFormat;
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::path::Path;
+
+use self::wire::{Item, Output, Part, ResponsesRequest, Tool, Url};
+
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+    provider: ProviderId::OpenAiResponses,
+    image_base64: "✓ `data:` URL",
+    image_url: "✓ https",
+    document_base64: "PDF only (`input_file`)",
+    document_url: "PDF only (`file_url`)",
+    video: "✗",
+    s3_urls: "✗",
+    system: "`instructions`",
+    roles: "system, developer, user, assistant, tool",
+    media_outside_user: "tool results only",
+    tool_results: "`function_call_output`, text, images, PDFs",
+    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2",
+};
+
+/// The `OpenAI` Responses converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenAiResponses;
+
+impl Provider for OpenAiResponses {
+    const ID: ProviderId = ProviderId::OpenAiResponses;
+    type Request<'a> = ResponsesRequest<'a>;
+
+    fn convert<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+    ) -> Result<Converted<ResponsesRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Cx::new(Self::ID, &request.input_path);
+        let max_output_tokens = cx.sampling(options, MAX_TEMPERATURE, None);
+        let tools = cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
+        openai_limits(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let mut instructions: Vec<&str> =
+            options.system.as_deref().filter(|s| !s.trim().is_empty()).into_iter().collect();
+        let mut input = Vec::with_capacity(turns.len());
+        let mut documents = 0;
+        for turn in &turns {
+            items(&mut cx, turn, &mut documents, &mut instructions, &mut input);
+        }
+        cx.tool_pairs(&turns, false);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = ResponsesRequest {
+            instructions: (!instructions.is_empty()).then(|| instructions.join("\n\n")),
+            input,
+            max_output_tokens,
+            temperature: options.temperature,
+            top_p: options.top_p,
+            tools: tools
+                .into_iter()
+                .map(|(spec, schema)| Tool {
+                    kind: "function",
+                    name: &spec.name,
+                    description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                    parameters: schema,
+                    strict: false,
+                })
+                .collect(),
+        };
+        Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+/// The option checks of [`OpenAiResponses::convert`] alone.
+pub(crate) fn check_options(options: &ConvertOptions) -> Report {
+    let base = Path::root();
+    let mut cx = Cx::new(ProviderId::OpenAiResponses, &base);
+    cx.sampling(options, MAX_TEMPERATURE, None);
+    cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
+    cx.report
+}
+
+fn items<'a>(
+    cx: &mut Cx<'_>,
+    turn: &Turn<'a, 'a>,
+    documents: &mut usize,
+    instructions: &mut Vec<&'a str>,
+    input: &mut Vec<Item<'a>>,
+) {
+    if let Some(text) = turn.text {
+        input.push(Item::Message { role: "user", content: vec![Part::InputText { text }] });
+        return;
+    }
+    match turn.role {
+        Role::System => instructions.extend(text_only(cx, turn, "instructions")),
+        Role::Other(name) if name.eq_ignore_ascii_case("developer") => {
+            let content = text_only(cx, turn, "developer messages").into_iter().map(|text| Part::InputText { text });
+            input.push(Item::Message { role: "developer", content: content.collect() });
+        }
+        Role::Other(_) => cx.role_not_supported(turn, &["system", "developer", "user", "assistant", "tool"]),
+        Role::Assistant => {
+            let texts = text_only(cx, turn, "assistant messages");
+            if !texts.is_empty() {
+                let content = texts.into_iter().map(|text| Part::OutputText { text }).collect();
+                input.push(Item::Message { role: "assistant", content });
+            }
+            for (k, call) in turn.tool_calls.iter().enumerate() {
+                if !common::is_plain_name(&call.name) {
+                    let path = turn.origin.field_path(cx.base, "toolCalls").index(k).key("function").key("name");
+                    cx.bad_tool_name(&call.name, path, "1-64 letters, digits, '_' or '-'");
+                }
+                input.push(Item::FunctionCall { call_id: &call.id, name: &call.name, arguments: &call.arguments });
+            }
+        }
+        Role::Tool => {
+            let parts = parts(cx, turn, documents);
+            let output = match parts.as_slice() {
+                [Part::InputText { text }] => Output::Text(text),
+                _ => Output::Parts(parts),
+            };
+            input.push(Item::FunctionCallOutput { call_id: turn.tool_call_id.unwrap_or_default(), output });
+        }
+        Role::User => input.push(Item::Message { role: "user", content: parts(cx, turn, documents) }),
+    }
+}
+
+fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
+    let mut parts = Vec::with_capacity(turn.content.len());
+    for (j, block) in turn.content.iter().enumerate() {
+        let path = || turn.origin.block_path(cx.base, j);
+        match block {
+            ContentBlock::Text(text) => parts.push(Part::InputText { text }),
+            ContentBlock::Image(image) => match &image.source {
+                Source::Base64(data) => parts.push(Part::InputImage {
+                    image_url: Url::Data(DataUrl { mime: image.format.mime_type(), data }),
+                    detail: "auto",
+                }),
+                Source::Url(url) => {
+                    if cx.web_url(url, path().key("source").key("data"), "image") {
+                        parts.push(Part::InputImage { image_url: Url::Web(url), detail: "auto" });
+                    }
+                }
+            },
+            ContentBlock::Document(document) => {
+                *documents += 1;
+                if document.format != DocumentFormat::Pdf {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        &format!("{} documents (only PDF files)", document.format),
+                        "convert the document to PDF, or put its text in a text block",
+                    );
+                    continue;
+                }
+                match &document.source {
+                    Source::Base64(data) => parts.push(Part::InputFile {
+                        filename: Some(common::file_name(document.name.as_deref(), "pdf", *documents)),
+                        file_data: Some(DataUrl { mime: document.format.mime_type(), data }),
+                        file_url: None,
+                    }),
+                    Source::Url(url) => {
+                        if cx.web_url(url, path().key("source").key("data"), "document") {
+                            parts.push(Part::InputFile { filename: None, file_data: None, file_url: Some(url) });
+                        }
+                    }
+                }
+            }
+            ContentBlock::Video(_) => cx.unsupported(
+                path(),
+                "video",
+                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
+            ),
+        }
+    }
+    parts
+}
+
+/// Responses request shapes, limited to what the standard input can produce.
+pub mod wire {
+    use serde::Serialize;
+    use serde_json::Value;
+
+    use super::DataUrl;
+
+    /// The body of `POST /v1/responses` (without `model`, which the caller adds).
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ResponsesRequest<'a> {
+        /// System text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub instructions: Option<String>,
+        /// The conversation as input items.
+        pub input: Vec<Item<'a>>,
+        /// Most tokens to generate.
+        pub max_output_tokens: u64,
+        /// Sampling temperature, 0 to 2.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub temperature: Option<f64>,
+        /// Nucleus sampling.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub top_p: Option<f64>,
+        /// Function tools.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub tools: Vec<Tool<'a>>,
+    }
+
+    /// An input item, tagged by `type`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Item<'a> {
+        /// A message.
+        Message {
+            /// `user`, `assistant` or `developer`.
+            role: &'static str,
+            /// Its parts.
+            content: Vec<Part<'a>>,
+        },
+        /// A tool call the model made.
+        FunctionCall {
+            /// The call's id.
+            call_id: &'a str,
+            /// The function.
+            name: &'a str,
+            /// The arguments, a JSON object as text.
+            arguments: &'a str,
+        },
+        /// A tool's result.
+        FunctionCallOutput {
+            /// The call answered.
+            call_id: &'a str,
+            /// Text, or parts.
+            output: Output<'a>,
+        },
+    }
+
+    /// A function call's output.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Output<'a> {
+        /// Plain text.
+        Text(&'a str),
+        /// Text, image and file parts.
+        Parts(Vec<Part<'a>>),
+    }
+
+    /// A content part.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Part<'a> {
+        /// User text.
+        InputText {
+            /// The text.
+            text: &'a str,
+        },
+        /// Assistant text.
+        OutputText {
+            /// The text.
+            text: &'a str,
+        },
+        /// An image.
+        InputImage {
+            /// A `data:` URL or a web URL.
+            image_url: Url<'a>,
+            /// Always `auto`.
+            detail: &'static str,
+        },
+        /// A file.
+        InputFile {
+            /// The file's name, with `file_data`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            filename: Option<String>,
+            /// The bytes as a `data:` URL.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            file_data: Option<DataUrl<'a>>,
+            /// A URL the provider fetches.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            file_url: Option<&'a str>,
+        },
+    }
+
+    /// A `data:` URL or a web URL.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Url<'a> {
+        /// Inline bytes.
+        Data(DataUrl<'a>),
+        /// A URL the provider fetches.
+        Web(&'a str),
+    }
+
+    /// A function tool.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Tool<'a> {
+        /// Always `function`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// Its name.
+        pub name: &'a str,
+        /// What it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// JSON Schema of its arguments.
+        pub parameters: &'a Value,
+        /// Always `false`: strict mode needs schemas written for it.
+        pub strict: bool,
+    }
+}

@@ -1,0 +1,75 @@
+//! `OpenAI` Chat Completions response → standard message.
+
+use super::{
+    ProviderResponse, Report, array, assistant, normalize_stop_reason, object, opt_string, root, string, tool_call,
+    usage,
+};
+use crate::convert::ProviderId;
+use crate::json::Json;
+use crate::path::Path;
+
+/// Reads a Chat Completions response (`{"choices": [{"message", "finish_reason"}], "usage"}`);
+/// only the first choice is read. A refusal becomes the message text.
+///
+/// # Errors
+/// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
+pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
+    let document = root(body)?;
+    let top = Path::root();
+    let root = object(&document.root, &top, "the response")?;
+    let choices = array(root, &top, "choices")?;
+    let choice_path = top.key("choices").index(0);
+    let Some(choice) = choices.first() else {
+        return Err(super::single(crate::Diagnostic::new(
+            crate::Code::MissingField,
+            choice_path,
+            "the response has no choices",
+        )));
+    };
+    let choice = object(choice, &choice_path, "a choice")?;
+    let message_path = choice_path.key("message");
+    let message = object(super::field(choice, &choice_path, "message")?, &message_path, "message")?;
+    let mut texts = Vec::new();
+    match message.get("content") {
+        None | Some(Json::Null) => {}
+        Some(Json::String(text)) => texts.push(text.to_string()),
+        Some(Json::Array(parts)) => {
+            for (i, part) in parts.iter().enumerate() {
+                let path = message_path.key("content").index(i);
+                if let Some(text) = opt_string(object(part, &path, "a content part")?, &path, "text")? {
+                    texts.push(text.to_string());
+                }
+            }
+        }
+        Some(other) => return Err(super::wrong(&message_path.key("content"), "content", "string", other)),
+    }
+    if let Some(refusal) = opt_string(message, &message_path, "refusal")? {
+        texts.push(refusal.to_string());
+    }
+    let mut calls = Vec::new();
+    if let Some(Json::Array(items)) = message.get("tool_calls") {
+        for (k, item) in items.iter().enumerate() {
+            let path = message_path.key("tool_calls").index(k);
+            let item = object(item, &path, "a tool call")?;
+            let id = string(item, &path, "id")?;
+            let function_path = path.key("function");
+            let function = object(super::field(item, &path, "function")?, &function_path, "function")?;
+            let name = string(function, &function_path, "name")?;
+            let arguments = opt_string(function, &function_path, "arguments")?.unwrap_or_default();
+            let arguments = if arguments.trim().is_empty() { "{}" } else { arguments };
+            calls.push(tool_call(id, name, arguments.to_string()));
+        }
+    }
+    let stop_reason = opt_string(choice, &choice_path, "finish_reason")?
+        .map(|reason| normalize_stop_reason(ProviderId::OpenAiChat, reason));
+    Ok(ProviderResponse {
+        message: assistant(texts, calls),
+        stop_reason,
+        usage: usage(
+            root.get("usage").and_then(Json::as_object),
+            "prompt_tokens",
+            "completion_tokens",
+            Some("total_tokens"),
+        ),
+    })
+}

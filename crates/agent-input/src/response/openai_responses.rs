@@ -1,0 +1,70 @@
+//! `OpenAI` Responses response → standard message.
+
+use super::{
+    ProviderResponse, Report, array, assistant, normalize_stop_reason, object, opt_string, root, string, tool_call,
+    usage,
+};
+use crate::convert::ProviderId;
+use crate::json::Json;
+use crate::path::Path;
+
+/// Reads a Responses response (`{"output": [items], "status", "incomplete_details", "usage"}`):
+/// `message` items give text (`output_text`, and `refusal`), `function_call` items give tool
+/// calls; reasoning and other items are not part of a standard message.
+///
+/// # Errors
+/// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
+pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
+    let document = root(body)?;
+    let top = Path::root();
+    let root = object(&document.root, &top, "the response")?;
+    let mut texts = Vec::new();
+    let mut calls = Vec::new();
+    for (i, item) in array(root, &top, "output")?.iter().enumerate() {
+        let path = top.key("output").index(i);
+        let item = object(item, &path, "an output item")?;
+        match string(item, &path, "type")? {
+            "message" => {
+                for (j, part) in array(item, &path, "content")?.iter().enumerate() {
+                    let part_path = path.key("content").index(j);
+                    let part = object(part, &part_path, "a content part")?;
+                    match opt_string(part, &part_path, "type")? {
+                        Some("output_text") => texts.push(string(part, &part_path, "text")?.to_string()),
+                        Some("refusal") => texts.push(string(part, &part_path, "refusal")?.to_string()),
+                        _ => {}
+                    }
+                }
+            }
+            "function_call" => {
+                let id = string(item, &path, "call_id")?;
+                let name = string(item, &path, "name")?;
+                let arguments = opt_string(item, &path, "arguments")?.unwrap_or_default();
+                let arguments = if arguments.trim().is_empty() { "{}" } else { arguments };
+                calls.push(tool_call(id, name, arguments.to_string()));
+            }
+            _ => {}
+        }
+    }
+    let status = opt_string(root, &top, "status")?;
+    let incomplete = root
+        .get("incomplete_details")
+        .and_then(Json::as_object)
+        .and_then(|details| details.get("reason"))
+        .and_then(Json::as_str);
+    let stop_reason = match (status, incomplete) {
+        (_, Some(reason)) => Some(normalize_stop_reason(ProviderId::OpenAiResponses, reason)),
+        (Some("completed"), None) if !calls.is_empty() => Some("tool_use".to_string()),
+        (Some(status), None) => Some(normalize_stop_reason(ProviderId::OpenAiResponses, status)),
+        (None, None) => None,
+    };
+    Ok(ProviderResponse {
+        message: assistant(texts, calls),
+        stop_reason,
+        usage: usage(
+            root.get("usage").and_then(Json::as_object),
+            "input_tokens",
+            "output_tokens",
+            Some("total_tokens"),
+        ),
+    })
+}
