@@ -72,4 +72,5 @@ fn every_schema_problem_is_reported_at_once() {
 fn a_remote_ref_is_never_fetched() {
     let report = Schema::new(&json!({"properties": {"a": {"$ref": "https://127.0.0.1:9/schema.json"}}})).unwrap_err();
     assert_eq!(report.errors[0].code.as_str(), "invalid_schema", "{report}");
+    assert_eq!(report.errors[0].schema_path, None, "no keyword location to give");
 }

@@ -107,9 +107,12 @@ impl Schema {
                     pointer_or_root(&path),
                     error.masked_with(quoted(error.instance()))
                 );
-                report.push(
-                    Diagnostic::new(Code::InvalidSchema, path, message).schema_path(error.schema_path().as_str()),
-                );
+                let mut diagnostic = Diagnostic::new(Code::InvalidSchema, path, message);
+                // A `$ref` that does not resolve has no keyword location of its own.
+                if !error.schema_path().as_str().is_empty() {
+                    diagnostic = diagnostic.schema_path(error.schema_path().as_str());
+                }
+                report.push(diagnostic);
                 Err(report)
             }
         }
