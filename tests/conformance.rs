@@ -31,7 +31,10 @@ fn run(case: &Case) -> Result<(), Failed> {
         Subject::Bare(_) => validate::validate_input(&document, options),
         Subject::Request(_) | Subject::Raw(_) => validate::validate_request(&document, options),
     };
-    let validation = validate_with(&options);
+    let mut validation = validate_with(&options);
+    if let Some(schema) = &case.schema {
+        validation = agent_input::schema::extend_validation(validation, schema);
+    }
     let summary = serde_json::to_value(validation.summary()).expect("report serializes");
     check_validation(case, &summary, &mut out);
 
@@ -40,6 +43,7 @@ fn run(case: &Case) -> Result<(), Failed> {
     {
         out.push_str(&format!("question is {:?}, expected {want:?}\n", request.input.question()));
     }
+    check_formatted_prompt(case, validation.request.as_ref(), &mut out);
 
     for (provider, entry) in &case.expect.convert {
         let Some(provider) = ProviderId::parse(provider) else {
@@ -93,6 +97,22 @@ fn run_response(case: &ResponseCase) -> Result<(), Failed> {
     let mut out = String::new();
     check_response(case, result, &mut out);
     finish(out)
+}
+
+/// A case's `formatted_prompt`: the schema's `<inputs>` block and prompt (SPEC §8).
+fn check_formatted_prompt(case: &Case, request: Option<&agent_input::ExecuteRequest<'_>>, out: &mut String) {
+    let (Some(want), Some(schema)) = (&case.expect.formatted_prompt, &case.schema) else {
+        if case.expect.formatted_prompt.is_some() {
+            out.push_str("formatted_prompt needs a schema\n");
+        }
+        return;
+    };
+    match request.map(|request| agent_input::schema::format_inputs(request, schema)) {
+        Some(Ok(got)) if got == *want => {}
+        Some(Ok(got)) => out.push_str(&format!("formatted prompt is {got:?}, expected {want:?}\n")),
+        Some(Err(report)) => out.push_str(&format!("formatting failed: {report}\n")),
+        None => out.push_str("no formatted prompt: the request is invalid\n"),
+    }
 }
 
 fn finish(out: String) -> Result<(), Failed> {

@@ -32,6 +32,10 @@ pub struct Case {
     /// Limit overrides.
     #[serde(default)]
     pub limits: Option<Map<String, Value>>,
+    /// An agent's `parameters_schema` (SPEC §8): the request's parameters are validated against it
+    /// and the prompt is formatted.
+    #[serde(default)]
+    pub schema: Option<Value>,
     /// What must happen.
     pub expect: Expect,
 }
@@ -54,6 +58,9 @@ pub struct Expect {
     /// The extracted question.
     #[serde(default)]
     pub question: Option<String>,
+    /// With a `schema`: the prompt with its `<inputs>` block; only for valid input.
+    #[serde(default)]
+    pub formatted_prompt: Option<String>,
     /// Per provider id: options and the expected body or errors.
     #[serde(default)]
     pub convert: Map<String, Value>,
@@ -267,7 +274,7 @@ pub fn check_diagnostics(kind: &str, expected: &[Value], actual: &[Value], out: 
         match remaining.iter().position(|got| key(got) == want_key) {
             Some(i) => {
                 let got = remaining.remove(i);
-                for field in ["expected", "received", "limit", "actual"] {
+                for field in ["expected", "received", "limit", "actual", "schema_path"] {
                     if let Some(want_value) = want.get(field)
                         && !json_eq(want_value, &got[field])
                     {

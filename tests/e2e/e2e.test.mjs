@@ -97,7 +97,7 @@ before(async () => {
   // A plain page: the browser resolves 'agent-input' through an import map, no bundler.
   const html = readFileSync(join(app, 'index.html'), 'utf8').replace(
     '</title>',
-    '</title>\n    <script type="importmap">{"imports": {"agent-input": "../node_modules/agent-input/index.js"}}</script>',
+    '</title>\n    <script type="importmap">{"imports": {"agent-input": "../node_modules/agent-input/index.js", "agent-input/schema": "../node_modules/agent-input/schema.js"}}</script>',
   );
   writeFileSync(join(app, 'plain.html'), html);
 
@@ -108,7 +108,7 @@ before(async () => {
     configFile: false,
     logLevel: 'warn',
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-    optimizeDeps: { exclude: ['agent-input'] },
+    optimizeDeps: { exclude: ['agent-input', 'agent-input/schema'] },
   });
   await devServer.listen();
   devBase = devServer.resolvedUrls.local[0].replace(/\/$/, '');
@@ -178,6 +178,10 @@ for (const [via, url] of TARGETS) {
       assert.equal(results.inputType, 'CONTENT_BLOCKS');
       assert.equal(results.refused.ok, false);
       assert.equal(results.refused.errors[0].code, 'url_not_supported_by_provider');
+      assert.deepEqual(results.schema, {
+        formatted: { ok: true, prompt: '<inputs>\ntopic: AI\n</inputs>\n\nWrite.', errors: [], warnings: [] },
+        violation: [['schema_violation', '/parameters/topic', '/properties/topic/type']],
+      });
       assert.match(await page.textContent('#version'), /^\d+\.\d+\.\d+/);
       assert.equal(await page.locator('#diagnostics tr.error').count(), 2);
       assert.equal(await page.locator('#diagnostics tr.warning').count(), 2);

@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { pkg } from './package.mjs';
+import { pkg, schemaPkg } from './package.mjs';
 import {
   checkConversion,
   checkResponse,
+  checkDiagnostics,
   checkValidation,
   convertOptions,
   limitsOption,
@@ -36,12 +37,51 @@ function inputOf(s) {
   return typeof question === 'string' ? question : undefined;
 }
 
-function run(c) {
+/**
+ * A case with an agent's `parameters_schema`, through `agent-input/schema`: as a JavaScript value
+ * and as the exact request text (whose numbers a value cannot keep: `300.0` is `300` in
+ * JavaScript, so the value's formatted prompt is compared only when nothing was lost).
+ */
+function runSchema(c, s, exactRequest, validateOptions, section) {
+  if (s.kind !== 'request') throw new Error(`case ${c.name}: a schema case needs a request`);
+  if (JSON.stringify(s.value) !== JSON.stringify(c.request)) throw new Error(`case ${c.name}: generated payloads`);
+  const lossless = JSON.stringify(s.value) === exactRequest;
+  const runs = [
+    ['validateParameters', () => schemaPkg.validateParameters(s.value, c.schema, validateOptions)],
+    ['validateParametersJson', () => schemaPkg.validateParametersJson(exactRequest, c.schema, validateOptions)],
+  ];
+  for (const [name, call] of runs) {
+    const problems = [];
+    checkValidation(c, call(), problems);
+    section(name, problems);
+  }
+  const formats = [
+    ['formatInputs', schemaPkg.formatInputs(s.value, c.schema, validateOptions), lossless],
+    ['formatInputsJson', schemaPkg.formatInputsJson(exactRequest, c.schema, validateOptions), true],
+  ];
+  for (const [name, formatted, comparePrompt] of formats) {
+    const problems = [];
+    if (formatted.ok !== c.expect.valid) problems.push(`ok is ${formatted.ok}, expected ${c.expect.valid}`);
+    if (comparePrompt && 'formatted_prompt' in c.expect && formatted.prompt !== c.expect.formatted_prompt) {
+      problems.push(`prompt ${JSON.stringify(formatted.prompt)}, expected ${JSON.stringify(c.expect.formatted_prompt)}`);
+    }
+    checkDiagnostics('error', c.expect.errors, formatted.errors, problems);
+    checkDiagnostics('warning', c.expect.warnings, formatted.warnings, problems);
+    section(name, problems);
+  }
+}
+
+function run(c, exactRequest) {
   const out = [];
   const section = (name, problems) => {
     if (problems.length) out.push(`[${name}]`, ...problems.map((p) => `  ${p}`));
   };
   const s = subject(c);
+  if ('schema' in c) {
+    const limits = limitsOption(c.limits);
+    runSchema(c, s, exactRequest, limits ? { limits } : undefined, section);
+    return out;
+  }
   const limits = limitsOption(c.limits);
   const validateOptions = limits ? { limits } : undefined;
 
@@ -116,9 +156,9 @@ for (const c of cases) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
 
 for (const [file, fileCases] of byFile) {
   describe(file, () => {
-    for (const { name, case: c } of fileCases) {
+    for (const { name, case: c, exactRequest } of fileCases) {
       test(name, () => {
-        const problems = run(c);
+        const problems = run(c, exactRequest);
         assert.ok(problems.length === 0, problems.join('\n'));
       });
     }

@@ -27,3 +27,10 @@ writeFileSync(entry, "export * from 'agent-input';\n");
 
 /** The package's exports, imported from inside the consumer project. */
 export const pkg = await import(pathToFileURL(entry).href);
+
+// Likewise for the entry `agent-input/schema` (agent input schemas), which has its own module.
+const schemaEntry = join(project, 'schema-entry.mjs');
+writeFileSync(schemaEntry, "export * from 'agent-input/schema';\n");
+
+/** The exports of `agent-input/schema`. */
+export const schemaPkg = await import(pathToFileURL(schemaEntry).href);

@@ -24,3 +24,18 @@ test('the JavaScript a browser loads is small', () => {
   for (const file of ['index.js', 'agent_input.js']) total += gzipSync(readFileSync(join(installed, file)), { level: 9 }).length;
   assert.ok(total < 8 * 1024, `${total} B gzip of JavaScript`);
 });
+
+// `agent-input/schema` carries a JSON Schema validator in its own module, loaded only by those
+// who import that entry (issue 7); its budget keeps it from growing unnoticed.
+const SCHEMA_BUDGET = 800 * 1024;
+
+test('the schema entry has its own .wasm, within 800 KiB gzip', (t) => {
+  const wasm = readFileSync(join(installed, 'agent_input_schema_bg.wasm'));
+  const gzip = gzipSync(wasm, { level: 9 }).length;
+  t.diagnostic(`agent_input_schema_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${SCHEMA_BUDGET} B)`);
+  assert.ok(gzip <= SCHEMA_BUDGET, `${gzip} B gzip is over the budget of ${SCHEMA_BUDGET} B`);
+  // The base entry must not load it.
+  for (const file of ['index.js', 'node.js', 'agent_input.js']) {
+    assert.ok(!readFileSync(join(installed, file), 'utf8').includes('schema_bg'), `${file} loads the schema module`);
+  }
+});

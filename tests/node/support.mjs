@@ -8,27 +8,99 @@ import { fileURLToPath } from 'node:url';
 
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
-const CASE_KEYS = new Set(['name', 'spec', 'request', 'bare', 'raw', 'limits', 'expect']);
-const EXPECT_KEYS = new Set(['valid', 'input_type', 'errors', 'warnings', 'question', 'convert']);
+const CASE_KEYS = new Set(['name', 'spec', 'request', 'bare', 'raw', 'limits', 'schema', 'expect']);
+const EXPECT_KEYS = new Set(['valid', 'input_type', 'errors', 'warnings', 'question', 'formatted_prompt', 'convert']);
 
-/** Every case of every fixture file, as `{ file, name, case }`, in file order. */
+/**
+ * Every case of every fixture file, as `{ file, name, case, exactRequest }`, in file order;
+ * `exactRequest` is the case's request as JSON text with its numbers as the file writes them
+ * (`300.0`, `1e16`), which JavaScript values cannot keep.
+ */
 export function loadAll() {
   const files = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
   const cases = [];
   for (const file of files) {
     const stem = file.replace(/\.json$/, '');
-    const parsed = JSON.parse(readFileSync(join(fixturesDir, file), 'utf8'));
-    for (const c of parsed.cases) {
+    const text = readFileSync(join(fixturesDir, file), 'utf8');
+    const parsed = JSON.parse(text);
+    const exact = parseExact(text);
+    for (const [i, c] of parsed.cases.entries()) {
       for (const key of Object.keys(c)) {
         if (!CASE_KEYS.has(key)) throw new Error(`${stem}/${c.name}: unknown key ${key}`);
       }
       for (const key of Object.keys(c.expect)) {
         if (!EXPECT_KEYS.has(key)) throw new Error(`${stem}/${c.name}: unknown expect key ${key}`);
       }
-      cases.push({ file: stem, name: c.name, case: c });
+      const exactRequest = 'request' in c ? exactJson(exact.cases[i].request) : undefined;
+      cases.push({ file: stem, name: c.name, case: c, exactRequest });
     }
   }
   return cases;
+}
+
+/** A number literal kept as written. */
+class RawNumber {
+  constructor(raw) {
+    this.raw = raw;
+  }
+}
+
+/** Parses JSON text (a fixture file: valid JSON), keeping number literals as `RawNumber`s. */
+function parseExact(text) {
+  let i = 0;
+  const ws = () => {
+    while (' \t\n\r'.includes(text[i]) && i < text.length) i++;
+  };
+  const string = () => {
+    const start = i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i));
+  };
+  const value = () => {
+    ws();
+    if (text[i] === '{') {
+      i++;
+      const object = {};
+      ws();
+      if (text[i] === '}') return i++, object;
+      for (;;) {
+        ws();
+        const key = string();
+        ws();
+        i++; // ':'
+        object[key] = value();
+        ws();
+        if (text[i++] === '}') return object;
+      }
+    }
+    if (text[i] === '[') {
+      i++;
+      const array = [];
+      ws();
+      if (text[i] === ']') return i++, array;
+      for (;;) {
+        array.push(value());
+        ws();
+        if (text[i++] === ']') return array;
+      }
+    }
+    if (text[i] === '"') return string();
+    const literal = /^(?:true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400))[0];
+    i += literal.length;
+    return { true: true, false: false, null: null }[literal] ?? new RawNumber(literal);
+  };
+  return value();
+}
+
+/** JSON text of a value from `parseExact`, numbers as written. */
+function exactJson(value) {
+  if (value instanceof RawNumber) return value.raw;
+  if (Array.isArray(value)) return `[${value.map(exactJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${exactJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** The case's subject with `{{base64 KIND N}}` expanded: `{ kind, value }` or `{ kind: 'raw', text }`. */
@@ -97,10 +169,12 @@ export function checkDiagnostics(kind, expected, actual, out) {
       continue;
     }
     const [got] = remaining.splice(i, 1);
-    for (const field of ['expected', 'received', 'limit', 'actual']) {
-      // The Rust runner reads an absent field as null.
-      if (field in want && !jsonEq(want[field], got[field] ?? null)) {
-        out.push(`${kind} ${key(want)}: ${field} is ${show(got[field])}, expected ${show(want[field])}`);
+    for (const field of ['expected', 'received', 'limit', 'actual', 'schema_path']) {
+      // The package writes `schema_path` as `schemaPath`; the Rust runner reads an absent field
+      // as null.
+      const gotField = field === 'schema_path' ? 'schemaPath' : field;
+      if (field in want && !jsonEq(want[field], got[gotField] ?? null)) {
+        out.push(`${kind} ${key(want)}: ${field} is ${show(got[gotField])}, expected ${show(want[field])}`);
       }
     }
     for (const needle of want.message_contains ?? []) {

@@ -122,6 +122,7 @@ pub fn ensure_echo_agent(store: &Store) -> Result<(), StoreError> {
             model_parameters: Map::new(),
         },
         parameters: Map::new(),
+        parameters_schema: None,
         created_ms: now_ms(),
     })
 }
@@ -164,6 +165,7 @@ fn public_agent(agent: &Agent) -> Value {
             "model_parameters": agent.model.model_parameters,
         },
         "parameters": agent.parameters,
+        "parameters_schema": agent.parameters_schema,
         "created_time": agent.created_ms,
     })
 }
@@ -180,6 +182,10 @@ fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
     let kind = required_string(body, &root, "type", &mut report);
     let description = optional_string(body, &root, "description", &mut report);
     let parameters = optional_object(body, &root, "parameters", &mut report);
+    let parameters_schema = crate::schema::registered(body.get("parameters_schema")).unwrap_or_else(|problems| {
+        report.extend(problems);
+        None
+    });
     let model_path = root.key("model");
     let model = match body.get("model") {
         None | Some(Value::Null) => {
@@ -236,6 +242,7 @@ fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
             description,
             model,
             parameters,
+            parameters_schema,
             created_ms: now_ms(),
         }),
         _ => Err(report),

@@ -47,9 +47,12 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
 
     let store = state.store.clone();
     let preparing = Arc::clone(&client);
-    let prepared = tokio::task::spawn_blocking(move || prepare(&store, &body, limits, &options, preparing.as_ref()))
-        .await
-        .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
+    let schema = agent.parameters_schema.clone();
+    let prepared = tokio::task::spawn_blocking(move || {
+        prepare(&store, &body, limits, &options, preparing.as_ref(), schema.as_ref())
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
     let provider_name = agent.model.model_provider.clone();
     let Prepared { memory_id, conversation, mut new_messages, known, outgoing, warnings } = prepared;
@@ -107,6 +110,7 @@ fn prepare(
     limits: validate::Limits,
     options: &ConvertOptions,
     client: &dyn Provider,
+    schema: Option<&Value>,
 ) -> Result<Prepared, ApiError> {
     let text = std::str::from_utf8(body).map_err(|e| {
         ApiError::invalid_one(Diagnostic::new(
@@ -117,8 +121,12 @@ fn prepare(
     })?;
     let validation_options = validate::Options { limits, allow_prefill: false };
     let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
-    let (request, report) =
+    let (mut request, report) =
         validate::validate_request(&document, &validation_options).into_result().map_err(ApiError::invalid)?;
+    if let Some(schema) = schema {
+        // The parameters are checked, and the prompt formatted, before anything is converted.
+        crate::schema::apply(&mut request, schema).map_err(ApiError::invalid)?;
+    }
     let mut warnings = report.warnings;
 
     let memory_id = match request.parameters.get("memory_id") {

@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod execute;
 pub mod provider;
+pub mod schema;
 pub mod sigv4;
 pub mod store;
 

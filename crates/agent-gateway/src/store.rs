@@ -1,11 +1,12 @@
 //! The `SQLite` file: agents (with their credentials) and conversation memory, one row per message
 //! in the standard format.
 //!
-//! Schema (`PRAGMA user_version` 1):
+//! Schema (`PRAGMA user_version` 2):
 //!
 //! ```sql
 //! agents   (id TEXT PRIMARY KEY, name, type, description, model_id, model_provider,
-//!           credential JSON, model_parameters JSON, parameters JSON, created_ms, updated_ms)
+//!           credential JSON, model_parameters JSON, parameters JSON, created_ms, updated_ms,
+//!           parameters_schema JSON)   -- added in version 2, NULL for none
 //! memories (id TEXT PRIMARY KEY, agent_id, created_ms, updated_ms)
 //! messages (memory_id, message_id INTEGER, role, message JSON, created_ms,
 //!           PRIMARY KEY (memory_id, message_id))
@@ -68,6 +69,8 @@ pub struct Agent {
     pub model: ModelSpec,
     /// Agent parameters, kept as given.
     pub parameters: Map<String, Value>,
+    /// The agent's `parameters_schema` (SPEC §8), checked at registration; `None` for none.
+    pub parameters_schema: Option<Value>,
     /// Registration time, milliseconds since the epoch.
     pub created_ms: i64,
 }
@@ -120,6 +123,7 @@ pub struct Store {
     connection: Arc<Mutex<Connection>>,
 }
 
+/// The tables as version 1 made them; [`migrate`] adds what later versions did.
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS agents (
     id TEXT PRIMARY KEY,
@@ -148,8 +152,18 @@ CREATE TABLE IF NOT EXISTS messages (
     created_ms INTEGER NOT NULL,
     PRIMARY KEY (memory_id, message_id)
 );
-PRAGMA user_version = 1;
 ";
+
+/// Brings a database of an earlier version up to date, in place: version 1 had no
+/// `parameters_schema` column. Idempotent.
+fn migrate(connection: &Connection) -> Result<(), rusqlite::Error> {
+    let has_schema =
+        connection.prepare("SELECT 1 FROM pragma_table_info('agents') WHERE name = 'parameters_schema'")?.exists([])?;
+    if !has_schema {
+        connection.execute_batch("ALTER TABLE agents ADD COLUMN parameters_schema TEXT")?;
+    }
+    connection.pragma_update(None, "user_version", 2)
+}
 
 impl Store {
     /// Opens (creating, owner read/write only) the `SQLite` file at `path`.
@@ -164,6 +178,7 @@ impl Store {
         connection.pragma_update(None, "synchronous", "NORMAL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
         connection.execute_batch(SCHEMA)?;
+        migrate(&connection)?;
         Ok(Self { connection: Arc::new(Mutex::new(connection)) })
     }
 
@@ -196,8 +211,8 @@ impl Store {
         let credential = serde_json::to_string(&agent.model.credential.0).map_err(|e| StoreError(e.to_string()))?;
         self.lock().execute(
             "INSERT OR REPLACE INTO agents (id, name, type, description, model_id, model_provider, credential,
-                model_parameters, parameters, created_ms, updated_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                model_parameters, parameters, created_ms, updated_ms, parameters_schema)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 agent.id,
                 agent.name,
@@ -210,6 +225,7 @@ impl Store {
                 Value::Object(agent.parameters.clone()).to_string(),
                 agent.created_ms,
                 now_ms(),
+                agent.parameters_schema.as_ref().map(Value::to_string),
             ],
         )?;
         Ok(())
@@ -224,7 +240,7 @@ impl Store {
         let row = connection
             .query_row(
                 "SELECT id, name, type, description, model_id, model_provider, credential, model_parameters,
-                    parameters, created_ms FROM agents WHERE id = ?1",
+                    parameters, created_ms, parameters_schema FROM agents WHERE id = ?1",
                 [id],
                 |row| {
                     Ok((
@@ -238,6 +254,7 @@ impl Store {
                         row.get::<_, String>(7)?,
                         row.get::<_, String>(8)?,
                         row.get::<_, i64>(9)?,
+                        row.get::<_, Option<String>>(10)?,
                     ))
                 },
             )
@@ -253,6 +270,7 @@ impl Store {
             model_parameters,
             parameters,
             created_ms,
+            parameters_schema,
         )) = row
         else {
             return Ok(None);
@@ -271,6 +289,9 @@ impl Store {
                     .map_err(|e| corrupt("model_parameters", e))?,
             },
             parameters: serde_json::from_str(&parameters).map_err(|e| corrupt("parameters", e))?,
+            parameters_schema: parameters_schema
+                .map(|text| serde_json::from_str(&text).map_err(|e| corrupt("parameters_schema", e)))
+                .transpose()?,
             created_ms,
             id,
         }))
@@ -421,6 +442,7 @@ mod tests {
                 model_parameters: Map::new(),
             },
             parameters: Map::new(),
+            parameters_schema: Some(serde_json::json!({"properties": {"topic": {"type": "string"}}})),
             created_ms: 1,
         };
         store.put_agent(&agent).unwrap();
@@ -436,6 +458,33 @@ mod tests {
         assert!(store.delete_agent("a1").unwrap());
         assert!(store.agent("a1").unwrap().is_none());
         assert_eq!(store.memory("m1").unwrap().unwrap().agent_id, "a1");
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_version_1_database_is_migrated_in_place() {
+        let path = temp_db("migrate");
+        create_private(&path).unwrap();
+        {
+            let old = Connection::open(&path).unwrap();
+            // SCHEMA is version 1; migrate() adds what came later.
+            old.execute_batch(SCHEMA).unwrap();
+            old.execute_batch("PRAGMA user_version = 1;").unwrap();
+            old.execute(
+                "INSERT INTO agents (id, name, type, description, model_id, model_provider, credential,
+                    model_parameters, parameters, created_ms, updated_ms)
+                 VALUES ('old', 'n', 'conversational', NULL, 'm', 'echo', '{}', '{}', '{}', 1, 1)",
+                [],
+            )
+            .unwrap();
+        }
+        for _ in 0..2 {
+            let store = Store::open(&path).unwrap();
+            let agent = store.agent("old").unwrap().unwrap();
+            assert_eq!(agent.parameters_schema, None);
+            let version: i64 = store.lock().pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+            assert_eq!(version, 2);
+        }
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }

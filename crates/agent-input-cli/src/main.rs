@@ -28,8 +28,21 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Read a bare input (a string or an array) instead of a request body.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "schema")]
         bare: bool,
+        /// Also validate the request's parameters against an agent's `parameters_schema` (a JSON
+        /// file), merged with the required prompt (`schema_violation`, `invalid_schema`).
+        #[arg(long, value_name = "FILE")]
+        schema: Option<PathBuf>,
+    },
+    /// Validate the request's parameters against an agent's `parameters_schema` and print the
+    /// prompt with its `<inputs>` block, as a JSON string. Exit 1 when they do not match.
+    FormatInputs {
+        #[command(flatten)]
+        common: Common,
+        /// The agent's `parameters_schema` (a JSON file).
+        #[arg(long, value_name = "FILE")]
+        schema: PathBuf,
     },
     /// Convert an execute request to a provider request body and print it; warnings go to
     /// standard error. Exit 1 when the input cannot be converted.
@@ -194,6 +207,13 @@ fn read_input(file: Option<&PathBuf>, limit: usize) -> Result<Input, UsageError>
     result.map_err(|e| UsageError(format!("cannot read the input: {e}")))
 }
 
+/// An agent's `parameters_schema` from a JSON file. A file that cannot be read or is not JSON is a
+/// usage error; a schema that is JSON but not a usable JSON Schema is reported as `invalid_schema`.
+fn read_schema(path: &std::path::Path) -> Result<serde_json::Value, UsageError> {
+    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| UsageError(format!("{} is not JSON: {e}", path.display())))
+}
+
 /// Parses the input text; problems (not JSON, too large, too deep) come back as a report.
 fn parse<'a>(input: &'a Input, options: &validate::Options) -> Result<Document<'a>, Report> {
     let bytes = match input {
@@ -247,24 +267,51 @@ fn print_diagnostics(diagnostics: &[Diagnostic], label: &str) {
 
 fn run(cli: Cli) -> Result<bool, UsageError> {
     match cli.command {
-        Command::Validate { common, bare } => {
+        Command::Validate { common, bare, schema } => {
             let options = common.options();
+            let schema = schema.map(|path| read_schema(&path)).transpose()?;
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let summary = match parse(&input, &options) {
                 Err(report) => {
                     json!({"valid": false, "input_type": null, "errors": report.errors, "warnings": report.warnings})
                 }
                 Ok(value) => {
-                    let validation = if bare {
+                    let mut validation = if bare {
                         validate::validate_input(&value, &options)
                     } else {
                         validate::validate_request(&value, &options)
                     };
+                    if let Some(schema) = &schema {
+                        validation = agent_input::schema::extend_validation(validation, schema);
+                    }
                     serde_json::to_value(validation.summary()).map_err(|e| UsageError(e.to_string()))?
                 }
             };
             print_json(&summary, common.compact)?;
             Ok(summary["valid"] == json!(true))
+        }
+        Command::FormatInputs { common, schema } => {
+            let options = common.options();
+            let schema = read_schema(&schema)?;
+            let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
+            let result = parse(&input, &options).and_then(|value| {
+                let validation =
+                    agent_input::schema::extend_validation(validate::validate_request(&value, &options), &schema);
+                let (request, report) = validation.into_result()?;
+                Ok((agent_input::schema::format_request(&request), report))
+            });
+            match result {
+                Ok((prompt, report)) => {
+                    print_diagnostics(&report.warnings, "warning");
+                    print_json(&prompt, true)?;
+                    Ok(true)
+                }
+                Err(report) => {
+                    print_diagnostics(&report.errors, "error");
+                    print_diagnostics(&report.warnings, "warning");
+                    Ok(false)
+                }
+            }
         }
         Command::Response { from, file, compact } => {
             let input = read_input(file.as_ref(), Limits::default().max_body_bytes)?;

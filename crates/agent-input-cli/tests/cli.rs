@@ -96,10 +96,23 @@ fn run_case(case: &Case) -> Result<(), Failed> {
     let mut out = String::new();
     let bare = matches!(case.subject(), Subject::Bare(_));
     let text = case.subject_text();
+    let dir =
+        std::env::temp_dir().join(format!("agent-input-cli-{}-{}", std::process::id(), fastrand_name(&case.name)));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    // An agent's parameters_schema goes in a file, as `--schema FILE` reads it.
+    let schema_arg = match &case.schema {
+        Some(schema) => {
+            let path = dir.join("schema.json");
+            std::fs::write(&path, schema.to_string()).map_err(|e| e.to_string())?;
+            Some(format!("--schema={}", path.display()))
+        }
+        None => None,
+    };
     let mut args = vec!["validate".to_string()];
     if bare {
         args.push("--bare".into());
     }
+    args.extend(schema_arg.clone());
     args.extend(limit_args(case));
     let output = run_cli(&args, &text);
     let report = stdout_json(&output)?;
@@ -107,6 +120,19 @@ fn run_case(case: &Case) -> Result<(), Failed> {
     let want_status = i32::from(!case.expect.valid);
     if output.status.code() != Some(want_status) {
         out.push_str(&format!("validate exited with {:?}, expected {want_status}\n", output.status.code()));
+    }
+
+    if let (Some(want), Some(schema_arg)) = (&case.expect.formatted_prompt, &schema_arg) {
+        let mut args = vec!["format-inputs".to_string(), schema_arg.clone()];
+        args.extend(limit_args(case));
+        let output = run_cli(&args, &text);
+        let got = stdout_json(&output)?;
+        if got != json!(want) || output.status.code() != Some(0) {
+            out.push_str(&format!(
+                "format-inputs printed {got} (exit {:?}), expected {want:?}\n",
+                output.status.code()
+            ));
+        }
     }
 
     if let Some(question) = &case.expect.question {
@@ -122,9 +148,6 @@ fn run_case(case: &Case) -> Result<(), Failed> {
         }
     }
 
-    let dir =
-        std::env::temp_dir().join(format!("agent-input-cli-{}-{}", std::process::id(), fastrand_name(&case.name)));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     for (provider, entry) in &case.expect.convert {
         let Some(flags) = convert_args(entry, &dir) else { continue };
         let mut args = vec!["convert".to_string(), format!("--to={provider}"), "--report".into()];
@@ -276,8 +299,47 @@ fn cli_behaviour() -> Vec<Trial> {
             }
             Ok(())
         }),
+        Trial::test("cli/--schema: unreadable or non-JSON schema files and --bare are usage errors", || {
+            let bad = std::env::temp_dir().join(format!("agent-input-cli-bad-schema-{}.json", std::process::id()));
+            std::fs::write(&bad, "{not json").map_err(|e| e.to_string())?;
+            let bad_arg = format!("--schema={}", bad.display());
+            let runs = [
+                vec!["validate".to_string(), "--schema=/nonexistent/schema.json".into()],
+                vec!["format-inputs".to_string(), bad_arg.clone()],
+                vec!["validate".to_string(), "--bare".into(), bad_arg],
+            ];
+            for args in runs {
+                let output = run_cli(&args, r#"{"input": "hi"}"#);
+                if output.status.code() != Some(2) {
+                    return Err(format!("{args:?}: exit {:?}", output.status.code()).into());
+                }
+            }
+            let _ = std::fs::remove_file(&bad);
+            Ok(())
+        }),
+        Trial::test("cli/format-inputs lists violations on stderr and exits 1", || {
+            let schema = std::env::temp_dir().join(format!("agent-input-cli-schema-{}.json", std::process::id()));
+            std::fs::write(&schema, r#"{"properties": {"n": {"type": "integer"}}, "required": ["n"]}"#)
+                .map_err(|e| e.to_string())?;
+            let arg = format!("--schema={}", schema.display());
+            let output =
+                run_cli(&["format-inputs".into(), arg.clone()], r#"{"input": "hi", "parameters": {"n": "x"}}"#);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            if output.status.code() != Some(1)
+                || !output.stdout.is_empty()
+                || !stderr.contains("error: schema_violation at /parameters/n")
+            {
+                return Err(format!("exit {:?}, stderr {stderr}", output.status.code()).into());
+            }
+            let output = run_cli(&["format-inputs".into(), arg], r#"{"input": "hi", "parameters": {"n": 2}}"#);
+            if stdout_json(&output)? != json!("<inputs>\nn: 2\n</inputs>\n\nhi") {
+                return Err(format!("stdout {}", String::from_utf8_lossy(&output.stdout)).into());
+            }
+            let _ = std::fs::remove_file(&schema);
+            Ok(())
+        }),
         Trial::test("cli/help documents every command", || {
-            for command in ["validate", "convert", "question", "response"] {
+            for command in ["validate", "convert", "question", "response", "format-inputs"] {
                 let output = run_cli(&[command.into(), "--help".into()], "");
                 if output.status.code() != Some(0) || output.stdout.is_empty() {
                     return Err(format!("{command} --help failed").into());

@@ -18,7 +18,11 @@ pub(crate) enum Subject {
     Input,
 }
 
-fn run<'d>(document: &'d Document<'_>, subject: Subject, options: &validate::Options) -> validate::Validation<'d> {
+pub(crate) fn run<'d>(
+    document: &'d Document<'_>,
+    subject: Subject,
+    options: &validate::Options,
+) -> validate::Validation<'d> {
     match subject {
         Subject::Request => validate::validate_request(document, options),
         Subject::Input => validate::validate_input(document, options),

@@ -9,7 +9,7 @@
 use agent_input::{Diagnostic, InputType, Report, Validation};
 use serde::Serialize;
 
-/// `{ code, path, message, expected?, received?, limit?, actual? }`
+/// `{ code, path, message, expected?, received?, limit?, actual?, schemaPath? }`
 #[derive(Debug, Serialize)]
 pub(crate) struct JsDiagnostic<'a> {
     code: &'static str,
@@ -23,6 +23,8 @@ pub(crate) struct JsDiagnostic<'a> {
     limit: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     actual: Option<u64>,
+    #[serde(rename = "schemaPath", skip_serializing_if = "Option::is_none")]
+    schema_path: Option<&'a str>,
 }
 
 impl<'a> From<&'a Diagnostic> for JsDiagnostic<'a> {
@@ -35,11 +37,12 @@ impl<'a> From<&'a Diagnostic> for JsDiagnostic<'a> {
             received: d.received.as_deref(),
             limit: d.limit,
             actual: d.actual,
+            schema_path: d.schema_path.as_deref(),
         }
     }
 }
 
-fn list(diagnostics: &[Diagnostic]) -> Vec<JsDiagnostic<'_>> {
+pub(crate) fn list(diagnostics: &[Diagnostic]) -> Vec<JsDiagnostic<'_>> {
     diagnostics.iter().map(JsDiagnostic::from).collect()
 }
 

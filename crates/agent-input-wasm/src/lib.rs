@@ -15,6 +15,8 @@
 mod api;
 mod dto;
 mod options;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod text;
 mod types;
 

@@ -119,7 +119,7 @@ export type ErrorCode =
   | "unsupported_by_provider" | "tool_config_required" | "first_message_not_user"
   | "role_not_supported" | "media_not_allowed_in_role" | "document_requires_text"
   | "unanswered_tool_call" | "unmatched_tool_result" | "invalid_for_provider" | "provider_limit"
-  | "invalid_parameter";
+  | "invalid_parameter" | "schema_violation" | "invalid_schema";
 
 /** Codes of problems worth knowing that leave input usable. Never renamed. */
 export type WarningCode =
@@ -146,6 +146,11 @@ export interface Diagnostic<C extends Code = Code> {
   limit?: number;
   /** The value that exceeded it. */
   actual?: number;
+  /**
+   * For `schema_violation` and `invalid_schema` (`agent-input/schema`): a JSON Pointer to the
+   * failing keyword of the agent's `parameters_schema` (merged with the prompt).
+   */
+  schemaPath?: string;
 }
 
 export type ValidationError = Diagnostic<ErrorCode>;

@@ -134,6 +134,10 @@ codes! {
     MessagesMerged = "messages_merged", Warning;
     /// A document name was changed for the provider.
     DocumentNameSanitized = "document_name_sanitized", Warning;
+    /// A parameter does not match the agent's `parameters_schema`.
+    SchemaViolation = "schema_violation", Error;
+    /// A `parameters_schema` that is not a usable JSON Schema.
+    InvalidSchema = "invalid_schema", Error;
 }
 
 impl fmt::Display for Code {
@@ -181,12 +185,24 @@ pub struct Diagnostic {
     /// The value that exceeded it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actual: Option<u64>,
+    /// For schema problems: a JSON Pointer into the schema, to the keyword that failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema_path: Option<String>,
 }
 
 impl Diagnostic {
     /// A diagnostic with only a code, a path and a message.
     pub fn new(code: Code, path: Path, message: impl Into<String>) -> Self {
-        Self { code, path, message: message.into(), expected: Vec::new(), received: None, limit: None, actual: None }
+        Self {
+            code,
+            path,
+            message: message.into(),
+            expected: Vec::new(),
+            received: None,
+            limit: None,
+            actual: None,
+            schema_path: None,
+        }
     }
 
     /// Adds the allowed values.
@@ -218,6 +234,13 @@ impl Diagnostic {
     pub fn limit(mut self, limit: u64, actual: u64) -> Self {
         self.limit = Some(limit);
         self.actual = Some(actual);
+        self
+    }
+
+    /// Adds the schema keyword that failed (a JSON Pointer into the schema).
+    #[must_use]
+    pub fn schema_path(mut self, pointer: impl Into<String>) -> Self {
+        self.schema_path = Some(pointer.into());
         self
     }
 

@@ -52,6 +52,8 @@ pub mod json;
 mod model;
 mod path;
 pub mod response;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod url;
 pub mod validate;
 

@@ -516,7 +516,8 @@ impl<'o> Walker<'o> {
         };
         let mut parameters = parameters.map(Object::to_map).unwrap_or_default();
         if legacy_question {
-            parameters.remove("question");
+            // `shift_remove` keeps the other parameters in their order (`remove` swaps).
+            parameters.shift_remove("question");
         }
         Some(ExecuteRequest { input: input?, parameters, legacy_question, input_path, source_text: None })
     }

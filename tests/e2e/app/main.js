@@ -98,4 +98,12 @@ window.agentInputResults = {
   inputType: detectInputType(example.input),
   refused: convert({ input: [{ type: 'image', source: { type: 'url', format: 'png', data: 'https://example.com/a.png' } }] }, options),
 };
+
+// Agent input schemas: their own entry and WebAssembly module, loaded on demand.
+const { formatInputs } = await import('agent-input/schema');
+const schema = { required: ['topic'], properties: { topic: { type: 'string' } } };
+window.agentInputResults.schema = {
+  formatted: formatInputs({ input: 'Write.', parameters: { topic: 'AI' } }, schema),
+  violation: formatInputs({ input: 'Write.', parameters: { topic: 5 } }, schema).errors.map((e) => [e.code, e.path, e.schemaPath]),
+};
 document.body.dataset.ready = 'true';

@@ -121,3 +121,30 @@ const wrongBlock: ContentBlock = { type: 'audio', text: 'x' };
 import { initSync } from 'agent-input';
 
 void [kind, codes, warned, where, limit, question, detected, v, wrongKind, wrongCode, wrongBlock, initSync];
+
+// agent-input/schema: agent input schemas, in their own entry.
+import {
+  checkSchema,
+  formatInputs,
+  validateParameters,
+  type FormatInputsResult,
+  type ParametersSchema,
+  type SchemaCheck,
+} from 'agent-input/schema';
+
+const parametersSchema: ParametersSchema = { type: 'object', properties: { topic: { type: 'string' } } };
+const schemaReport: ValidationReport = validateParameters({ input: 'Hi', parameters: { topic: 'AI' } }, parametersSchema);
+const schemaPath: string | undefined = schemaReport.errors[0]?.schemaPath;
+const formatted: FormatInputsResult = formatInputs({ input: 'Hi' }, parametersSchema, { limits: { maxDepth: 10 } });
+if (formatted.ok) {
+  const prompt: string = formatted.prompt;
+  void prompt;
+}
+const check: SchemaCheck = checkSchema(parametersSchema);
+if (check.valid) {
+  const merged: ParametersSchema = check.mergedSchema;
+  void merged;
+}
+// @ts-expect-error a schema is required
+validateParameters({ input: 'Hi' });
+void schemaPath;

@@ -1,0 +1,15 @@
+// The declarations of `agent-input/schema`: agent input schemas (SPEC §8).
+export { checkSchema, formatInputs, formatInputsJson, validateParameters, validateParametersJson } from './agent_input_schema.js';
+
+export type {
+  Diagnostic,
+  ErrorCode,
+  ExecuteRequest,
+  FormatInputsResult,
+  ParametersSchema,
+  SchemaCheck,
+  ValidateOptions,
+  ValidationError,
+  ValidationReport,
+  ValidationWarning,
+} from './agent_input_schema.js';

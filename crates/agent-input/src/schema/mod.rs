@@ -1,0 +1,396 @@
+//! Agent input schemas (SPEC §8, seed 004): an agent's `parameters_schema` validates the request's
+//! `parameters`, and the parameters other than the prompt are formatted into an `<inputs>` block
+//! in front of it.
+//!
+//! ```
+//! use agent_input::schema::{self, Schema};
+//! use serde_json::json;
+//!
+//! let schema = Schema::new(&json!({
+//!     "type": "object",
+//!     "required": ["topic"],
+//!     "properties": {"topic": {"type": "string"}, "max_words": {"type": "integer", "minimum": 50}}
+//! })).unwrap();
+//! let value = json!({"input": "Write it.", "parameters": {"topic": "AI", "max_words": 300}});
+//! let document = agent_input::validate::document(&value);
+//! let (request, _) = agent_input::validate::validate_request(&document, &Default::default())
+//!     .into_result().unwrap();
+//! assert!(schema.validate(&request).is_ok());
+//! assert_eq!(schema.apply(&request).unwrap(),
+//!     "<inputs>\ntopic: AI\nmax_words: 300\n</inputs>\n\nWrite it.");
+//! ```
+//!
+//! Validation uses the [`jsonschema`] crate (draft 2020-12 unless the schema's `$schema` names
+//! another; `format` is an annotation, as in Python's `jsonschema`); no `$ref` is fetched from the
+//! network or the file system.
+
+mod python;
+
+use serde_json::{Map, Value};
+
+use crate::{Code, Diagnostic, ExecuteRequest, Path, Report, Validation};
+
+/// ml-commons' own control parameters: never validated against the schema, never formatted.
+pub const CONTROL_PARAMETERS: &[&str] = &[
+    "memory_id",
+    "parent_interaction_id",
+    "message_history_limit",
+    "selected_tools",
+    "verbose",
+    "question",
+    "system_prompt",
+];
+
+/// A checked `parameters_schema`, merged with the required `prompt` and compiled.
+#[derive(Debug)]
+pub struct Schema {
+    merged: Value,
+    validator: jsonschema::Validator,
+}
+
+impl Schema {
+    /// Checks a `parameters_schema` (a JSON object that is a valid JSON Schema) and compiles it
+    /// merged with the prompt ([`merged_schema`]).
+    ///
+    /// # Errors
+    /// Every `invalid_schema` problem found, each with a `path` into the given schema (`""` is the
+    /// schema itself); callers that hold the schema inside a larger document prefix it.
+    pub fn new(schema: &Value) -> Result<Self, Report> {
+        let mut report = Report::default();
+        let Value::Object(object) = schema else {
+            report.push(
+                Diagnostic::new(
+                    Code::InvalidSchema,
+                    Path::root(),
+                    format!(
+                        "a parameters_schema must be a JSON object (a JSON Schema of type object), not {}",
+                        json_type(schema)
+                    ),
+                )
+                .received(json_type(schema)),
+            );
+            return Err(report);
+        };
+        // Every meta-schema violation of the schema as written, so each points at what to fix.
+        match jsonschema::meta::validator_for(schema) {
+            Ok(meta) => {
+                for error in meta.iter_errors(schema) {
+                    let path = Path::parse(error.instance_path().as_str()).unwrap_or_default();
+                    let message = format!(
+                        "the parameters_schema is not a valid JSON Schema at {}: {}",
+                        pointer_or_root(&path),
+                        meta_problem(&error, &path)
+                    );
+                    report.push(
+                        Diagnostic::new(Code::InvalidSchema, path, message).schema_path(error.schema_path().as_str()),
+                    );
+                }
+            }
+            Err(error) => report.push(Diagnostic::new(
+                Code::InvalidSchema,
+                Path::root().key("$schema"),
+                format!("the parameters_schema's meta-schema cannot be used: {error}"),
+            )),
+        }
+        if !report.is_ok() {
+            return Err(report);
+        }
+        let merged = merged_schema(object);
+        // The meta-schema passed; what is left are problems only compiling finds (an invalid
+        // regular expression, a `$ref` that does not resolve).
+        match jsonschema::validator_for(&merged) {
+            Ok(validator) => Ok(Self { merged, validator }),
+            Err(error) => {
+                let path = Path::parse(error.instance_path().as_str()).unwrap_or_default();
+                let message = format!(
+                    "the parameters_schema cannot be compiled at {}: {}",
+                    pointer_or_root(&path),
+                    error.masked_with(quoted(error.instance()))
+                );
+                let mut diagnostic = Diagnostic::new(Code::InvalidSchema, path, message);
+                // A `$ref` that does not resolve has no keyword location of its own.
+                if !error.schema_path().as_str().is_empty() {
+                    diagnostic = diagnostic.schema_path(error.schema_path().as_str());
+                }
+                report.push(diagnostic);
+                Err(report)
+            }
+        }
+    }
+
+    /// The schema the parameters are validated against: the given one merged with the prompt.
+    pub fn merged(&self) -> &Value {
+        &self.merged
+    }
+
+    /// Validates the request's [`parameters`] against the merged schema.
+    ///
+    /// Every violation is a `schema_violation` error whose `path` points into the request:
+    /// `/parameters/<name>/...`, or the input (`/input`, `/parameters/question`) for a prompt
+    /// extracted from it; a missing or disallowed parameter is reported at the key's own path.
+    /// `schema_path` points at the failing keyword of [`Schema::merged`].
+    pub fn validate(&self, request: &ExecuteRequest<'_>) -> Report {
+        let (instance, prompt_path) = parameters_with_prompt_path(request);
+        let instance = Value::Object(instance);
+        let mut report = Report::default();
+        for error in self.validator.iter_errors(&instance) {
+            let at = Path::parse(error.instance_path().as_str()).unwrap_or_default();
+            let schema_path = error.schema_path().as_str();
+            match error.kind() {
+                jsonschema::error::ValidationErrorKind::Required { property } => {
+                    let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
+                    let path = request_path(&at.key(&name), &prompt_path);
+                    let message = format!("{} is required by the agent's parameters_schema", describe(&path));
+                    report.push(Diagnostic::new(Code::SchemaViolation, path, message).schema_path(schema_path));
+                }
+                jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
+                | jsonschema::error::ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+                    let keyword = error.kind().keyword();
+                    for name in unexpected {
+                        let path = request_path(&at.key(name), &prompt_path);
+                        let message = format!(
+                            "{} is not allowed: the agent's parameters_schema does not define it ({keyword})",
+                            describe(&path)
+                        );
+                        report.push(Diagnostic::new(Code::SchemaViolation, path, message).schema_path(schema_path));
+                    }
+                }
+                kind => {
+                    let path = request_path(&at, &prompt_path);
+                    let what = describe(&path);
+                    let mut diagnostic = Diagnostic::new(
+                        Code::SchemaViolation,
+                        path,
+                        format!("{} (agent parameters_schema)", error.masked_with(what.as_str())),
+                    )
+                    .schema_path(schema_path)
+                    .received(plain(error.instance()));
+                    match kind {
+                        jsonschema::error::ValidationErrorKind::Enum { options } => {
+                            let options = options.as_array().map_or(&[][..], Vec::as_slice);
+                            diagnostic = diagnostic.expected(options.iter().map(plain));
+                        }
+                        jsonschema::error::ValidationErrorKind::Constant { expected_value } => {
+                            diagnostic = diagnostic.expected([plain(expected_value)]);
+                        }
+                        _ => {}
+                    }
+                    report.push(diagnostic);
+                }
+            }
+        }
+        report
+    }
+
+    /// Validates the request's parameters and, when they match, formats the prompt
+    /// ([`format_request`]).
+    ///
+    /// # Errors
+    /// The `schema_violation` errors of [`Schema::validate`].
+    pub fn apply(&self, request: &ExecuteRequest<'_>) -> Result<String, Report> {
+        let report = self.validate(request);
+        if report.is_ok() { Ok(format_request(request)) } else { Err(report) }
+    }
+}
+
+/// Seed 004's `_merge_autonomous_schema_with_prompt`, rule for rule: the type forced to
+/// `object`, a `prompt` property `{"type": "string", "minLength": 1}` added unless the schema
+/// defines one, and `prompt` appended to `required` unless listed. Keys keep their order; new
+/// ones are added at the end, as a Python dict does.
+pub fn merged_schema(schema: &Map<String, Value>) -> Value {
+    let mut merged = schema.clone();
+    if merged.get("type").and_then(Value::as_str) != Some("object") {
+        merged.insert("type".into(), "object".into());
+    }
+    let properties = merged.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(properties) = properties
+        && !properties.contains_key("prompt")
+    {
+        properties.insert("prompt".into(), serde_json::json!({"type": "string", "minLength": 1}));
+    }
+    let required = merged.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+    if !required.iter().any(|name| name == "prompt") {
+        let mut required = required;
+        required.push("prompt".into());
+        merged.insert("required".into(), Value::Array(required));
+    }
+    Value::Object(merged)
+}
+
+/// The object a `parameters_schema` validates: the request's `parameters` without ml-commons'
+/// [`CONTROL_PARAMETERS`], with `prompt` set to the question extracted from the input
+/// ([`crate::AgentInput::question`]) when `parameters.prompt` is absent.
+pub fn parameters(request: &ExecuteRequest<'_>) -> Map<String, Value> {
+    parameters_with_prompt_path(request).0
+}
+
+fn parameters_with_prompt_path(request: &ExecuteRequest<'_>) -> (Map<String, Value>, Path) {
+    let mut object: Map<String, Value> = request
+        .parameters
+        .iter()
+        .filter(|(key, _)| !CONTROL_PARAMETERS.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let prompt_path = if object.contains_key("prompt") {
+        Path::root().key("parameters").key("prompt")
+    } else {
+        object.insert("prompt".into(), Value::String(request.input.question()));
+        request.input_path.clone()
+    };
+    (object, prompt_path)
+}
+
+/// Checks `schema` ([`Schema::new`]) and validates the request's parameters against it
+/// ([`Schema::validate`]): the `invalid_schema` errors, or every `schema_violation`.
+pub fn validate_parameters(request: &ExecuteRequest<'_>, schema: &Value) -> Report {
+    match Schema::new(schema) {
+        Ok(schema) => schema.validate(request),
+        Err(report) => report,
+    }
+}
+
+/// Validates the request's parameters against `schema` and formats the prompt
+/// ([`Schema::apply`]).
+///
+/// # Errors
+/// The errors of [`validate_parameters`].
+pub fn format_inputs(request: &ExecuteRequest<'_>, schema: &Value) -> Result<String, Report> {
+    Schema::new(schema)?.apply(request)
+}
+
+/// A request validation with a `parameters_schema` check added, as every layer reports it: the
+/// schema's own problems (`invalid_schema`, paths into the schema) first, then the request's; the
+/// parameters are validated only when both are fine. Any error makes the validation invalid.
+pub fn extend_validation<'a>(mut validation: Validation<'a>, schema: &Value) -> Validation<'a> {
+    let errors = match (Schema::new(schema), &validation.request) {
+        (Err(report), _) => report.errors,
+        (Ok(schema), Some(request)) => schema.validate(request).errors,
+        (Ok(_), None) => Vec::new(),
+    };
+    if !errors.is_empty() {
+        validation.request = None;
+        validation.report.errors.splice(0..0, errors);
+    }
+    validation
+}
+
+/// Seed 004's `format_autonomous_inputs` on the request's [`parameters`], without validating
+/// them: the prompt alone when there are no other parameters, else an `<inputs>` block (one
+/// `key: value` line each, in the request's order; multi-line strings indented under `key:`;
+/// lists and objects as Python's `json.dumps`; other values as Python's `str`), a blank line, and
+/// the prompt.
+pub fn format_request(request: &ExecuteRequest<'_>) -> String {
+    format_parameters(&parameters(request))
+}
+
+/// [`format_request`] on an object that holds `prompt` and the other parameters. A missing prompt
+/// is treated as empty; a prompt that is not a string (a schema may define it so) is written as
+/// Python's `str` writes it.
+pub fn format_parameters(parameters: &Map<String, Value>) -> String {
+    let mut prompt = String::new();
+    match parameters.get("prompt") {
+        Some(Value::String(text)) => prompt.push_str(text),
+        Some(other) => python::write_str(other, &mut prompt),
+        None => {}
+    }
+    let mut additional = parameters.iter().filter(|(key, _)| key.as_str() != "prompt").peekable();
+    if additional.peek().is_none() {
+        return prompt;
+    }
+    let mut out = String::from("<inputs>\n");
+    for (key, value) in additional {
+        out.push_str(key);
+        match value {
+            Value::String(text) if text.contains('\n') => {
+                out.push_str(":\n");
+                for line in text.split('\n') {
+                    out.push_str("  ");
+                    out.push_str(line);
+                    out.push('\n');
+                }
+                continue;
+            }
+            _ => {
+                out.push_str(": ");
+                python::write_str(value, &mut out);
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("</inputs>\n\n");
+    out.push_str(&prompt);
+    out
+}
+
+/// A diagnostic path inside the parameters object, as a path into the request.
+fn request_path(at: &Path, prompt_path: &Path) -> Path {
+    let mut segments = at.segments().iter();
+    let (mut path, rest) = match segments.next() {
+        Some(crate::Segment::Key(key)) if &**key == "prompt" => (prompt_path.clone(), segments),
+        _ => (Path::root().key("parameters"), at.segments().iter()),
+    };
+    for segment in rest {
+        path = match segment {
+            crate::Segment::Key(key) => path.key(key),
+            crate::Segment::Index(i) => path.index(*i),
+        };
+    }
+    path
+}
+
+/// What is wrong with a schema, for a meta-schema violation: the value named, and for a `type`
+/// the list of type names (the meta-schema's own `anyOf` says nothing useful).
+fn meta_problem(error: &jsonschema::ValidationError<'_>, path: &Path) -> String {
+    let at_type = matches!(path.segments().last(), Some(crate::Segment::Key(key)) if &**key == "type");
+    if at_type && matches!(error.kind(), jsonschema::error::ValidationErrorKind::AnyOf { .. }) {
+        format!(
+            "{} is not a JSON Schema type; use one of string, number, integer, boolean, object, array, null (or a list of them)",
+            quoted(error.instance())
+        )
+    } else {
+        error.masked_with(quoted(error.instance())).to_string()
+    }
+}
+
+/// A value quoted in a message: its JSON, cut at 40 characters.
+fn quoted(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+/// How a message names what is at a request path.
+fn describe(path: &Path) -> String {
+    match path.segments() {
+        [crate::Segment::Key(p), crate::Segment::Key(name)] if &**p == "parameters" => format!("parameter '{name}'"),
+        [crate::Segment::Key(p)] if &**p == "parameters" => "parameters".to_string(),
+        [crate::Segment::Key(p), ..] if &**p == "parameters" => format!("the value at {path}"),
+        _ => format!("the prompt (the question extracted from {})", pointer_or_root(path)),
+    }
+}
+
+fn pointer_or_root(path: &Path) -> String {
+    let text = path.to_string();
+    if text.is_empty() { "/".to_string() } else { text }
+}
+
+/// A value for `expected`/`received`: a string as itself, anything else as JSON.
+fn plain(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
