@@ -587,11 +587,8 @@ impl<'p> Context<'p> {
         let mut notes = TurnNotes::default();
         if let Some(text) = turn.text {
             if text.chars().all(char::is_whitespace) {
-                let path = match turn.origin {
-                    super::Origin::Text => base.clone(),
-                    _ => turn.origin.field_path(base, "content"),
-                };
-                self.blank_text(path);
+                // Only text input has turn text: the path is the input's.
+                self.blank_text(turn.origin.block_path(base, 0));
             } else {
                 blocks.push(Block::Text(text));
             }
