@@ -10,6 +10,12 @@ use conformance::{
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
 
+/// The fuzz targets' independent Converse rule checker: every Bedrock body a fixture produces
+/// must satisfy it.
+#[allow(unreachable_pub, dead_code)]
+#[path = "../fuzz/src/converse_rules.rs"]
+mod converse_rules;
+
 fn run(case: &Case) -> Result<(), Failed> {
     let limits = case.limits();
     let options = validate::Options { limits, allow_prefill: false };
@@ -64,6 +70,11 @@ fn run(case: &Case) -> Result<(), Failed> {
             },
             Ok((request, mut report)) => match convert::convert_to_value(provider, &request, &convert_options) {
                 Ok(converted) if option_errors.is_ok() => {
+                    if provider == ProviderId::BedrockConverse {
+                        for problem in converse_rules::violations(&converted.body) {
+                            out.push_str(&format!("the Bedrock body breaks a Converse rule: {problem}\n"));
+                        }
+                    }
                     report.warnings.extend(converted.warnings);
                     json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
                 }

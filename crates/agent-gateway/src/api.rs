@@ -129,7 +129,7 @@ pub fn ensure_echo_agent(store: &Store) -> Result<(), StoreError> {
 
 async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
     if let Ok(bytes) = axum::body::to_bytes(body, limit).await {
-        Ok(bytes.to_vec())
+        Ok(Vec::from(bytes)) // reuses the buffer: no second copy of a large body
     } else {
         let mut diagnostic = Diagnostic::new(
             Code::TooLarge,

@@ -27,6 +27,8 @@ pub struct AppState {
     pub store: Store,
     /// Provider HTTP clients.
     pub clients: Clients,
+    /// Fetches allowlisted URL sources (`--fetch-allow`).
+    pub fetcher: crate::fetch::Fetcher,
     /// The configuration.
     pub config: Arc<Config>,
 }
@@ -43,7 +45,13 @@ impl AppState {
             .pool_idle_timeout(std::time::Duration::from_secs(60))
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(Self { store, clients: Clients { http, timeout: config.provider_timeout }, config: Arc::new(config) })
+        let fetcher = crate::fetch::Fetcher::new(config.fetch_allow.clone(), config.provider_timeout)?;
+        Ok(Self {
+            store,
+            clients: Clients { http, timeout: config.provider_timeout },
+            fetcher,
+            config: Arc::new(config),
+        })
     }
 }
 
@@ -62,9 +70,18 @@ pub fn router(state: AppState) -> Router {
     let mut app = match &config.site {
         Some(site) => {
             let index = site.join("index.html");
-            api.fallback_service(
-                ServeDir::new(site).append_index_html_on_directories(true).fallback(ServeFile::new(index)),
-            )
+            let files = ServeDir::new(site).append_index_html_on_directories(true).fallback(ServeFile::new(index));
+            if matches!(config.auth, ApiAuth::Basic { .. }) {
+                // A browser asks for basic credentials on the page and then sends them with every
+                // API call, so the playground can be protected too. A bearer token cannot be
+                // attached to a page load: then the files (which hold no data) stay open.
+                let protected = Router::new()
+                    .fallback_service(files)
+                    .layer(middleware::from_fn_with_state(Arc::clone(&config), authenticate));
+                api.fallback_service(protected)
+            } else {
+                api.fallback_service(files)
+            }
         }
         None => api.route("/", get(no_site)).fallback(api::unknown),
     };
@@ -107,7 +124,7 @@ async fn no_site() -> Html<&'static str> {
     )
 }
 
-/// Basic or bearer protection of the API (the playground's files stay open).
+/// Basic or bearer protection of the API (and of the playground's files under basic auth).
 async fn authenticate(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
     let given = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or_default();
     // RFC 7235: the scheme is case-insensitive.

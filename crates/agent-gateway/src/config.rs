@@ -19,7 +19,8 @@ use serde::Deserialize;
                   defaults. The TOML file uses the long flag names with underscores, e.g.\n\n  \
                   listen = \"127.0.0.1:8080\"\n  db = \"agent-gateway.db\"\n  site = \"www\"\n  \
                   cors_origins = [\"http://localhost:5173\"]\n  bearer_token = \"s3cret\"\n  \
-                  max_body_bytes = 67108864\n  request_timeout_secs = 120\n  provider_timeout_secs = 60\n\n\
+                  max_body_bytes = 67108864\n  request_timeout_secs = 120\n  provider_timeout_secs = 60\n  \
+                  fetch_allow = [\"images.example.com\"]\n\n\
                   An agent with id `echo` (provider echo) is registered at start unless --no-echo-agent.\n\
                   Agents and credentials are kept in the `SQLite` file (created mode 0600); credentials are \
                   never returned by the API nor logged."
@@ -55,6 +56,11 @@ pub struct Args {
     /// Time limit for one provider call [default: 60].
     #[arg(long, env = "AGENT_GATEWAY_PROVIDER_TIMEOUT_SECS", value_name = "SECS")]
     pub provider_timeout_secs: Option<u64>,
+    /// Host whose https URL sources are fetched and inlined for providers that take no web URLs
+    /// (Bedrock); repeatable. `http://HOST:PORT` allows plain http to that origin. None by default:
+    /// then no URL is ever fetched.
+    #[arg(long = "fetch-allow", env = "AGENT_GATEWAY_FETCH_ALLOW", value_delimiter = ',', value_name = "HOST")]
+    pub fetch_allow: Vec<String>,
     /// Do not register the `echo` agent at start.
     #[arg(long, env = "AGENT_GATEWAY_NO_ECHO_AGENT")]
     pub no_echo_agent: bool,
@@ -76,6 +82,7 @@ struct File {
     max_body_bytes: Option<usize>,
     request_timeout_secs: Option<u64>,
     provider_timeout_secs: Option<u64>,
+    fetch_allow: Option<Vec<String>>,
     echo_agent: Option<bool>,
     quiet: Option<bool>,
 }
@@ -126,6 +133,8 @@ pub struct Config {
     pub request_timeout: Duration,
     /// Time limit for one provider call.
     pub provider_timeout: Duration,
+    /// Hosts whose URL sources may be fetched (`--fetch-allow`); empty: nothing is fetched.
+    pub fetch_allow: crate::fetch::Allowlist,
     /// Register the `echo` agent at start.
     pub echo_agent: bool,
     /// Log one line per request.
@@ -143,6 +152,7 @@ impl Default for Config {
             max_body_bytes: 64 * 1024 * 1024,
             request_timeout: Duration::from_secs(120),
             provider_timeout: Duration::from_secs(60),
+            fetch_allow: crate::fetch::Allowlist::default(),
             echo_agent: true,
             log_requests: true,
         }
@@ -181,6 +191,11 @@ impl Config {
         };
         let cors_origins =
             if args.cors_origins.is_empty() { file.cors_origins.unwrap_or_default() } else { args.cors_origins };
+        let fetch_allow = crate::fetch::Allowlist::parse(&if args.fetch_allow.is_empty() {
+            file.fetch_allow.unwrap_or_default()
+        } else {
+            args.fetch_allow
+        })?;
         Ok(Self {
             listen: args.listen.or(file.listen).unwrap_or(defaults.listen),
             db: args.db.or(file.db).unwrap_or(defaults.db),
@@ -198,6 +213,7 @@ impl Config {
                 defaults.provider_timeout,
                 "provider_timeout_secs",
             )?,
+            fetch_allow,
             echo_agent: !args.no_echo_agent && file.echo_agent.unwrap_or(true),
             log_requests: !args.quiet && !file.quiet.unwrap_or(false),
         })

@@ -43,7 +43,15 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         })?;
     let client: Arc<dyn Provider> = Arc::from(provider::for_model(&agent.model, &state.clients)?);
     let options = provider::convert_options(&agent.model.model_parameters).map_err(ApiError::invalid)?;
-    let limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };
+    let mut limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };
+    let mut body = body;
+    if crate::fetch::needs_inlining(&agent.model.model_provider) {
+        let inlined = state.fetcher.inline(&body).await?;
+        if let Some(rewritten) = inlined.body {
+            body = rewritten;
+            limits.max_body_bytes = limits.max_body_bytes.saturating_add(inlined.added);
+        }
+    }
 
     let store = state.store.clone();
     let preparing = Arc::clone(&client);
@@ -156,20 +164,26 @@ fn prepare(
     let input_path = request.input_path.clone();
     let input_kind = request.input.input_type();
     let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
-    let mut stored = Vec::with_capacity(new_messages.len());
-    for message in &new_messages {
-        let json = serde_json::to_string(message)
-            .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
-        stored.push((message.role.as_str().to_string(), json));
-    }
+    let store_form = |messages: &[Message<'_>]| -> Result<Vec<(String, String)>, ApiError> {
+        let mut stored = Vec::with_capacity(messages.len());
+        for message in messages {
+            let json = serde_json::to_string(message)
+                .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
+            stored.push((message.role.as_str().to_string(), json));
+        }
+        Ok(stored)
+    };
 
     if history.is_empty() {
+        // The provider's checks (its limits among them) before the work of writing the input out.
         let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
+        let stored = store_form(&new_messages)?;
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
         return Ok(Prepared { memory_id, conversation, new_messages: stored, known: 0, outgoing, warnings });
     }
 
+    let stored = store_form(&new_messages)?;
     // The stored history and the new input, validated and converted as one conversation.
     let mut combined = String::with_capacity(
         history.iter().map(|m| m.message.len() + 1).sum::<usize>()

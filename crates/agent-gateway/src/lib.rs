@@ -10,6 +10,7 @@ pub mod app;
 pub mod config;
 pub mod error;
 pub mod execute;
+pub mod fetch;
 pub mod provider;
 pub mod schema;
 pub mod sigv4;

@@ -8,6 +8,11 @@ use agent_input::{Code, ConvertOptions, Path, ProviderId, Segment, Severity, Too
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
+/// The fuzz targets' independent Converse rule checker, run here too.
+#[allow(unreachable_pub, dead_code)]
+#[path = "../../../fuzz/src/converse_rules.rs"]
+mod converse_rules;
+
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -96,6 +101,10 @@ fn tools() -> ConvertOptions {
 
 /// Structural rules of a Converse body (`notes/converse_spec.md`).
 fn check_converse(body: &Value) -> Result<(), String> {
+    let problems = converse_rules::violations(body);
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
+    }
     let messages = body["messages"].as_array().ok_or("messages missing")?;
     let mut names = std::collections::HashSet::new();
     let mut previous = "";
@@ -277,5 +286,26 @@ proptest! {
         prop_assert!(second.report.warnings.is_empty(), "canonical form has warnings: {}", second.report);
         let (again, _) = second.into_result().unwrap();
         prop_assert_eq!(again.input, request.input);
+    }
+}
+
+/// The checker itself catches what Bedrock rejects (a checker that passes everything proves nothing).
+#[test]
+fn catches_what_bedrock_rejects() {
+    let good =
+        json!({"messages": [{"role": "user", "content": [{"text": "hi"}]}], "inferenceConfig": {"maxTokens": 4096}});
+    assert!(converse_rules::violations(&good).is_empty());
+    for bad in [
+        json!({"messages": []}),
+        json!({"messages": [{"role": "assistant", "content": [{"text": "hi"}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"text": " "}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"image": {"format": "jpg", "source": {"bytes": "aGk="}}}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"text": "a"}, {"document": {"format": "pdf", "name": "a  b", "source": {"bytes": "aGk="}}}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"document": {"format": "pdf", "name": "a", "source": {"bytes": "aGk="}}}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"image": {"format": "png", "source": {"s3Location": "s3://b/k"}}}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"text": "a"}]}, {"role": "user", "content": [{"text": "b"}]}]}),
+        json!({"messages": [{"role": "user", "content": [{"text": "a", "image": {}}]}]}),
+    ] {
+        assert!(!converse_rules::violations(&bad).is_empty(), "{bad}");
     }
 }

@@ -85,6 +85,17 @@ impl Gateway {
         let _ = self.child.wait();
     }
 
+    /// Kills the process with SIGKILL (no shutdown of any kind) and waits for it.
+    pub fn kill9(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn at(&self, path: &str) -> String {
         format!("{}{path}", self.url)
     }

@@ -602,7 +602,12 @@ impl<'p> Context<'p> {
         let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
         let mut notes = TurnNotes::default();
         if let Some(text) = turn.text {
-            blocks.push(Block::Text(text));
+            if text.chars().all(char::is_whitespace) {
+                // Only text input has turn text: the path is the input's.
+                self.blank_text(turn.origin.block_path(base, 0));
+            } else {
+                blocks.push(Block::Text(text));
+            }
         }
         if *turn.role == Role::Tool {
             let id = turn.tool_call_id.unwrap_or_default();
@@ -673,6 +678,12 @@ impl<'p> Context<'p> {
         'p: 'a,
     {
         match block {
+            // The validator trims as Java's String.trim (ml-commons parity), which keeps text of
+            // only Unicode spaces (U+3000, U+00A0, …); Bedrock rejects such text as blank.
+            ContentBlock::Text(text) if text.chars().all(char::is_whitespace) => {
+                self.blank_text(path());
+                None
+            }
             ContentBlock::Text(text) => Some(Content::Text(text)),
             ContentBlock::Image(image) => self
                 .source(&image.source, path)
@@ -729,6 +740,14 @@ impl<'p> Context<'p> {
                 }
             }
         }
+    }
+
+    fn blank_text(&mut self, path: Path) {
+        self.error(Diagnostic::new(
+            Code::EmptyText,
+            path,
+            "the text is only whitespace (Unicode spaces count), which Bedrock rejects as blank; give the text to send",
+        ));
     }
 
     /// A conversation that ends with assistant text (a prefill) must not end in whitespace:

@@ -1,0 +1,349 @@
+//! Fetching URL sources for providers that take no web URLs (Bedrock), only from allowlisted
+//! hosts (`--fetch-allow`). Nothing is fetched when the allowlist is empty (the default), and a
+//! URL whose host is not on it is never contacted: it reaches the converter unchanged and is
+//! refused there (`url_not_supported_by_provider`).
+//!
+//! An entry is a host name (`images.example.com`): `https` URLs of that host, any port. An entry
+//! `http://host:port` also allows plain http to exactly that origin (an intranet server, or a
+//! test's local one). Redirects are followed only to allowlisted URLs (at most 5). The body is
+//! read up to the provider's size limit for the block's kind, within the provider time limit;
+//! the fetched bytes replace the URL as a base64 source with the block's own format, so the
+//! validator's format sniffing then checks them like any other base64 data.
+
+use std::time::Duration;
+
+use agent_input::convert::bedrock_converse::{MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, MAX_VIDEO_BASE64_CHARS};
+use agent_input::{Code, Diagnostic, Path, format};
+use axum::http::StatusCode;
+use serde_json::{Map, Value};
+
+use crate::error::ApiError;
+
+/// Most redirects followed for one URL.
+const MAX_REDIRECTS: usize = 5;
+
+/// The allowlist and the client that fetches from it.
+#[derive(Debug, Clone)]
+pub struct Fetcher {
+    allow: Allowlist,
+    http: reqwest::Client,
+    timeout: Duration,
+}
+
+/// Allowlisted hosts (https) and origins (http).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Allowlist {
+    hosts: Vec<String>,
+    http_origins: Vec<(String, u16)>,
+}
+
+impl Allowlist {
+    /// Reads `--fetch-allow` entries.
+    ///
+    /// # Errors
+    /// An entry that is neither a host name nor an `http://host:port` origin.
+    pub fn parse(entries: &[String]) -> Result<Self, String> {
+        let mut allow = Self::default();
+        for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+            if let Some(origin) = entry.strip_prefix("http://") {
+                let url = reqwest::Url::parse(entry).map_err(|e| format!("--fetch-allow {entry}: {e}"))?;
+                let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
+                    return Err(format!("--fetch-allow {entry}: an http entry must be http://host:port"));
+                };
+                if origin.trim_end_matches('/').contains('/') {
+                    return Err(format!("--fetch-allow {entry}: an http entry is an origin, without a path"));
+                }
+                allow.http_origins.push((host.to_ascii_lowercase(), port));
+            } else if entry.contains(['/', ':', '@', ' ', '*']) {
+                return Err(format!(
+                    "--fetch-allow {entry}: give a host name (images.example.com) or an http://host:port origin"
+                ));
+            } else {
+                allow.hosts.push(entry.trim_end_matches('.').to_ascii_lowercase());
+            }
+        }
+        Ok(allow)
+    }
+
+    /// Whether nothing is allowed.
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty() && self.http_origins.is_empty()
+    }
+
+    /// Whether `url` may be fetched.
+    pub fn allows(&self, url: &reqwest::Url) -> bool {
+        let Some(host) = url.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()) else {
+            return false;
+        };
+        if !url.username().is_empty() || url.password().is_some() {
+            return false;
+        }
+        match url.scheme() {
+            "https" => self.hosts.contains(&host),
+            "http" => url.port_or_known_default().is_some_and(|port| self.http_origins.contains(&(host, port))),
+            _ => false,
+        }
+    }
+}
+
+/// What an inlining pass did.
+#[derive(Debug, Default)]
+pub struct Inlined {
+    /// The rewritten body, when anything was fetched.
+    pub body: Option<Vec<u8>>,
+    /// Bytes the body grew by.
+    pub added: usize,
+}
+
+impl Fetcher {
+    /// A fetcher for `allow`, each fetch limited to `timeout`.
+    ///
+    /// # Errors
+    /// The HTTP client cannot be built.
+    pub fn new(allow: Allowlist, timeout: Duration) -> Result<Self, String> {
+        let policy_allow = allow.clone();
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::custom(move |attempt| {
+                if attempt.previous().len() > MAX_REDIRECTS || !policy_allow.allows(attempt.url()) {
+                    attempt.stop()
+                } else {
+                    attempt.follow()
+                }
+            }))
+            .connect_timeout(timeout.min(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client for --fetch-allow: {e}"))?;
+        Ok(Self { allow, http, timeout })
+    }
+
+    /// Whether any host is allowlisted.
+    pub fn is_enabled(&self) -> bool {
+        !self.allow.is_empty()
+    }
+
+    /// Replaces every allowlisted URL source in the request `body` with the fetched bytes as
+    /// base64. A body that is not JSON, or has no such source, is left for the validator.
+    ///
+    /// # Errors
+    /// A 400 when an allowlisted URL cannot be fetched, is redirected off the allowlist, or is
+    /// larger than the provider takes (`provider_limit`).
+    pub async fn inline(&self, body: &[u8]) -> Result<Inlined, ApiError> {
+        if !self.is_enabled() || !contains(body, b"http") {
+            return Ok(Inlined::default());
+        }
+        let Ok(mut value) = serde_json::from_slice::<Value>(body) else { return Ok(Inlined::default()) };
+        let mut sources = Vec::new();
+        if let Some(Value::Array(items)) = value.get_mut("input") {
+            let root = Path::root().key("input");
+            for (i, item) in items.iter_mut().enumerate() {
+                let path = root.index(i);
+                let Some(item) = item.as_object_mut() else { continue };
+                if item.contains_key("role") {
+                    if let Some(Value::Array(blocks)) = item.get_mut("content") {
+                        for (j, block) in blocks.iter_mut().enumerate() {
+                            sources.extend(self.source_of(block, &path.key("content").index(j)));
+                        }
+                    }
+                } else {
+                    sources.extend(self.source_of_object(item, &path));
+                }
+            }
+        }
+        if sources.is_empty() {
+            return Ok(Inlined::default());
+        }
+        let mut added = 0;
+        for (source, wanted, path) in sources {
+            let Some(Value::String(url)) = source.get("data") else { continue };
+            let url = url.trim().to_string();
+            let bytes = self.fetch(&url, wanted, &path).await?;
+            let data = agent_input::base64::encode(&bytes);
+            added += data.len();
+            source.insert("type".into(), Value::String("base64".into()));
+            source.insert("data".into(), Value::String(data));
+        }
+        let text =
+            serde_json::to_vec(&value).map_err(|e| ApiError::internal(format!("cannot rewrite the body: {e}")))?;
+        Ok(Inlined { body: Some(text), added })
+    }
+
+    fn source_of<'v>(&self, block: &'v mut Value, path: &Path) -> Option<(&'v mut Map<String, Value>, Wanted, Path)> {
+        self.source_of_object(block.as_object_mut()?, path)
+    }
+
+    /// The block's source and size cap when it is an allowlisted URL source.
+    fn source_of_object<'v>(
+        &self,
+        block: &'v mut Map<String, Value>,
+        path: &Path,
+    ) -> Option<(&'v mut Map<String, Value>, Wanted, Path)> {
+        let source = block.get("source")?.as_object()?;
+        let declared = source.get("format").and_then(Value::as_str).unwrap_or("").trim();
+        let wanted = match block.get("type").and_then(Value::as_str)?.trim().to_ascii_lowercase().as_str() {
+            "image" => Wanted {
+                cap: MAX_IMAGE_BYTES,
+                format: format::ImageFormat::parse(declared).map(|p| unparsed(p).as_str()),
+                media: true,
+            },
+            "document" => Wanted {
+                cap: MAX_DOCUMENT_BYTES,
+                format: format::DocumentFormat::parse(declared).map(|p| unparsed(p).as_str()),
+                media: false,
+            },
+            "video" => Wanted {
+                cap: MAX_VIDEO_BASE64_CHARS / 4 * 3,
+                format: format::VideoFormat::parse(declared).map(|p| unparsed(p).as_str()),
+                media: true,
+            },
+            _ => return None,
+        };
+        let source = block.get_mut("source")?.as_object_mut()?;
+        if !source.get("type").and_then(Value::as_str).is_some_and(|t| t.trim().eq_ignore_ascii_case("url")) {
+            return None;
+        }
+        let url = reqwest::Url::parse(source.get("data")?.as_str()?.trim()).ok()?;
+        self.allow.allows(&url).then_some((source, wanted, path.key("source").key("data")))
+    }
+
+    /// Fetches `url`, reading at most `wanted.cap` bytes, and checks its type.
+    async fn fetch(&self, url: &str, wanted: Wanted, path: &Path) -> Result<Vec<u8>, ApiError> {
+        let cap = wanted.cap;
+        let failed = |why: String| {
+            ApiError::new(StatusCode::BAD_REQUEST, "url_fetch_failed", format!("{path}: could not fetch {url}: {why}"))
+        };
+        let work = async {
+            let mut response = self.http.get(url).send().await.map_err(|e| failed(without_url(&e)))?;
+            let status = response.status();
+            if status.is_redirection() {
+                return Err(failed(format!("redirected ({status}) to a URL not on the --fetch-allow list")));
+            }
+            if !status.is_success() {
+                return Err(failed(format!("the server answered {status}")));
+            }
+            if let Some(length) = response.content_length()
+                && length > cap
+            {
+                return Err(too_large(path, cap, length));
+            }
+            let mime = response
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
+            let mut bytes = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(|e| failed(without_url(&e)))? {
+                bytes.extend_from_slice(&chunk);
+                if bytes.len() as u64 > cap {
+                    return Err(too_large(path, cap, bytes.len() as u64));
+                }
+            }
+            if bytes.is_empty() {
+                return Err(failed("the body is empty".into()));
+            }
+            check_type(&wanted, mime.as_deref(), &bytes, path)?;
+            Ok(bytes)
+        };
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(result) => result,
+            Err(_) => Err(failed(format!("no complete answer within {} s", self.timeout.as_secs()))),
+        }
+    }
+}
+
+/// What a block's URL must deliver.
+#[derive(Debug, Clone, Copy)]
+struct Wanted {
+    /// The provider's size limit for the block's kind.
+    cap: u64,
+    /// The declared format, canonical, when it is a known one.
+    format: Option<&'static str>,
+    /// An image or a video (which a text type never is).
+    media: bool,
+}
+
+fn unparsed<F>(parsed: format::Parsed<F>) -> F {
+    match parsed {
+        format::Parsed::Exact(f) | format::Parsed::Normalized(f) => f,
+    }
+}
+
+/// Bytes with a known signature are left to the validator, which compares it with the declared
+/// format. Others are judged by the server's `Content-Type`: one that names other formats, or
+/// text where an image or video was declared (a login or error page), is a `format_mismatch`.
+fn check_type(wanted: &Wanted, mime: Option<&str>, bytes: &[u8], path: &Path) -> Result<(), ApiError> {
+    let (Some(declared), Some(mime)) = (wanted.format, mime) else { return Ok(()) };
+    if format::Signature::sniff(bytes).is_some() {
+        return Ok(());
+    }
+    let named = format::formats_for_mime(mime);
+    let wrong = if named.is_empty() { wanted.media && mime.starts_with("text/") } else { !named.contains(&declared) };
+    if !wrong {
+        return Ok(());
+    }
+    Err(ApiError::invalid_one(
+        Diagnostic::new(
+            Code::FormatMismatch,
+            path.clone(),
+            format!("the URL served {mime}, not the {declared} this block declares"),
+        )
+        .expected(vec![declared.to_string()])
+        .received(mime),
+    ))
+}
+
+/// Whether agents of `model_provider` need URL sources inlined: those whose provider takes no
+/// web URLs (Bedrock; the others take https URLs themselves).
+pub fn needs_inlining(model_provider: &str) -> bool {
+    matches!(
+        crate::provider::Kind::parse(model_provider),
+        Some(crate::provider::Kind::Core(agent_input::ProviderId::BedrockConverse))
+    )
+}
+
+fn too_large(path: &Path, cap: u64, actual: u64) -> ApiError {
+    ApiError::invalid_one(
+        Diagnostic::new(
+            Code::ProviderLimit,
+            path.clone(),
+            format!("the file at this URL has {actual} bytes or more; Bedrock takes at most {cap} for this block"),
+        )
+        .limit(cap, actual),
+    )
+}
+
+/// reqwest's error text without the URL (the caller's message names it once).
+fn without_url(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    if let Some(url) = error.url() {
+        text = text.replace(&format!(" ({url})"), "");
+    }
+    if error.is_connect() { format!("cannot connect ({text})") } else { text }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allowlist_entries_are_hosts_or_http_origins() {
+        let allow = Allowlist::parse(&["Images.Example.com".into(), "http://127.0.0.1:9000".into()]).unwrap();
+        let url = |u: &str| reqwest::Url::parse(u).unwrap();
+        assert!(allow.allows(&url("https://images.example.com/a.png")));
+        assert!(allow.allows(&url("https://IMAGES.example.com:8443/a.png")));
+        assert!(!allow.allows(&url("http://images.example.com/a.png")));
+        assert!(!allow.allows(&url("https://evil.example.com/a.png")));
+        assert!(!allow.allows(&url("https://images.example.com.evil.net/a.png")));
+        assert!(!allow.allows(&url("https://user:pw@images.example.com/a.png")));
+        assert!(allow.allows(&url("http://127.0.0.1:9000/a.png")));
+        assert!(!allow.allows(&url("http://127.0.0.1:9001/a.png")));
+        assert!(!allow.allows(&url("https://127.0.0.1:9000/a.png")));
+        for bad in ["*.example.com", "https://x.com/a", "http://h:1/path", "a b"] {
+            assert!(Allowlist::parse(&[bad.into()]).is_err(), "{bad}");
+        }
+        assert!(Allowlist::parse(&[]).unwrap().is_empty());
+    }
+}

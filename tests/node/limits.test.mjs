@@ -1,0 +1,102 @@
+// The limit cases through the packed npm package under Node: 100,000-deep nesting, a 200 MB
+// body, 100,000 messages, a 60 MB base64 string and 10,000 documents each end in their error
+// code, quickly and with bounded memory. Each case runs in a child Node process of its own, so
+// its peak resident memory (process.resourceUsage().maxRSS) is its own.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { projectDir } from './package.mjs';
+
+const MIB = 1024 * 1024;
+const entry = pathToFileURL(join(projectDir, 'entry.mjs')).href;
+
+/**
+ * Runs `body` (the source of an async function of `pkg` returning `{ code, inputBytes }`) in a
+ * child Node process and returns what it measured.
+ */
+function measure(body) {
+  const script = `
+    const pkg = await import(${JSON.stringify(entry)});
+    const baseline = process.resourceUsage().maxRSS * 1024;
+    const started = performance.now();
+    const { code, inputBytes } = await (${body})(pkg);
+    const ms = performance.now() - started;
+    const peak = process.resourceUsage().maxRSS * 1024;
+    process.stdout.write(JSON.stringify({ code, inputBytes, ms, peak, baseline }));
+  `;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    maxBuffer: MIB,
+    timeout: 60_000,
+  });
+  return JSON.parse(out);
+}
+
+/**
+ * The peak may exceed what the package had loaded (`baseline`) by `copies` times the input
+ * (the JavaScript string itself, and its UTF-8 copy in wasm memory) plus `slackMiB`.
+ */
+function assertBounded(name, m, { code, copies, slackMiB, seconds }) {
+  console.log(
+    `${name}: ${m.code}, input ${(m.inputBytes / MIB).toFixed(1)} MiB, peak RSS ${(m.peak / MIB).toFixed(1)} MiB ` +
+      `(baseline ${(m.baseline / MIB).toFixed(1)} MiB), ${m.ms.toFixed(0)} ms`,
+  );
+  assert.equal(m.code, code, name);
+  const bound = m.baseline + copies * m.inputBytes + slackMiB * MIB;
+  assert.ok(m.peak <= bound, `${name}: peak ${m.peak} over ${bound}`);
+  assert.ok(m.ms <= seconds * 1000, `${name}: took ${m.ms} ms`);
+}
+
+describe('limits under Node', () => {
+  test('a 200 MB body is too_large', () => {
+    const m = measure(`(pkg) => {
+      const text = '{"input": "' + 'x'.repeat(200 * 1024 * 1024) + '"}';
+      return { code: pkg.validateJson(text).errors[0].code, inputBytes: text.length };
+    }`);
+    assertBounded('200 MB body', m, { code: 'too_large', copies: 2, slackMiB: 64, seconds: 20 });
+  });
+
+  test('100,000-deep nesting is too_deep', () => {
+    const m = measure(`(pkg) => {
+      const text = '{"input": ' + '['.repeat(100000) + '"x"' + ']'.repeat(100000) + '}';
+      return { code: pkg.validateJson(text).errors[0].code, inputBytes: text.length };
+    }`);
+    assertBounded('100,000-deep nesting', m, { code: 'too_deep', copies: 2, slackMiB: 32, seconds: 10 });
+  });
+
+  test('100,000 messages are too_many, as values and as text', () => {
+    const m = measure(`(pkg) => {
+      const input = Array.from({ length: 100000 }, () => ({ role: 'user', content: 'hi' }));
+      const viaValue = pkg.validate({ input }).errors[0].code;
+      const text = JSON.stringify({ input });
+      const viaText = pkg.validateJson(text).errors[0].code;
+      return { code: viaValue === viaText ? viaText : viaValue + '/' + viaText, inputBytes: text.length };
+    }`);
+    // The array of 100,000 objects is itself many times its JSON size.
+    assertBounded('100,000 messages', m, { code: 'too_many', copies: 12, slackMiB: 64, seconds: 20 });
+  });
+
+  test('a 60 MB base64 image is over the Bedrock limit', () => {
+    const m = measure(`(pkg) => {
+      const text = '{"input": [{"type": "text", "text": "Look"}, {"type": "image", "source": ' +
+        '{"type": "base64", "format": "png", "data": "' + 'A'.repeat(60 * 1024 * 1024) + '"}}]}';
+      const result = pkg.convertJson(text, { provider: 'bedrock-converse' });
+      return { code: result.errors.map((e) => e.code).join(','), inputBytes: text.length };
+    }`);
+    assertBounded('60 MB base64 image', m, { code: 'provider_limit', copies: 2, slackMiB: 64, seconds: 20 });
+  });
+
+  test('10,000 documents are too_many', () => {
+    const m = measure(`(pkg) => {
+      const doc = { type: 'document', source: { type: 'base64', format: 'txt', data: 'aGk=' } };
+      const input = [{ type: 'text', text: 'Read' }, ...Array.from({ length: 10000 }, () => doc)];
+      const result = pkg.convert({ input }, { provider: 'bedrock-converse' });
+      return { code: result.errors.map((e) => e.code).join(','), inputBytes: JSON.stringify({ input }).length };
+    }`);
+    assertBounded('10,000 documents', m, { code: 'too_many', copies: 12, slackMiB: 64, seconds: 10 });
+  });
+});
