@@ -69,9 +69,13 @@ function runBatch(batch) {
   return page.evaluate(async (items) => {
     const app = document.querySelector('.app');
     const editor = document.querySelector('[data-testid="json-editor"]');
-    const settle = () =>
+    // Waits for an analysis newer than `rev0`, then for the panes to show it.
+    const settle = (rev0) =>
       new Promise((resolve) => {
-        const check = () => (app.dataset.rev === app.dataset.analyzedRev ? resolve() : setTimeout(check, 0));
+        const check = () =>
+          Number(app.dataset.rev) > rev0 && app.dataset.rev === app.dataset.analyzedRev
+            ? setTimeout(() => requestAnimationFrame(resolve), 0)
+            : setTimeout(check, 0);
         check();
       });
     const setField = (selector, value) => {
@@ -87,13 +91,18 @@ function runBatch(batch) {
       }
     };
     const list = (testid) =>
-      [...document.querySelectorAll(`[data-testid="${testid}"]`)].map((li) => ({
-        code: li.dataset.code,
-        path: li.dataset.path,
-        severity: li.dataset.severity,
-      }));
+      [...document.querySelectorAll(`[data-testid="${testid}"]`)].map((li) => {
+        const d = { code: li.dataset.code, path: li.dataset.path, severity: li.dataset.severity };
+        d.message = li.querySelector('.message')?.textContent;
+        if (li.dataset.expected !== undefined) d.expected = JSON.parse(li.dataset.expected);
+        if (li.dataset.received !== undefined) d.received = li.dataset.received;
+        if (li.dataset.limit !== undefined) d.limit = Number(li.dataset.limit);
+        if (li.dataset.actual !== undefined) d.actual = Number(li.dataset.actual);
+        return d;
+      });
     const results = [];
     for (const { text, settings } of items) {
+      const rev0 = Number(app.dataset.rev);
       setField('[data-testid="system-prompt"]', settings.system);
       setField('#max-tokens', settings.max_tokens);
       setField('#temperature', settings.temperature);
@@ -103,8 +112,7 @@ function runBatch(batch) {
       setField('[data-testid="allow-prefill"]', settings.allow_prefill);
       editor.value = text;
       editor.dispatchEvent(new Event('input', { bubbles: true }));
-      await settle();
-      await new Promise((r) => requestAnimationFrame(r));
+      await settle(rev0);
       const summary = document.querySelector('[data-testid="validation-summary"]');
       const question = document.querySelector('[data-testid="question"]');
       results.push({

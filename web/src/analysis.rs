@@ -133,9 +133,10 @@ pub(crate) fn analyze_text(text: &str, settings: &Settings) -> Analysis {
     match validate::parse(text, &options.limits) {
         Ok(document) => analyze_document(&document, settings),
         Err(report) => {
-            let json_error_at = serde_json::from_str::<serde::de::IgnoredAny>(text.strip_prefix('\u{feff}').unwrap_or(text))
-                .err()
-                .map(|e| (e.line(), e.column()));
+            let json_error_at =
+                serde_json::from_str::<serde::de::IgnoredAny>(text.strip_prefix('\u{feff}').unwrap_or(text))
+                    .err()
+                    .map(|e| (e.line(), e.column()));
             Analysis { errors: report.errors, warnings: report.warnings, json_error_at, ..Analysis::empty() }
         }
     }

@@ -238,13 +238,14 @@ fn BuildPane() -> impl IntoView {
 }
 
 fn summary(a: &Analysis, pending: bool) -> String {
+    use std::fmt::Write as _;
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut text = if a.valid { "Valid".to_string() } else { count(a.errors.len(), "error") };
     if let Some(t) = a.input_type {
-        text.push_str(&format!(" · {t}"));
+        let _ = write!(text, " · {t}");
     }
     if !a.warnings.is_empty() {
-        text.push_str(&format!(" · {}", count(a.warnings.len(), "warning")));
+        let _ = write!(text, " · {}", count(a.warnings.len(), "warning"));
     }
     if pending {
         text.push_str(" · checking…");
@@ -262,8 +263,14 @@ fn diagnostic_items(ctx: Ctx, list: &[agent_input::Diagnostic], testid: &'static
             };
             let shown = if path.is_empty() { "/".to_string() } else { path.clone() };
             let target = path.clone();
+            // The diagnostic's data, for tools and tests (the message says it in words).
+            let expected = (!d.expected.is_empty()).then(|| serde_json::to_string(&d.expected).unwrap_or_default());
+            let received = d.received.clone();
+            let limit = d.limit.map(|n| n.to_string());
+            let actual = d.actual.map(|n| n.to_string());
             view! {
-                <li data-testid=testid data-code=d.code.as_str() data-path=path data-severity=severity class=severity>
+                <li data-testid=testid data-code=d.code.as_str() data-path=path data-severity=severity class=severity
+                    data-expected=expected data-received=received data-limit=limit data-actual=actual>
                     <button type="button" class="diagnostic" on:click=move |_| go_to(ctx, &target)>
                         <span class="badge">{severity}</span>
                         <code class="code-name">{d.code.as_str()}</code>
@@ -351,7 +358,8 @@ fn go_to(ctx: Ctx, path: &str) {
         let text = textarea.value();
         let range = match ctx.analysis.get_untracked().json_error_at {
             Some((line, column)) => {
-                let start = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + column.saturating_sub(1);
+                let start =
+                    text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + column.saturating_sub(1);
                 let start = start.min(text.len());
                 Some((start, start))
             }
@@ -383,7 +391,12 @@ fn go_to(ctx: Ctx, path: &str) {
         if let Ok(html) = el.dyn_into::<web_sys::HtmlElement>() {
             let _ = html.focus();
             let _ = html.class_list().add_1("flash");
-            set_timeout(move || { let _ = html.class_list().remove_1("flash"); }, std::time::Duration::from_millis(900));
+            set_timeout(
+                move || {
+                    let _ = html.class_list().remove_1("flash");
+                },
+                std::time::Duration::from_millis(900),
+            );
         }
     }
 }
@@ -493,8 +506,11 @@ fn OutputPane() -> impl IntoView {
 fn ExecutePane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let origin = window().location().origin().unwrap_or_default();
-    let stored = backend::load()
-        .unwrap_or_else(|| Backend { endpoint: origin.clone(), agent_id: "echo".into(), ..Backend::default() });
+    let stored = backend::load().unwrap_or_else(|| Backend {
+        endpoint: origin.clone(),
+        agent_id: "echo".into(),
+        ..Backend::default()
+    });
     let backend_state = RwSignal::new(stored.clone());
     Effect::new(move |_| backend_state.with(backend::save));
     let running = RwSignal::new(false);
@@ -536,7 +552,9 @@ fn ExecutePane() -> impl IntoView {
             crate::model::set(doc, "/parameters/memory_id", Value::String(memory_id));
             let next = match crate::model::form_of(doc) {
                 Some(Form::Blocks) => serde_json::json!([{"type": "text", "text": ""}]),
-                Some(Form::Messages) => serde_json::json!([{"role": "user", "content": [{"type": "text", "text": ""}]}]),
+                Some(Form::Messages) => {
+                    serde_json::json!([{"role": "user", "content": [{"type": "text", "text": ""}]}])
+                }
                 Some(Form::Legacy) => {
                     crate::model::set(doc, "/parameters/question", Value::String(String::new()));
                     return;
@@ -560,7 +578,12 @@ fn ExecutePane() -> impl IntoView {
         });
         result.set(None);
     };
-    let field = move |id: &'static str, label: &'static str, testid: &'static str, kind: &'static str, initial: String, set: fn(&mut Backend, String)| {
+    let field = move |id: &'static str,
+                      label: &'static str,
+                      testid: &'static str,
+                      kind: &'static str,
+                      initial: String,
+                      set: fn(&mut Backend, String)| {
         view! {
             <div class="field">
                 <label for=id>{label}</label>

@@ -54,7 +54,13 @@ impl Backend {
         }
         let agent: String = agent
             .bytes()
-            .map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { char::from(b).to_string() } else { format!("%{b:02X}") })
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
             .collect();
         Ok(format!("{endpoint}/_plugins/_ml/agents/{agent}/_execute"))
     }
@@ -78,7 +84,11 @@ impl Backend {
         let mut command = format!("curl -sS -X POST {} -H 'Content-Type: application/json'", quote(&url));
         match self.auth {
             Auth::None => {}
-            Auth::Basic => command.push_str(&format!(" -u {}\"$AGENT_PASSWORD\"", quote(&format!("{}:", self.username)))),
+            Auth::Basic => {
+                command.push_str(" -u ");
+                command.push_str(&quote(&format!("{}:", self.username)));
+                command.push_str("\"$AGENT_PASSWORD\"");
+            }
             Auth::Bearer => command.push_str(" -H \"Authorization: Bearer $AGENT_TOKEN\""),
         }
         format!("{command} --data-binary @- <<'JSON'\n{body}\nJSON\n")

@@ -17,7 +17,11 @@ pub(crate) fn all() -> Vec<Example> {
         .into_iter()
         .map(|e| Example {
             label: e["label"].as_str().unwrap_or_default().to_string(),
-            source: format!("tests/fixtures/{}.json: {}", e["file"].as_str().unwrap_or_default(), e["case"].as_str().unwrap_or_default()),
+            source: format!(
+                "tests/fixtures/{}.json: {}",
+                e["file"].as_str().unwrap_or_default(),
+                e["case"].as_str().unwrap_or_default()
+            ),
             request: expand(e["request"].clone()),
         })
         .collect()

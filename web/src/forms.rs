@@ -23,7 +23,7 @@ pub(crate) fn render(ctx: Ctx, form: Form) -> AnyView {
             str_at(&body, "/parameters/question"),
             true,
         ),
-        (Form::Blocks, Some(Value::Array(items))) => blocks_editor(ctx, "/input".into(), items),
+        (Form::Blocks, Some(Value::Array(items))) => blocks_editor(ctx, "/input", items),
         (Form::Messages, Some(Value::Array(items))) => messages_editor(ctx, items),
         _ => view! { <p class="note">"This input cannot be shown in this form; edit it as JSON."</p> }.into_any(),
     };
@@ -43,7 +43,7 @@ trait Snapshot {
 impl Snapshot for StoredValue<Value> {
     /// The body without its large strings: forms show sizes, not payloads.
     fn get_value_untracked_snapshot(&self) -> Value {
-        self.with_value(|v| light(v))
+        self.with_value(light)
     }
 }
 
@@ -154,11 +154,11 @@ fn item_controls(ctx: Ctx, array: String, i: usize, len: usize, what: &'static s
     }
 }
 
-fn blocks_editor(ctx: Ctx, array: String, items: &[Value]) -> AnyView {
+fn blocks_editor(ctx: Ctx, array: &str, items: &[Value]) -> AnyView {
     let len = items.len();
-    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, b)| block_card(ctx, &array, i, len, b)).collect();
+    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, b)| block_card(ctx, array, i, len, b)).collect();
     let add = |kind: &'static str, label: &'static str| {
-        let array = array.clone();
+        let array = array.to_string();
         view! {
             <button type="button" class="add" on:click=move |_| ctx.edit_structure(|doc| { model::push(doc, &array, model::new_block(kind)); })>
                 {label}
@@ -166,7 +166,7 @@ fn blocks_editor(ctx: Ctx, array: String, items: &[Value]) -> AnyView {
         }
     };
     view! {
-        <ol class="blocks" data-path=array.clone() tabindex="-1">{cards}</ol>
+        <ol class="blocks" data-path=array.to_string() tabindex="-1">{cards}</ol>
         <div class="add-row" role="group" aria-label="Add a block">
             {add("text", "+ Text")} {add("image", "+ Image")} {add("video", "+ Video")} {add("document", "+ Document")}
         </div>
@@ -247,9 +247,8 @@ fn media_fields(ctx: Ctx, pointer: &str, kind: &str, block: &Value) -> AnyView {
         }
         .into_any()
     };
-    let name = (kind == "document").then(|| {
-        text_field(ctx, model::key(pointer, "name"), "Document name".into(), str_at(block, "/name"), false)
-    });
+    let name = (kind == "document")
+        .then(|| text_field(ctx, model::key(pointer, "name"), "Document name".into(), str_at(block, "/name"), false));
     view! {
         <div class="media-fields">
             <div class="field">
@@ -299,7 +298,11 @@ fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: 
             })
         })
         .flatten();
-    let size = if chars == 0 { "no data yet".to_string() } else { format!("{} ({} base64)", human_bytes(chars / 4 * 3), human_bytes(chars)) };
+    let size = if chars == 0 {
+        "no data yet".to_string()
+    } else {
+        format!("{} ({} base64)", human_bytes(chars / 4 * 3), human_bytes(chars))
+    };
     let replace_id = format!("{}-file", field_id(pointer));
     let target = pointer.to_string();
     let accept = match kind {
@@ -386,14 +389,11 @@ fn message_card(ctx: Ctx, i: usize, len: usize, message: &Value) -> AnyView {
             }
         });
     };
-    let options: Vec<_> = ROLES
-        .iter()
-        .map(|r| view! { <option value=*r selected=lower == *r>{*r}</option> })
-        .collect();
+    let options: Vec<_> = ROLES.iter().map(|r| view! { <option value=*r selected=lower == *r>{*r}</option> }).collect();
     let custom = (!known).then(|| text_field(ctx, role_ptr.clone(), "Custom role".into(), role.clone(), false));
     let content_ptr = model::key(&pointer, "content");
     let content = match object.get("content") {
-        Some(Value::Array(blocks)) => blocks_editor(ctx, content_ptr, blocks),
+        Some(Value::Array(blocks)) => blocks_editor(ctx, &content_ptr, blocks),
         Some(other) => raw_item(ctx, content_ptr, other, "Content"),
         None => {
             let target = content_ptr.clone();

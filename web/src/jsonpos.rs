@@ -83,7 +83,11 @@ impl Scanner<'_> {
                 self.string()?;
             }
             _ => {
-                while self.bytes.get(self.pos).is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace()) {
+                while self
+                    .bytes
+                    .get(self.pos)
+                    .is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace())
+                {
                     self.pos += 1;
                 }
             }

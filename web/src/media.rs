@@ -30,10 +30,9 @@ pub(crate) fn classify(head: &[u8], mime: &str, name: &str) -> (&'static str, Op
     let kind = match signature {
         Some(Signature::Png | Signature::Jpeg | Signature::Gif | Signature::Webp) => "image",
         Some(Signature::Ebml | Signature::IsoBmff) => "video",
-        Some(Signature::Pdf | Signature::Zip | Signature::Ole) => "document",
         None if mime.starts_with("image/") => "image",
         None if mime.starts_with("video/") => "video",
-        None => "document",
+        Some(Signature::Pdf | Signature::Zip | Signature::Ole) | None => "document",
     };
     let allowed: &[&'static str] = match kind {
         "image" => ImageFormat::NAMES,

@@ -42,9 +42,8 @@ pub(crate) fn form_of(body: &Value) -> Option<Form> {
             // Messages are told apart the way the core does: by a `role` key on an item.
             if items.iter().any(|item| item.get("role").is_some()) { Some(Form::Messages) } else { Some(Form::Blocks) }
         }
-        Some(_) => None,
         None if body.pointer("/parameters/question").is_some() => Some(Form::Legacy),
-        None => None,
+        Some(_) | None => None,
     }
 }
 
@@ -319,7 +318,8 @@ mod tests {
         convert_form(&mut v, Form::Text).unwrap();
         assert_eq!(v, json!({"input": "hello", "parameters": {"memory_id": "m"}}));
 
-        let mut media = json!({"input": [{"type": "image", "source": {"type": "url", "format": "png", "data": "s3://b/k"}}]});
+        let mut media =
+            json!({"input": [{"type": "image", "source": {"type": "url", "format": "png", "data": "s3://b/k"}}]});
         let before = media.clone();
         assert!(convert_form(&mut media, Form::Text).is_err());
         assert_eq!(media, before);

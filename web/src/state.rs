@@ -209,27 +209,23 @@ impl Ctx {
             }
         }
         let mut value = self.doc.get_value();
-        let form = match model::form_of(&value) {
-            Some(Form::Messages) => Form::Messages,
-            _ => {
-                if let Err(why) = model::convert_form(&mut value, Form::Blocks) {
-                    self.notice.set(Some(format!("Cannot add the file: {why}.")));
-                    return;
-                }
-                Form::Blocks
+        let form = if model::form_of(&value) == Some(Form::Messages) {
+            Form::Messages
+        } else {
+            if let Err(why) = model::convert_form(&mut value, Form::Blocks) {
+                self.notice.set(Some(format!("Cannot add the file: {why}.")));
+                return;
             }
+            Form::Blocks
         };
-        match form {
-            Form::Messages => {
-                let last = value["input"].as_array().map_or(0, Vec::len);
-                let content = format!("/input/{}/content", last.saturating_sub(1));
-                if last == 0 || !model::push(&mut value, &content, block.clone()) {
-                    model::push(&mut value, "/input", json!({"role": "user", "content": [block]}));
-                }
+        if form == Form::Messages {
+            let last = value["input"].as_array().map_or(0, Vec::len);
+            let content = format!("/input/{}/content", last.saturating_sub(1));
+            if last == 0 || !model::push(&mut value, &content, block.clone()) {
+                model::push(&mut value, "/input", json!({"role": "user", "content": [block]}));
             }
-            _ => {
-                model::push(&mut value, "/input", block);
-            }
+        } else {
+            model::push(&mut value, "/input", block);
         }
         self.doc.set_value(value);
         self.view.set(View::Form(form));
