@@ -40,6 +40,7 @@ async function typeLatency(page, selector) {
     const app = document.querySelector('.app');
     const el = document.querySelector(sel);
     window.__lat = [];
+    window.__work = [];
     el.addEventListener('keydown', () => {
       const t0 = performance.now();
       const rev0 = Number(app.dataset.rev);
@@ -47,6 +48,7 @@ async function typeLatency(page, selector) {
         const rev = Number(app.dataset.rev);
         if (rev > rev0 && app.dataset.analyzedRev === app.dataset.rev) {
           // The next frame is the one that shows the update.
+          window.__work.push(Number(app.dataset.analysisMs));
           requestAnimationFrame(() => window.__lat.push(performance.now() - t0));
         } else {
           setTimeout(check, 1);
@@ -61,7 +63,10 @@ async function typeLatency(page, selector) {
     await page.waitForFunction((n) => window.__lat.length > n, i, { polling: 10 });
     await page.waitForTimeout(50);
   }
-  return stats(await page.evaluate(() => window.__lat));
+  return {
+    keystrokeToUpdate: stats(await page.evaluate(() => window.__lat)),
+    analysisAlone: stats(await page.evaluate(() => window.__work)),
+  };
 }
 
 const gateway = await startGateway();

@@ -158,11 +158,14 @@ fn analyze_document(document: &Document<'_>, settings: &Settings) -> Analysis {
         Ok((request, _)) => {
             let question = Some(request.input.question());
             let (options, mut report) = settings.options();
-            let output = match convert::convert_to_value(settings.provider, &request, &options) {
+            // Compact text first, shortened while scanning it, and only then a tree to
+            // pretty-print: megabytes of base64 are copied once, never into a JSON tree.
+            let output = match convert::convert_to_string(settings.provider, &request, &options, false) {
                 Ok(converted) if report.errors.is_empty() => {
-                    let mut body = converted.body;
-                    shorten(&mut body);
-                    let view = serde_json::to_string_pretty(&body).unwrap_or_default();
+                    let short = shorten_json_text(&converted.body);
+                    let view = serde_json::from_str::<Value>(&short)
+                        .and_then(|v| serde_json::to_string_pretty(&v))
+                        .unwrap_or(short);
                     let mut warnings = report.warnings;
                     warnings.extend(converted.warnings);
                     Output::Converted { view, warnings }
@@ -204,6 +207,44 @@ fn looks_like_base64(s: &str) -> bool {
 pub(crate) fn shorten_str(s: &str) -> Option<String> {
     (s.len() > SHORTEN_OVER && looks_like_base64(s))
         .then(|| format!("{}… [{} base64 characters]", &s[..SHORTEN_KEEP], s.len()))
+}
+
+/// Shortens every long base64 string literal in JSON text, as [`shorten`] does in a tree.
+pub(crate) fn shorten_json_text(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let mut end = start;
+        let mut escaped = false;
+        while end < bytes.len() && bytes[end] != b'"' {
+            if bytes[end] == b'\\' {
+                escaped = true;
+                end += 1;
+            }
+            end += 1;
+        }
+        let end = end.min(bytes.len());
+        // Object keys stay whole, as in the tree.
+        let is_key = bytes[(end + 1).min(bytes.len())..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
+        if !escaped
+            && !is_key
+            && let Some(short) = shorten_str(&text[start..end])
+        {
+            out.push_str(&text[copied..start]);
+            out.push_str(&short);
+            copied = end;
+        }
+        i = end + 1;
+    }
+    out.push_str(&text[copied..]);
+    out
 }
 
 /// Shortens every long base64 string in a value, in place.
@@ -278,6 +319,11 @@ mod tests {
         let full = full_body(&value, &Settings::default()).unwrap();
         assert!(full.contains(&data));
         assert_eq!(shorten_str("short"), None);
+        let text = format!(r#"{{"a":"{data}","b":["x\"{data}",1],"{data}":"é"}}"#);
+        let mut tree: Value = serde_json::from_str(&text).unwrap();
+        shorten(&mut tree);
+        let by_text: Value = serde_json::from_str(&shorten_json_text(&text)).unwrap();
+        assert_eq!(by_text, tree);
         assert_eq!(shorten_str(&"é".repeat(300)), None);
     }
 }

@@ -77,12 +77,18 @@ pub(crate) fn App() -> impl IntoView {
 
     view! {
         <div class="app" class:dragging=move || drag_over.get()
-            data-rev=move || ctx.rev.get().to_string() data-analyzed-rev=move || ctx.analyzed_rev.get().to_string()>
+            data-rev=move || ctx.rev.get().to_string() data-analyzed-rev=move || ctx.analyzed_rev.get().to_string()
+            data-analysis-ms=move || format!("{:.1}", ctx.analysis_ms.get())>
             <header class="topbar">
                 <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
                 <Toolbar share_note />
             </header>
-            {move || share_note.get().map(|n| view! { <p class="banner" role="status" data-testid="share-note">{n}</p> })}
+            {move || share_note.get().map(|n| view! {
+                <p class="banner" role="status" data-testid="share-note">
+                    <span>{n}</span>
+                    <button type="button" class="icon" aria-label="Dismiss" on:click=move |_| share_note.set(None)>"✕"</button>
+                </p>
+            })}
             <main class="panes">
                 <section class="pane build" aria-labelledby="build-title"><BuildPane /></section>
                 <section class="pane validation" aria-labelledby="validation-title"><ValidationPane /></section>

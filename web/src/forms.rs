@@ -288,7 +288,8 @@ fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: 
     let preview = (kind == "image")
         .then(|| {
             ctx.previews.with_value(|p| p.get(&key).cloned()).or_else(|| {
-                small.filter(|s| !s.is_empty() && agent_input::base64::check(s).is_ok()).map(|s| {
+                // Only bytes that are an image: a broken preview helps nobody.
+                small.filter(|s| is_image_bytes(s)).map(|s| {
                     let mime = agent_input::format::ImageFormat::ALL
                         .iter()
                         .find(|f| f.as_str() == format.to_ascii_lowercase())
@@ -343,6 +344,15 @@ fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: 
         </div>
     }
     .into_any()
+}
+
+fn is_image_bytes(base64: &str) -> bool {
+    use agent_input::format::{SNIFF_LEN, Signature};
+    agent_input::base64::check(base64).is_ok()
+        && matches!(
+            Signature::sniff(&agent_input::base64::decode_head(base64, SNIFF_LEN)),
+            Some(Signature::Png | Signature::Jpeg | Signature::Gif | Signature::Webp)
+        )
 }
 
 fn messages_editor(ctx: Ctx, items: &[Value]) -> AnyView {

@@ -34,6 +34,8 @@ pub(crate) struct Ctx {
     pub(crate) notice: RwSignal<Option<String>>,
     /// Object URLs of images read from files, by `media::preview_key`.
     pub(crate) previews: StoredValue<HashMap<String, String>>,
+    /// How long the last analysis took, in ms (shown to tools as `data-analysis-ms`).
+    pub(crate) analysis_ms: RwSignal<f64>,
     timer: StoredValue<Option<leptos::leptos_dom::helpers::TimeoutHandle>>,
     last_cost: StoredValue<f64>,
 }
@@ -55,6 +57,7 @@ impl Ctx {
             settings: RwSignal::new(Settings::default()),
             notice: RwSignal::new(None),
             previews: StoredValue::new(HashMap::new()),
+            analysis_ms: RwSignal::new(0.0),
             timer: StoredValue::new(None),
             last_cost: StoredValue::new(0.0),
         }
@@ -78,15 +81,16 @@ impl Ctx {
         self.schedule();
     }
 
-    /// Runs the analysis after the typing pauses: at once while it is cheap, and after about
-    /// its own cost when it is not (megabytes of media), so keystrokes never queue behind it.
+    /// Runs the analysis after the typing pauses: at once while it is cheap, and a little later
+    /// when it is not (megabytes of media), so keystrokes that queued behind one analysis are
+    /// taken together into the next.
     fn schedule(self) {
         if let Some(handle) = self.timer.get_value() {
             handle.clear();
         }
         let cost = self.last_cost.get_value();
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let delay = if cost < 12.0 { 0 } else { (cost * 1.5).min(300.0) as u64 };
+        let delay = if cost < 12.0 { 0 } else { (cost / 4.0).min(50.0) as u64 };
         let handle = set_timeout_with_handle(move || self.run(), Duration::from_millis(delay)).ok();
         self.timer.set_value(handle);
     }
@@ -100,7 +104,9 @@ impl Ctx {
         };
         self.analysis.set(Arc::new(result));
         self.analyzed_rev.set(self.rev.get_untracked());
-        self.last_cost.set_value(now() - start);
+        let cost = now() - start;
+        self.last_cost.set_value(cost);
+        self.analysis_ms.set(cost);
     }
 
     pub(crate) fn json_text(self) -> String {
