@@ -5,6 +5,8 @@
 // Run: node --test tests/playground/   (after scripts/build-site and cargo build -p agent-gateway)
 
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
@@ -12,6 +14,7 @@ import {
   freePort,
   launchBrowser,
   openPlayground,
+  repo,
   setJson,
   settled,
   shot,
@@ -76,6 +79,21 @@ describe('the playground', () => {
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(seen.errors, []);
     await shot(page, '01-initial');
+  });
+
+  test('user text is never HTML: no inner_html in the app, markup typed in stays text', async () => {
+    const sources = readdirSync(join(repo, 'web', 'src')).map((f) => readFileSync(join(repo, 'web', 'src', f), 'utf8'));
+    assert.ok(sources.every((text) => !/inner_html|set_inner_html|insertAdjacentHTML/.test(text)));
+    const markup = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
+    await page.click('[data-testid="form-text"]');
+    await page.fill('[data-path="/input"]', markup);
+    await settled(page);
+    await setJson(page, JSON.stringify({ input: [{ type: markup, text: markup }] }));
+    assert.ok((await page.textContent('[data-testid="validation-errors"]')).includes('<img src=x'));
+    assert.equal(await page.$('img[src="x"]'), null);
+    assert.equal(await page.evaluate(() => window.__xss), undefined);
+    await setJson(page, '{"input": "Hello"}');
+    await page.click('[data-testid="form-text"]');
   });
 
   test('1. text input, switching forms without losing content', async () => {
