@@ -242,6 +242,12 @@ describe('the playground', () => {
     const caret = await page.$eval('[data-testid="json-editor"]', (t) => [document.activeElement === t, t.selectionStart]);
     assert.deepEqual(caret, [true, '{\n  "input": [\n    {"type": "text", "text": "from JSON"},\n  '.length]);
     await shot(page, '04-invalid-json');
+    // A body no form can show stays in the JSON editor, whole.
+    await setJson(page, '{"input": 42}');
+    await page.click('[data-testid="form-text"]');
+    assert.match(await page.textContent('[data-testid="notice"]'), /Cannot switch to Text/);
+    assert.deepEqual(JSON.parse(await page.inputValue('[data-testid="json-editor"]')), { input: 42 });
+    await setJson(page, '{\n  "input": [\n    {"type": "text", "text": "from JSON"},\n  ]\n}');
     // Switching away from broken JSON is refused, with the reason.
     await page.click('[data-testid="form-blocks"]');
     assert.match(await page.textContent('[data-testid="notice"]'), /Fix the JSON first/);
@@ -319,6 +325,15 @@ describe('the playground', () => {
     await page.waitForFunction(() => /Copied/.test(document.querySelector('.output ~ .actions, .actions')?.textContent ?? ''));
     const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
     assert.equal(copied.messages[0].content[1].image.source.bytes, big.toString('base64'));
+    // Back in the JSON editor the payload is a placeholder; the body keeps it whole.
+    await page.click('[data-testid="form-blocks"]');
+    await page.click('[data-testid="form-json"]');
+    const editor = await page.inputValue('[data-testid="json-editor"]');
+    assert.ok(editor.length < 2000 && editor.includes('⟪media 1: '), editor.slice(0, 400));
+    await page.click('[data-testid="copy-body"]');
+    await page.waitForFunction(() => /Copied/.test(document.body.textContent));
+    const again = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+    assert.equal(again.messages[0].content[1].image.source.bytes, big.toString('base64'));
     await page.fill('#temperature', 'hot');
     await settled(page);
     assert.deepEqual((await diagnostics(page, 'conversion-error')).map((d) => d.path), ['/options/temperature']);

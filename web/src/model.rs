@@ -267,6 +267,46 @@ pub(crate) fn new_block(kind: &str) -> Value {
     }
 }
 
+/// Payloads longer than this are shown in the JSON editor as placeholders.
+pub(crate) const TOKEN_OVER: usize = 4096;
+
+/// A copy of the body for the JSON editor: every long `data` string replaced by a placeholder
+/// (recorded in `tokens`), so the editor never holds megabytes of base64.
+pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<(String, String)>) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(|v| with_tokens(v, tokens)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| match v {
+                    Value::String(s) if k == "data" && s.len() > TOKEN_OVER => {
+                        let token = format!(
+                            "⟪media {}: {} of base64, kept by the playground⟫",
+                            tokens.len() + 1,
+                            crate::analysis::human_bytes(s.len())
+                        );
+                        tokens.push((token.clone(), s.clone()));
+                        (k.clone(), Value::String(token))
+                    }
+                    _ => (k.clone(), with_tokens(v, tokens)),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The editor's text with each placeholder (as a whole JSON string) replaced by its payload.
+pub(crate) fn expand_tokens(text: &str, tokens: &[(String, String)]) -> String {
+    let mut text = text.to_string();
+    for (token, data) in tokens {
+        let quoted = format!("\"{token}\"");
+        if text.contains(&quoted) {
+            text = text.replace(&quoted, &serde_json::to_string(data).unwrap_or_default());
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,5 +366,23 @@ mod tests {
         let mut two = json!({"input": [{"role": "user", "content": [{"type": "text", "text": "a"}]},
             {"role": "assistant", "content": [{"type": "text", "text": "b"}]}]});
         assert!(convert_form(&mut two, Form::Blocks).is_err());
+    }
+
+    #[test]
+    fn the_json_editor_holds_placeholders_for_media() {
+        let data = "A".repeat(TOKEN_OVER + 4);
+        let body = json!({"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": data}},
+            {"type": "text", "text": "data"}]});
+        let mut tokens = Vec::new();
+        let shown = with_tokens(&body, &mut tokens);
+        assert_eq!(tokens.len(), 1);
+        let text = serde_json::to_string_pretty(&shown).unwrap();
+        assert!(text.len() < 400, "{text}");
+        let back: Value = serde_json::from_str(&expand_tokens(&text, &tokens)).unwrap();
+        assert_eq!(back, body);
+        // An edited placeholder is text like any other.
+        let edited = text.replace("media 1", "media 9");
+        let back: Value = serde_json::from_str(&expand_tokens(&edited, &tokens)).unwrap();
+        assert!(back["input"][0]["source"]["data"].as_str().unwrap().starts_with("⟪media 9"));
     }
 }

@@ -34,6 +34,8 @@ pub(crate) struct Ctx {
     pub(crate) notice: RwSignal<Option<String>>,
     /// Object URLs of images read from files, by `media::preview_key`.
     pub(crate) previews: StoredValue<HashMap<String, String>>,
+    /// Media payloads the JSON editor shows as placeholders: (placeholder, payload).
+    pub(crate) media_tokens: StoredValue<Vec<(String, String)>>,
     /// How long the last analysis took, in ms (shown to tools as `data-analysis-ms`).
     pub(crate) analysis_ms: RwSignal<f64>,
     timer: StoredValue<Option<leptos::leptos_dom::helpers::TimeoutHandle>>,
@@ -57,6 +59,7 @@ impl Ctx {
             settings: RwSignal::new(Settings::default()),
             notice: RwSignal::new(None),
             previews: StoredValue::new(HashMap::new()),
+            media_tokens: StoredValue::new(Vec::new()),
             analysis_ms: RwSignal::new(0.0),
             timer: StoredValue::new(None),
             last_cost: StoredValue::new(0.0),
@@ -109,13 +112,18 @@ impl Ctx {
         self.analysis_ms.set(cost);
     }
 
+    /// The JSON editor's text with the media it shows as placeholders put back.
     pub(crate) fn json_text(self) -> String {
-        self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default()
+        let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
+        self.media_tokens.with_value(|tokens| crate::model::expand_tokens(&text, tokens))
     }
 
     fn set_json_text(self, value: &Value) {
         if let Some(textarea) = self.json_ref.get_untracked() {
-            textarea.set_value(&serde_json::to_string_pretty(value).unwrap_or_default());
+            let mut tokens = Vec::new();
+            let shown = crate::model::with_tokens(value, &mut tokens);
+            textarea.set_value(&serde_json::to_string_pretty(&shown).unwrap_or_default());
+            self.media_tokens.set_value(tokens);
         }
     }
 
@@ -169,7 +177,13 @@ impl Ctx {
         self.notice.set(None);
         if from == View::Json {
             match serde_json::from_str::<Value>(&self.json_text()) {
-                Ok(value) => self.doc.set_value(value),
+                Ok(value) => {
+                    self.doc.set_value(value);
+                    // A hidden textarea holding megabytes still slows the page down.
+                    if let Some(textarea) = self.json_ref.get_untracked() {
+                        textarea.set_value("");
+                    }
+                }
                 Err(e) => {
                     self.notice.set(Some(format!("Fix the JSON first: {e}.")));
                     return;
@@ -192,10 +206,12 @@ impl Ctx {
                         let current = self.doc.with_value(model::form_of);
                         self.notice.set(Some(format!("Cannot switch to {}: {why}.", form.label())));
                         // Coming from JSON, show the form the body is in.
-                        if from == View::Json
-                            && let Some(current) = current
-                        {
-                            self.view.set(View::Form(current));
+                        if from == View::Json {
+                            match current {
+                                Some(current) => self.view.set(View::Form(current)),
+                                // Staying in the JSON editor: show the body again.
+                                None => self.doc.with_value(|v| self.set_json_text(v)),
+                            }
                         }
                     }
                 }
