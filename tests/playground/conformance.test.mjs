@@ -1,0 +1,218 @@
+// The conformance fixtures (tests/fixtures/*.json, tests/README.md) through the playground's UI:
+// each case's request goes into the JSON editor; the validation list (data-code, data-path) is
+// compared as a multiset, and where a case gives a Bedrock Converse body, the converse-output
+// JSON as a value (long base64 shortened the way the view shortens it). Cases run in batches
+// inside the page, so the whole set takes seconds.
+//
+// Not through the UI: bare inputs (the editor holds a request body) and cases with custom
+// limits (the playground validates with the default limits). Both are counted and reported.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs';
+import { launchBrowser, openPlayground, settled, startGateway } from './support.mjs';
+
+const PROVIDER = 'bedrock-converse';
+const SHORTEN_OVER = 256; // web/src/analysis.rs
+const SHORTEN_KEEP = 48;
+
+let gateway;
+let browser;
+let page;
+
+before(async () => {
+  gateway = await startGateway();
+  browser = await launchBrowser();
+  ({ page } = await openPlayground(browser, gateway.base));
+  await page.click('[data-testid="form-json"]');
+  await page.$eval('.settings', (d) => (d.open = true));
+});
+
+after(async () => {
+  await browser?.close();
+  await gateway?.stop();
+});
+
+/** What the view shows of a value: long base64 strings shortened. */
+function shortened(value) {
+  if (typeof value === 'string') {
+    return value.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(value)
+      ? `${value.slice(0, SHORTEN_KEEP)}… [${value.length} base64 characters]`
+      : value;
+  }
+  if (Array.isArray(value)) return value.map(shortened);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
+  }
+  return value;
+}
+
+/** The settings fields for a provider entry's options, or null when a field cannot hold them. */
+function settingsFor(options = {}) {
+  const fields = { system: '', max_tokens: '', temperature: '', top_p: '', stop_sequences: '', tools: '', allow_prefill: false };
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'system' && typeof value === 'string') fields.system = value;
+    else if (['max_tokens', 'temperature', 'top_p'].includes(key) && ['number', 'string'].includes(typeof value)) fields[key] = String(value);
+    else if (key === 'stop_sequences' && Array.isArray(value) && value.every((s) => typeof s === 'string' && s !== '' && !s.includes('\n'))) fields.stop_sequences = value.join('\n');
+    else if (key === 'tools') fields.tools = JSON.stringify(value);
+    else if (key === 'allow_prefill' && typeof value === 'boolean') fields.allow_prefill = value;
+    else return null;
+  }
+  // An empty text field means "not set": a string that is empty or blank cannot be told apart.
+  if (['max_tokens', 'temperature', 'top_p'].some((k) => k in options && String(options[k]).trim() === '')) return null;
+  return fields;
+}
+
+/** Runs a batch of `{text, settings}` in the page; returns what the UI shows for each. */
+function runBatch(batch) {
+  return page.evaluate(async (items) => {
+    const app = document.querySelector('.app');
+    const editor = document.querySelector('[data-testid="json-editor"]');
+    // Waits for an analysis newer than `rev0`, then for the panes to show it.
+    const settle = (rev0) =>
+      new Promise((resolve) => {
+        const check = () =>
+          Number(app.dataset.rev) > rev0 && app.dataset.rev === app.dataset.analyzedRev
+            ? setTimeout(() => requestAnimationFrame(resolve), 0)
+            : setTimeout(check, 0);
+        check();
+      });
+    const setField = (selector, value) => {
+      const el = document.querySelector(selector);
+      if (el.type === 'checkbox') {
+        if (el.checked !== value) {
+          el.checked = value;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      } else if (el.value !== value) {
+        el.value = value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    };
+    const list = (testid) =>
+      [...document.querySelectorAll(`[data-testid="${testid}"]`)].map((li) => {
+        const d = { code: li.dataset.code, path: li.dataset.path, severity: li.dataset.severity };
+        d.message = li.querySelector('.message')?.textContent;
+        if (li.dataset.expected !== undefined) d.expected = JSON.parse(li.dataset.expected);
+        if (li.dataset.received !== undefined) d.received = li.dataset.received;
+        if (li.dataset.limit !== undefined) d.limit = Number(li.dataset.limit);
+        if (li.dataset.actual !== undefined) d.actual = Number(li.dataset.actual);
+        return d;
+      });
+    const results = [];
+    for (const { text, settings } of items) {
+      const rev0 = Number(app.dataset.rev);
+      setField('[data-testid="system-prompt"]', settings.system);
+      setField('#max-tokens', settings.max_tokens);
+      setField('#temperature', settings.temperature);
+      setField('#top-p', settings.top_p);
+      setField('#stop-sequences', settings.stop_sequences);
+      setField('[data-testid="tools"]', settings.tools);
+      setField('[data-testid="allow-prefill"]', settings.allow_prefill);
+      editor.value = text;
+      editor.dispatchEvent(new Event('input', { bubbles: true }));
+      await settle(rev0);
+      const summary = document.querySelector('[data-testid="validation-summary"]');
+      const question = document.querySelector('[data-testid="question"]');
+      results.push({
+        valid: summary.dataset.valid === 'true',
+        inputType: summary.dataset.inputType === 'null' ? null : summary.dataset.inputType,
+        diagnostics: list('validation-error'),
+        conversionErrors: list('conversion-error'),
+        conversionWarnings: list('conversion-warning'),
+        output: document.querySelector('[data-testid="converse-output"]')?.textContent ?? '',
+        question: question ? question.textContent : null,
+      });
+    }
+    return results;
+  }, batch);
+}
+
+test('every conformance fixture through the playground UI', async () => {
+  const start = Date.now();
+  const all = loadAll();
+  const defaults = settingsFor({});
+  const jobs = [];
+  const skipped = { bare: 0, limits: 0, options: 0 };
+  for (const { file, name, case: c } of all) {
+    if ('bare' in c) {
+      skipped.bare++;
+      continue;
+    }
+    if (c.limits) {
+      skipped.limits++;
+      continue;
+    }
+    const s = subject(c);
+    const text = s.kind === 'raw' ? s.text : JSON.stringify(s.value);
+    const entry = c.expect.convert?.[PROVIDER];
+    const settings = entry ? settingsFor(entry.options) : defaults;
+    const optionsUsable = settings !== null;
+    if (!optionsUsable) skipped.options++;
+    // Validation is checked with default settings (as every runner validates); a conversion with
+    // options is checked in a second run with those options set.
+    const sameSettings = optionsUsable && !entry?.options?.allow_prefill;
+    jobs.push({ id: `${file}/${name}`, c, entry: optionsUsable ? entry : undefined, text, settings: defaults, check: 'validation', convertHere: sameSettings && JSON.stringify(settings) === JSON.stringify(defaults) });
+    if (entry && optionsUsable && !(sameSettings && JSON.stringify(settings) === JSON.stringify(defaults))) {
+      jobs.push({ id: `${file}/${name} (options)`, c, entry, text, settings, check: 'conversion' });
+    }
+  }
+
+  const failures = [];
+  let compared = 0;
+  let bodies = 0;
+  const BATCH = 40;
+  for (let i = 0; i < jobs.length; i += BATCH) {
+    const batch = jobs.slice(i, i + BATCH);
+    const results = await runBatch(batch.map((j) => ({ text: j.text, settings: j.settings })));
+    batch.forEach((job, k) => {
+      const got = results[k];
+      const out = [];
+      const { c, entry } = job;
+      if (job.check === 'validation') {
+        compared++;
+        if (got.valid !== c.expect.valid) out.push(`valid is ${got.valid}, expected ${c.expect.valid}`);
+        if ('input_type' in c.expect && got.inputType !== c.expect.input_type) {
+          out.push(`input type is ${got.inputType}, expected ${c.expect.input_type}`);
+        }
+        const errors = got.diagnostics.filter((d) => d.severity === 'error');
+        const warnings = got.diagnostics.filter((d) => d.severity === 'warning');
+        checkDiagnostics('error', c.expect.errors, errors, out);
+        checkDiagnostics('warning', c.expect.warnings, warnings, out);
+        if (c.expect.valid && 'question' in c.expect && got.question !== c.expect.question) {
+          out.push(`question is ${JSON.stringify(got.question)}, expected ${JSON.stringify(c.expect.question)}`);
+        }
+      }
+      if (entry && (job.check === 'conversion' || job.convertHere) && c.expect.valid) {
+        if ('body' in entry) {
+          bodies++;
+          let body;
+          try {
+            body = JSON.parse(got.output);
+          } catch {
+            out.push(`no converse-output JSON; conversion errors ${JSON.stringify(got.conversionErrors)}`);
+          }
+          if (body !== undefined) {
+            const want = shortened(subject({ request: entry.body }).value);
+            if (!jsonEq(want, body)) out.push(`body differs\n  expected: ${JSON.stringify(want).slice(0, 1500)}\n  actual:   ${JSON.stringify(body).slice(0, 1500)}`);
+          }
+        } else if (!(Array.isArray(entry.errors) && entry.errors.length === 0)) {
+          if (got.output !== '') out.push('conversion succeeded but errors were expected');
+        }
+        checkDiagnostics('conversion error', entry.errors, got.conversionErrors, out);
+        // The view lists the conversion's own warnings; the case's validation warnings are in the
+        // validation list.
+        checkDiagnostics('conversion warning', entry.warnings, got.conversionWarnings, out);
+      }
+      if (out.length) failures.push(`${job.id}:\n  ${out.join('\n  ')}`);
+    });
+  }
+  const seconds = ((Date.now() - start) / 1000).toFixed(1);
+  console.log(
+    `# playground fixtures: ${compared} cases validated, ${bodies} Converse bodies compared, in ${seconds} s; ` +
+      `not through the UI: ${skipped.bare} bare inputs, ${skipped.limits} with custom limits, ${skipped.options} with options a text field cannot hold`,
+  );
+  assert.equal(failures.length, 0, `${failures.length} cases differ:\n${failures.slice(0, 30).join('\n')}`);
+  assert.ok(compared > 300, `only ${compared} cases ran`);
+});

@@ -1,0 +1,118 @@
+// Measures the playground (not a test: numbers, no pass/fail): shipped size, time to
+// interactive, and keystroke-to-update latency with a 5 MB image in the input, in the form and
+// in the JSON editor. Writes target/playground/measurements.json and prints a summary.
+//
+// Run: node tests/playground/measure.mjs   (after scripts/build-site and cargo build -p agent-gateway)
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { artifacts, launchBrowser, openPlayground, settled, site, startGateway } from './support.mjs';
+
+const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
+const IMAGE_BYTES = 5 * 1024 * 1024;
+
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+  return { n: s.length, median: +at(0.5).toFixed(1), p95: +at(0.95).toFixed(1), max: +s.at(-1).toFixed(1) };
+};
+
+function sizes() {
+  const out = {};
+  let raw = 0;
+  let gz = 0;
+  for (const file of ['playground_bg.wasm', 'playground.js', 'boot.js', 'style.css', 'index.html']) {
+    const bytes = readFileSync(join(site, file));
+    const g = gzipSync(bytes, { level: 9 }).length;
+    out[file] = { raw: bytes.length, gzip: g };
+    raw += bytes.length;
+    gz += g;
+  }
+  out.total = { raw, gzip: gz };
+  return out;
+}
+
+/** Types KEYSTROKES characters into `selector`, timing each from keydown to the updated panes. */
+async function typeLatency(page, selector) {
+  await page.evaluate((sel) => {
+    const app = document.querySelector('.app');
+    const el = document.querySelector(sel);
+    window.__lat = [];
+    window.__work = [];
+    el.addEventListener('keydown', () => {
+      const t0 = performance.now();
+      const rev0 = Number(app.dataset.rev);
+      const check = () => {
+        const rev = Number(app.dataset.rev);
+        if (rev > rev0 && app.dataset.analyzedRev === app.dataset.rev) {
+          // The next frame is the one that shows the update.
+          window.__work.push(Number(app.dataset.analysisMs));
+          requestAnimationFrame(() => window.__lat.push(performance.now() - t0));
+        } else {
+          setTimeout(check, 1);
+        }
+      };
+      setTimeout(check, 0);
+    });
+  }, selector);
+  await page.focus(selector);
+  for (let i = 0; i < KEYSTROKES; i++) {
+    await page.keyboard.type(String.fromCharCode(97 + (i % 26)));
+    await page.waitForFunction((n) => window.__lat.length > n, i, { polling: 10 });
+    await page.waitForTimeout(50);
+  }
+  return {
+    keystrokeToUpdate: stats(await page.evaluate(() => window.__lat)),
+    analysisAlone: stats(await page.evaluate(() => window.__work)),
+  };
+}
+
+const gateway = await startGateway();
+const browser = await launchBrowser();
+try {
+  const result = { sizes: sizes() };
+
+  // Time to interactive: navigation start to the first validation shown (the app responding),
+  // in fresh contexts (cold HTTP cache; the gateway on loopback).
+  const tti = [];
+  for (let i = 0; i < 7; i++) {
+    const { page, context } = await openPlayground(browser, gateway.base);
+    tti.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  result.timeToInteractiveMs = stats(tti);
+
+  const image = Buffer.alloc(IMAGE_BYTES);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(image);
+  const body = { input: [{ type: 'text', text: 'Describe this.' }, { type: 'image', source: { type: 'base64', format: 'png', data: image.toString('base64') } }] };
+  const { page, context } = await openPlayground(browser, gateway.base);
+  await page.click('[data-testid="form-json"]');
+  await page.$eval('[data-testid="json-editor"]', (el, text) => {
+    el.value = text;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, JSON.stringify(body, null, 2));
+  await settled(page);
+  await page.click('[data-testid="form-blocks"]');
+  await settled(page);
+  result.form = await typeLatency(page, '[data-path="/input/0/text"]');
+
+  await page.click('[data-testid="form-json"]');
+  await settled(page);
+  // Put the caret inside the text block's string.
+  await page.$eval('[data-testid="json-editor"]', (el) => {
+    const at = el.value.indexOf('Describe this.') + 8;
+    el.setSelectionRange(at, at);
+  });
+  result.jsonEditor = await typeLatency(page, '[data-testid="json-editor"]');
+  await context.close();
+
+  result.keystrokes = KEYSTROKES;
+  result.imageBytes = IMAGE_BYTES;
+  writeFileSync(join(artifacts, 'measurements.json'), JSON.stringify(result, null, 2) + '\n');
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  await browser.close();
+  await gateway.stop();
+}

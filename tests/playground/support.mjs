@@ -1,0 +1,159 @@
+// What the playground tests share: a real agent-gateway on 127.0.0.1 (the built binary, a
+// temporary database, the built site), Debian's headless Chromium, and screenshots.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, '..', '..');
+export const site = process.env.PLAYGROUND_SITE ?? join(repo, 'target', 'site');
+export const artifacts = process.env.PLAYGROUND_ARTIFACTS ?? join(repo, 'target', 'playground');
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function gatewayBinary() {
+  const candidates = [
+    process.env.AGENT_GATEWAY_BIN,
+    join(repo, 'target', 'debug', 'agent-gateway'),
+    join(repo, 'target', 'release', 'agent-gateway'),
+  ].filter(Boolean);
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`no agent-gateway binary (tried ${candidates.join(', ')}); cargo build -p agent-gateway`);
+  return found;
+}
+
+/** A port nothing listens on right now. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Starts agent-gateway serving the built site; `stop()` ends it and removes its database. */
+export async function startGateway(extra = []) {
+  if (!existsSync(join(site, 'index.html'))) throw new Error(`${site}/index.html is missing; run scripts/build-site`);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'agent-input-playground-'));
+  const child = spawn(
+    gatewayBinary(),
+    ['--listen', `127.0.0.1:${port}`, '--db', join(dir, 'gateway.db'), '--site', site, ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`agent-gateway exited: ${output}`);
+    try {
+      const response = await fetch(`${base}/_plugins/_ml/agents/echo`);
+      if (response.status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`agent-gateway did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    port,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  mkdirSync(artifacts, { recursive: true });
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * Opens the playground in a fresh context. Collects console messages, page errors, CSP
+ * violations and every requested URL, for the security checks.
+ */
+export async function openPlayground(browser, base, { width = 1280, height = 900, path = '/' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  const page = await context.newPage();
+  const seen = { console: [], errors: [], requests: [] };
+  page.on('console', (m) => seen.console.push(m.text()));
+  page.on('pageerror', (e) => seen.errors.push(String(e)));
+  page.on('request', (r) => seen.requests.push(r.url()));
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  const started = Date.now();
+  await page.goto(base + path);
+  await page.waitForSelector('[data-testid="validation-summary"]');
+  await settled(page);
+  const interactiveMs = Date.now() - started;
+  return { context, page, seen, interactiveMs };
+}
+
+/** Waits until the analysis has caught up with the last edit. */
+export async function settled(page) {
+  await page.waitForFunction(() => {
+    const app = document.querySelector('.app');
+    return app && app.dataset.rev === app.dataset.analyzedRev;
+  });
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** The validation list as `{code, path, severity}` items. */
+export function diagnostics(page, testid = 'validation-error') {
+  return page.$$eval(`[data-testid="${testid}"]`, (items) =>
+    items.map((li) => ({ code: li.dataset.code, path: li.dataset.path, severity: li.dataset.severity })),
+  );
+}
+
+/** Replaces the JSON editor's text the way typing does (an input event). */
+export async function setJson(page, text) {
+  await page.click('[data-testid="form-json"]');
+  await page.$eval(
+    '[data-testid="json-editor"]',
+    (el, value) => {
+      el.value = value;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    text,
+  );
+  await settled(page);
+}
+
+export function cleanup(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,38 @@
+//! Picks the playground's examples out of the conformance fixtures (tests/fixtures), so the
+//! examples are cases every layer is tested on, and writes them to `$OUT_DIR/examples.json`.
+
+use std::path::Path;
+
+/// (fixture file, case name, label).
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    ("text", "plain text", "Text"),
+    ("content_blocks", "text and base64 image", "Text and a base64 image"),
+    ("content_blocks", "image from s3 url", "Image from an S3 URL"),
+    ("content_blocks", "document with name", "A named document"),
+    ("messages", "system then user", "System and user messages"),
+    ("tool_calls", "tool round trip", "A tool call round trip"),
+    ("question", "legacy question is returned unchanged", "Legacy parameters.question"),
+    ("formats", "bmp image", "Mistake: a BMP image"),
+    ("content_blocks", "unknown block type audio", "Mistake: an audio block"),
+    ("messages", "last message assistant", "Mistake: ends with an assistant message"),
+];
+
+fn main() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    println!("cargo::rerun-if-changed={}", fixtures.display());
+    let mut out = Vec::new();
+    for (file, name, label) in EXAMPLES {
+        let path = fixtures.join(format!("{file}.json"));
+        println!("cargo::rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let case = parsed["cases"]
+            .as_array()
+            .and_then(|cases| cases.iter().find(|c| c["name"] == *name))
+            .unwrap_or_else(|| panic!("no case {name:?} in {file}.json"));
+        let request = case.get("request").unwrap_or_else(|| panic!("{file}/{name} has no request"));
+        out.push(serde_json::json!({"file": file, "case": name, "label": label, "request": request}));
+    }
+    let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("examples.json");
+    std::fs::write(dest, serde_json::to_string(&out).expect("serializable")).expect("writable OUT_DIR");
+}

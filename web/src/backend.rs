@@ -1,0 +1,245 @@
+//! The execute panel's backend: settings (kept in localStorage, secrets only when the user asks),
+//! the execute call, and reading ml-commons' answer.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+const STORAGE_KEY: &str = "agent-input-playground/backend";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Auth {
+    #[default]
+    None,
+    Basic,
+    Bearer,
+}
+
+/// Where and how to execute.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub(crate) struct Backend {
+    pub(crate) endpoint: String,
+    pub(crate) agent_id: String,
+    pub(crate) auth: Auth,
+    pub(crate) username: String,
+    /// The password or token; stored only when `remember` is set.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub(crate) secret: String,
+    pub(crate) remember: bool,
+}
+
+impl Backend {
+    /// What goes into localStorage: everything but the secret, unless the user ticked "remember".
+    pub(crate) fn stored(&self) -> Backend {
+        let mut stored = self.clone();
+        if !self.remember {
+            stored.secret.clear();
+        }
+        stored
+    }
+
+    /// The execute URL, or why there is none. Only http and https endpoints are called.
+    pub(crate) fn execute_url(&self) -> Result<String, String> {
+        let endpoint = self.endpoint.trim().trim_end_matches('/');
+        let lower = endpoint.to_ascii_lowercase();
+        if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+            return Err("the endpoint must be an http:// or https:// URL".into());
+        }
+        let agent = self.agent_id.trim();
+        if agent.is_empty() {
+            return Err("enter an agent id".into());
+        }
+        let agent: String = agent
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        Ok(format!("{endpoint}/_plugins/_ml/agents/{agent}/_execute"))
+    }
+
+    /// The Authorization header value, if any.
+    pub(crate) fn authorization(&self) -> Option<String> {
+        match self.auth {
+            Auth::None => None,
+            Auth::Basic => {
+                let pair = format!("{}:{}", self.username, self.secret);
+                Some(format!("Basic {}", agent_input::base64::encode(pair.as_bytes())))
+            }
+            Auth::Bearer => Some(format!("Bearer {}", self.secret.trim())),
+        }
+    }
+
+    /// A curl command for the execute request; credentials as shell variables, never inline.
+    pub(crate) fn curl(&self, body: &str) -> String {
+        let url = self.execute_url().unwrap_or_else(|_| "<endpoint>/_plugins/_ml/agents/<agent>/_execute".into());
+        let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+        let mut command = format!("curl -sS -X POST {} -H 'Content-Type: application/json'", quote(&url));
+        match self.auth {
+            Auth::None => {}
+            Auth::Basic => {
+                command.push_str(" -u ");
+                command.push_str(&quote(&format!("{}:", self.username)));
+                command.push_str("\"$AGENT_PASSWORD\"");
+            }
+            Auth::Bearer => command.push_str(" -H \"Authorization: Bearer $AGENT_TOKEN\""),
+        }
+        format!("{command} --data-binary @- <<'JSON'\n{body}\nJSON\n")
+    }
+}
+
+pub(crate) fn load() -> Option<Backend> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    let text = storage.get_item(STORAGE_KEY).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+pub(crate) fn save(backend: &Backend) {
+    if let Some(Ok(Some(storage))) = web_sys::window().map(|w| w.local_storage())
+        && let Ok(text) = serde_json::to_string(&backend.stored())
+    {
+        let _ = storage.set_item(STORAGE_KEY, &text);
+    }
+}
+
+/// The outcome of one execute call.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// The backend answered (any status).
+    Answered { status: u16, millis: f64, body: String },
+    /// No answer: the network, CORS, or a bad URL.
+    Unreachable { millis: f64, reason: String, cross_origin: bool },
+}
+
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+pub(crate) async fn execute(backend: Backend, body: String) -> Outcome {
+    let start = now();
+    let url = match backend.execute_url() {
+        Ok(url) => url,
+        Err(reason) => return Outcome::Unreachable { millis: 0.0, reason, cross_origin: false },
+    };
+    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    let cross_origin = !url.starts_with(&format!("{origin}/"));
+    let result: Result<(u16, String), JsValue> = async {
+        let init = web_sys::RequestInit::new();
+        init.set_method("POST");
+        init.set_body(&JsValue::from_str(&body));
+        let headers = web_sys::Headers::new()?;
+        headers.set("Content-Type", "application/json")?;
+        if let Some(value) = backend.authorization() {
+            headers.set("Authorization", &value)?;
+        }
+        init.set_headers(&headers);
+        let request = web_sys::Request::new_with_str_and_init(&url, &init)?;
+        let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
+        let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&request)).await?.dyn_into()?;
+        let text = JsFuture::from(response.text()?).await?.as_string().unwrap_or_default();
+        Ok((response.status(), text))
+    }
+    .await;
+    let millis = now() - start;
+    match result {
+        Ok((status, body)) => Outcome::Answered { status, millis, body },
+        Err(error) => {
+            let reason = error
+                .dyn_ref::<js_sys::Error>()
+                .map_or_else(|| "the request failed".to_string(), |e| String::from(e.message()));
+            Outcome::Unreachable { millis, reason, cross_origin }
+        }
+    }
+}
+
+/// What the response pane shows of an ml-commons answer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Reading {
+    pub(crate) answer: Option<String>,
+    pub(crate) memory_id: Option<String>,
+    /// For an error: the reason and each detail as (code, path, message).
+    pub(crate) reason: Option<String>,
+    pub(crate) details: Vec<(String, String, String)>,
+}
+
+pub(crate) fn read(body: &str) -> Reading {
+    let Ok(value) = serde_json::from_str::<Value>(body) else { return Reading::default() };
+    let output = |name: &str| {
+        value
+            .pointer("/inference_results/0/output")
+            .and_then(Value::as_array)
+            .and_then(|items| items.iter().find(|item| item["name"] == name))
+            .and_then(|item| item.get("result"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let details = value
+        .pointer("/error/details")
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .map(|d| {
+                    let field = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+                    (field("code"), field("path"), field("message"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Reading {
+        answer: output("response"),
+        memory_id: output("memory_id"),
+        reason: value.pointer("/error/reason").and_then(Value::as_str).map(str::to_string),
+        details,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_stored_only_when_remembered() {
+        let mut backend = Backend { secret: "s3cret".into(), auth: Auth::Bearer, ..Backend::default() };
+        assert!(!serde_json::to_string(&backend.stored()).unwrap().contains("s3cret"));
+        backend.remember = true;
+        assert!(serde_json::to_string(&backend.stored()).unwrap().contains("s3cret"));
+    }
+
+    #[test]
+    fn curl_never_holds_the_secret() {
+        for auth in [Auth::Basic, Auth::Bearer] {
+            let backend = Backend {
+                endpoint: "http://h:1/".into(),
+                agent_id: "echo".into(),
+                auth,
+                username: "ann".into(),
+                secret: "s3cret".into(),
+                remember: false,
+            };
+            let curl = backend.curl(r#"{"input":"it's"}"#);
+            assert!(!curl.contains("s3cret"), "{curl}");
+            assert!(curl.starts_with("curl -sS -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute'"), "{curl}");
+        }
+    }
+
+    #[test]
+    fn reads_answers_and_errors() {
+        let ok = r#"{"inference_results": [{"output": [{"name": "memory_id", "result": "m1"},
+            {"name": "response", "result": "echo: hi", "dataAsMap": {}}]}]}"#;
+        let reading = read(ok);
+        assert_eq!(reading.answer.as_deref(), Some("echo: hi"));
+        assert_eq!(reading.memory_id.as_deref(), Some("m1"));
+        let bad = r#"{"error": {"reason": "invalid input", "details": [{"code": "empty_text", "path": "/input", "message": "m"}]}, "status": 400}"#;
+        let reading = read(bad);
+        assert_eq!(reading.reason.as_deref(), Some("invalid input"));
+        assert_eq!(reading.details, [("empty_text".to_string(), "/input".to_string(), "m".to_string())]);
+    }
+}

@@ -1,0 +1,143 @@
+//! Files from the picker, drag and drop, or the clipboard, read into base64 content blocks:
+//! the kind and format come from the file's bytes first, then its MIME type, then its name.
+
+use agent_input::format::{self, DocumentFormat, ImageFormat, Signature, VideoFormat};
+use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Largest file read: its base64 must fit the core's 64 MiB body limit.
+pub(crate) const MAX_FILE_BYTES: f64 = 48.0 * 1024.0 * 1024.0;
+
+/// A file read into a content block.
+#[derive(Debug, Clone)]
+pub(crate) struct MediaFile {
+    pub(crate) block: Value,
+    pub(crate) preview: Option<String>,
+    pub(crate) preview_key: String,
+}
+
+/// The key a preview is filed under: the payload's length and ends, cheap to compute.
+pub(crate) fn preview_key(data: &str) -> String {
+    let head = &data[..data.len().min(64)];
+    let tail = &data[data.len().saturating_sub(64)..];
+    format!("{}:{head}:{tail}", data.len())
+}
+
+/// What kind of block, and which format, a file is; `None` format when nothing tells.
+pub(crate) fn classify(head: &[u8], mime: &str, name: &str) -> (&'static str, Option<&'static str>) {
+    let signature = Signature::sniff(head);
+    let kind = match signature {
+        Some(Signature::Png | Signature::Jpeg | Signature::Gif | Signature::Webp) => "image",
+        Some(Signature::Ebml | Signature::IsoBmff) => "video",
+        None if mime.starts_with("image/") => "image",
+        None if mime.starts_with("video/") => "video",
+        Some(Signature::Pdf | Signature::Zip | Signature::Ole) | None => "document",
+    };
+    let allowed: &[&'static str] = match kind {
+        "image" => ImageFormat::NAMES,
+        "video" => VideoFormat::NAMES,
+        _ => DocumentFormat::NAMES,
+    };
+    let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let extension = match extension.as_str() {
+        "jpg" => "jpeg".to_string(),
+        "htm" => "html".to_string(),
+        "markdown" => "md".to_string(),
+        "3gp" => "three_gp".to_string(),
+        _ => extension,
+    };
+    let by_mime = format::formats_for_mime(mime);
+    let candidates: Vec<&'static str> = match signature {
+        Some(s) => s.formats().to_vec(),
+        None => allowed.to_vec(),
+    };
+    // Bytes narrow it down; the MIME type or the extension pick among what is left.
+    let pick = candidates
+        .iter()
+        .copied()
+        .filter(|f| allowed.contains(f))
+        .find(|f| by_mime.contains(f) || *f == extension)
+        .or_else(|| signature.and_then(|s| s.formats().iter().copied().find(|f| allowed.contains(f))));
+    (kind, pick)
+}
+
+/// A document name Bedrock accepts: letters, digits, spaces, hyphens, parentheses and brackets.
+pub(crate) fn document_name(file_name: &str) -> String {
+    let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
+    let mut out = String::new();
+    for c in stem.chars() {
+        let c = if c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '[' | ']') { c } else { '-' };
+        if !(c == ' ' && out.ends_with(' ')) {
+            out.push(c);
+        }
+    }
+    let out = out.trim().to_string();
+    if out.is_empty() { "document".into() } else { out }
+}
+
+/// Reads a file into a base64 content block.
+pub(crate) async fn read(file: web_sys::File) -> Result<MediaFile, String> {
+    let name = file.name();
+    if file.size() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{name} is {}, over the {} a request can carry as base64",
+            crate::analysis::human_bytes(file.size() as usize),
+            crate::analysis::human_bytes(MAX_FILE_BYTES as usize)
+        ));
+    }
+    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name} could not be read"))?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    let (kind, format) = classify(&bytes[..bytes.len().min(format::SNIFF_LEN)], &file.type_(), &name);
+    let data = agent_input::base64::encode(&bytes);
+    let preview_key = preview_key(&data);
+    let preview = (kind == "image").then(|| web_sys::Url::create_object_url_with_blob(&file).ok()).flatten();
+    let mut block = json!({"type": kind, "source": {"type": "base64", "format": format.unwrap_or(""), "data": data}});
+    if kind == "document" {
+        block["name"] = Value::String(document_name(&name));
+    }
+    Ok(MediaFile { block, preview, preview_key })
+}
+
+/// The files of a `FileList`.
+pub(crate) fn files(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// The image files of a clipboard paste.
+pub(crate) fn pasted_files(event: &web_sys::ClipboardEvent) -> Vec<web_sys::File> {
+    let Some(data) = event.clipboard_data() else { return Vec::new() };
+    let items = data.items();
+    (0..items.length())
+        .filter_map(|i| items.get(i))
+        .filter(|item| item.kind() == "file")
+        .filter_map(|item| item.get_as_file().ok().flatten())
+        .filter(|f| f.unchecked_ref::<web_sys::Blob>().type_().starts_with("image/"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_decide_then_mime_then_name() {
+        assert_eq!(classify(b"\x89PNG\r\n\x1a\n\0\0\0\0", "image/jpeg", "x.jpg"), ("image", Some("png")));
+        assert_eq!(classify(b"\xff\xd8\xff\xe0", "", "photo"), ("image", Some("jpeg")));
+        assert_eq!(classify(b"%PDF-1.7\n", "application/pdf", "a.pdf"), ("document", Some("pdf")));
+        assert_eq!(classify(b"PK\x03\x04", "", "sheet.xlsx"), ("document", Some("xlsx")));
+        assert_eq!(classify(b"PK\x03\x04", "", "zip"), ("document", Some("docx")));
+        assert_eq!(classify(b"hello", "text/markdown", "notes"), ("document", Some("md")));
+        assert_eq!(classify(b"hello", "", "notes.markdown"), ("document", Some("md")));
+        assert_eq!(classify(b"BM", "image/bmp", "a.bmp"), ("image", None));
+        assert_eq!(classify(b"\0\0\0\0ftypisom", "video/mp4", "v.mp4"), ("video", Some("mp4")));
+    }
+
+    #[test]
+    fn document_names_fit_bedrock() {
+        assert_eq!(document_name("Q3 report_final.v2.pdf"), "Q3 report-final-v2");
+        assert_eq!(document_name("..pdf"), "-");
+        assert_eq!(document_name("   .pdf"), "document");
+    }
+}
