@@ -124,11 +124,16 @@ function runBatch(batch) {
         check();
       });
     for (const { text, settings, provider, schema } of items) {
-      const rev0 = Number(app.dataset.rev);
+      let rev0 = Number(app.dataset.rev);
       setField('[data-testid="provider-select"]', provider);
       setField('[data-testid="schema-editor"]', schema ?? '');
       setField('[data-testid="schema-toggle"]', schema !== null);
-      if (schema !== null) await schemaReady();
+      if (schema !== null) {
+        await schemaReady();
+        // The load starts an analysis of its own: let the page show it, then count from there.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        rev0 = Number(app.dataset.rev);
+      }
       setField('[data-testid="system-prompt"]', settings.system);
       setField('#max-tokens', settings.max_tokens);
       setField('#temperature', settings.temperature);

@@ -329,9 +329,10 @@ fn finding_items(ctx: Ctx, list: &[crate::schema::Finding]) -> Vec<AnyView> {
         .map(|f| {
             let shown = if f.path.is_empty() { "/".to_string() } else { f.path.clone() };
             let target = f.path.clone();
+            let expected = (!f.expected.is_empty()).then(|| serde_json::to_string(&f.expected).unwrap_or_default());
             view! {
                 <li data-testid="validation-error" data-code=f.code.clone() data-path=f.path.clone() data-severity="error"
-                    data-schema-path=f.schema_path.clone() class="error">
+                    data-schema-path=f.schema_path.clone() data-expected=expected data-received=f.received.clone() class="error">
                     <button type="button" class="diagnostic" on:click=move |_| go_to(ctx, &target)>
                         <span class="badge">"error"</span>
                         <code class="code-name">{f.code.clone()}</code>

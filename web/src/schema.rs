@@ -44,6 +44,10 @@ pub(crate) struct Finding {
     pub(crate) message: String,
     #[serde(rename = "schemaPath", default)]
     pub(crate) schema_path: Option<String>,
+    #[serde(default)]
+    pub(crate) expected: Vec<String>,
+    #[serde(default)]
+    pub(crate) received: Option<String>,
 }
 
 /// What the schema says about the current body.
