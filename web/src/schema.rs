@@ -437,7 +437,7 @@ pub(crate) fn SchemaEditor() -> impl IntoView {
                     node_ref=text_ref prop:value=initial.schema.clone()
                     on:input=move |ev| { let v = event_target_value(&ev); note.set(None); ctx.settings.update(|s| s.schema = v); }></textarea>
             </div>
-            <div class="actions" class:hidden=move || !on()>
+            <div class="schema-actions" class:hidden=move || !on()>
                 <button type="button" data-testid="schema-prettify" on:click=prettify_click>"Prettify"</button>
                 <span class="hint" data-testid="schema-status" data-state=move || match ctx.schema_load.get() {
                     Load::NotLoaded => "off", Load::Loading => "loading", Load::Ready => "ready", Load::Failed(_) => "failed" }>
