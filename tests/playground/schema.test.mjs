@@ -55,6 +55,9 @@ describe('the schema editor', () => {
     await page.check('[data-testid="schema-toggle"]');
     await page.waitForSelector('[data-testid="schema-status"][data-state="ready"]');
     assert.ok(schemaRequests().some((u) => u.endsWith('/schema/agent_input_schema_bg.wasm')), schemaRequests().join());
+    // Loaded under the page's Content-Security-Policy, with no errors.
+    assert.deepEqual(await page.evaluate(() => window.__csp), []);
+    assert.deepEqual(seen.errors, []);
 
     await setSchema(page, '{\n  "type": "object",\n  "properties": {\n    "n": {"type": "integer"},\n  }\n}');
     assert.match(await page.textContent('[data-testid="schema-error"]'), /not JSON: line 5, column 3/);
@@ -118,6 +121,7 @@ describe('the schema editor', () => {
       await page.textContent('[data-testid="formatted-prompt"]'),
       '<inputs>\ntopic: AI Safety\nformat: summary\nmax_words: 200\naudience: ["engineers", "managers"]\n</inputs>\n\nCreate content about this topic.',
     );
+    assert.ok(await page.$('[data-testid="output-schema-note"]'));
     await shot(page, 'schema-03-valid');
 
     // Two-way with the JSON editor.

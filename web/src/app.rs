@@ -520,6 +520,9 @@ fn OutputPane() -> impl IntoView {
     view! {
         <h2 id="output-title">"Provider request"</h2>
         <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input (choose the provider in the settings)."</p>
+        {move || ctx.analysis.with(|a| a.schema.as_ref().is_some_and(|s| s.prompt.is_some())).then(|| view! {
+            <p class="hint" data-testid="output-schema-note">"With an agent's schema, agent-gateway adds the formatted prompt's "<code>"<inputs>"</code>" block to the input before converting; this shows the input as given."</p>
+        })}
         <details class="settings">
             <summary>"Conversion settings"</summary>
             <div class="field">
