@@ -1,8 +1,11 @@
 // The conformance fixtures (tests/fixtures/*.json, tests/README.md) through the playground's UI:
 // each case's request goes into the JSON editor; the validation list (data-code, data-path) is
-// compared as a multiset, and where a case gives a Bedrock Converse body, the converse-output
-// JSON as a value (long base64 shortened the way the view shortens it). Cases run in batches
-// inside the page, so the whole set takes seconds.
+// compared as a multiset, and for every provider a case gives in `expect.convert` that provider is
+// selected and its body (the converse-output JSON as a value, long base64 shortened the way the
+// view shortens it) or conversion errors compared. Cases with a `schema` (agent_schema.json) go
+// through the schema editor: its `invalid_schema` list, the validation list's `schema_violation`s
+// and the formatted prompt preview. Cases run in batches inside the page, so the whole set takes
+// seconds.
 //
 // Not through the UI: bare inputs (the editor holds a request body) and cases with custom
 // limits (the playground validates with the default limits). Both are counted and reported.
@@ -13,7 +16,7 @@ import { after, before, test } from 'node:test';
 import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs';
 import { launchBrowser, openPlayground, settled, startGateway } from './support.mjs';
 
-const PROVIDER = 'bedrock-converse';
+const PROVIDER = 'bedrock-converse'; // the selector's default, used for the validation runs
 const SHORTEN_OVER = 256; // web/src/analysis.rs
 const SHORTEN_KEEP = 48;
 
@@ -27,7 +30,10 @@ before(async () => {
   ({ page } = await openPlayground(browser, gateway.base));
   await page.click('[data-testid="form-json"]');
   await page.$eval('.settings', (d) => (d.open = true));
+  providers = await page.$$eval('[data-testid="provider-select"] option', (os) => os.map((o) => o.value));
 });
+
+let providers = [];
 
 after(async () => {
   await browser?.close();
@@ -80,7 +86,12 @@ function runBatch(batch) {
       });
     const setField = (selector, value) => {
       const el = document.querySelector(selector);
-      if (el.type === 'checkbox') {
+      if (el.tagName === 'SELECT') {
+        if (el.value !== value) {
+          el.value = value;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      } else if (el.type === 'checkbox') {
         if (el.checked !== value) {
           el.checked = value;
           el.dispatchEvent(new Event('change', { bubbles: true }));
@@ -98,11 +109,31 @@ function runBatch(batch) {
         if (li.dataset.received !== undefined) d.received = li.dataset.received;
         if (li.dataset.limit !== undefined) d.limit = Number(li.dataset.limit);
         if (li.dataset.actual !== undefined) d.actual = Number(li.dataset.actual);
+        if (li.dataset.schemaPath !== undefined) d.schemaPath = li.dataset.schemaPath;
         return d;
       });
     const results = [];
-    for (const { text, settings } of items) {
-      const rev0 = Number(app.dataset.rev);
+    const schemaReady = () =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const state = document.querySelector('[data-testid="schema-status"]')?.dataset.state;
+          if (state === 'ready') resolve();
+          else if (state === 'failed') reject(new Error('the schema module did not load'));
+          else setTimeout(check, 10);
+        };
+        check();
+      });
+    for (const { text, settings, provider, schema } of items) {
+      let rev0 = Number(app.dataset.rev);
+      setField('[data-testid="provider-select"]', provider);
+      setField('[data-testid="schema-editor"]', schema ?? '');
+      setField('[data-testid="schema-toggle"]', schema !== null);
+      if (schema !== null) {
+        await schemaReady();
+        // The load starts an analysis of its own: let the page show it, then count from there.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        rev0 = Number(app.dataset.rev);
+      }
       setField('[data-testid="system-prompt"]', settings.system);
       setField('#max-tokens', settings.max_tokens);
       setField('#temperature', settings.temperature);
@@ -123,6 +154,8 @@ function runBatch(batch) {
         conversionWarnings: list('conversion-warning'),
         output: document.querySelector('[data-testid="converse-output"]')?.textContent ?? '',
         question: question ? question.textContent : null,
+        schemaProblems: list('schema-problem'),
+        formattedPrompt: document.querySelector('[data-testid="formatted-prompt"]')?.textContent ?? null,
       });
     }
     return results;
@@ -134,8 +167,11 @@ test('every conformance fixture through the playground UI', async () => {
   const all = loadAll();
   const defaults = settingsFor({});
   const jobs = [];
-  const skipped = { bare: 0, limits: 0, options: 0 };
-  for (const { file, name, case: c } of all) {
+  const skipped = { bare: 0, limits: 0, options: 0, providers: 0 };
+  let schemaCases = 0;
+  let prompts = 0;
+  const perProvider = {};
+  for (const { file, name, case: c, exactRequest } of all) {
     if ('bare' in c) {
       skipped.bare++;
       continue;
@@ -145,17 +181,30 @@ test('every conformance fixture through the playground UI', async () => {
       continue;
     }
     const s = subject(c);
-    const text = s.kind === 'raw' ? s.text : JSON.stringify(s.value);
-    const entry = c.expect.convert?.[PROVIDER];
-    const settings = entry ? settingsFor(entry.options) : defaults;
-    const optionsUsable = settings !== null;
-    if (!optionsUsable) skipped.options++;
-    // Validation is checked with default settings (as every runner validates); a conversion with
-    // options is checked in a second run with those options set.
-    const sameSettings = optionsUsable && !entry?.options?.allow_prefill;
-    jobs.push({ id: `${file}/${name}`, c, entry: optionsUsable ? entry : undefined, text, settings: defaults, check: 'validation', convertHere: sameSettings && JSON.stringify(settings) === JSON.stringify(defaults) });
-    if (entry && optionsUsable && !(sameSettings && JSON.stringify(settings) === JSON.stringify(defaults))) {
-      jobs.push({ id: `${file}/${name} (options)`, c, entry, text, settings, check: 'conversion' });
+    // The exact text (numbers as written: a schema case's `300.0` is formatted as Python writes it).
+    const schema = 'schema' in c ? JSON.stringify(c.schema) : null;
+    const text = s.kind === 'raw' ? s.text : schema !== null ? exactRequest : JSON.stringify(s.value);
+    if (schema !== null) schemaCases++;
+    // Validation is checked with default settings and the default provider (as every runner
+    // validates); each provider's conversion in a run of its own with its options set (the
+    // default provider's rides on the validation run when it needs no options).
+    jobs.push({ id: `${file}/${name}`, c, text, settings: defaults, provider: PROVIDER, schema, check: 'validation' });
+    for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
+      if (!providers.includes(provider)) {
+        skipped.providers++;
+        continue;
+      }
+      const settings = settingsFor(entry.options);
+      if (settings === null) {
+        skipped.options++;
+        continue;
+      }
+      const plain = !entry.options?.allow_prefill && JSON.stringify(settings) === JSON.stringify(defaults);
+      if (plain && provider === PROVIDER) {
+        jobs.at(-1).entry = entry;
+      } else {
+        jobs.push({ id: `${file}/${name} (${provider})`, c, entry, text, settings, provider, schema, check: 'conversion' });
+      }
     }
   }
 
@@ -165,7 +214,7 @@ test('every conformance fixture through the playground UI', async () => {
   const BATCH = 40;
   for (let i = 0; i < jobs.length; i += BATCH) {
     const batch = jobs.slice(i, i + BATCH);
-    const results = await runBatch(batch.map((j) => ({ text: j.text, settings: j.settings })));
+    const results = await runBatch(batch.map((j) => ({ text: j.text, settings: j.settings, provider: j.provider, schema: j.schema })));
     batch.forEach((job, k) => {
       const got = results[k];
       const out = [];
@@ -178,15 +227,25 @@ test('every conformance fixture through the playground UI', async () => {
         }
         const errors = got.diagnostics.filter((d) => d.severity === 'error');
         const warnings = got.diagnostics.filter((d) => d.severity === 'warning');
-        checkDiagnostics('error', c.expect.errors, errors, out);
+        // A schema's own problems are listed at the schema editor.
+        const expected = c.expect.errors ?? [];
+        checkDiagnostics('schema problem', expected.filter((e) => e.code === 'invalid_schema'), got.schemaProblems, out);
+        checkDiagnostics('error', expected.filter((e) => e.code !== 'invalid_schema'), errors, out);
+        if ('formatted_prompt' in c.expect) {
+          prompts++;
+          if (got.formattedPrompt !== c.expect.formatted_prompt) {
+            out.push(`formatted prompt is ${JSON.stringify(got.formattedPrompt)}, expected ${JSON.stringify(c.expect.formatted_prompt)}`);
+          }
+        }
         checkDiagnostics('warning', c.expect.warnings, warnings, out);
         if (c.expect.valid && 'question' in c.expect && got.question !== c.expect.question) {
           out.push(`question is ${JSON.stringify(got.question)}, expected ${JSON.stringify(c.expect.question)}`);
         }
       }
-      if (entry && (job.check === 'conversion' || job.convertHere) && c.expect.valid) {
+      if (entry && c.expect.valid) {
         if ('body' in entry) {
           bodies++;
+          perProvider[job.provider] = (perProvider[job.provider] ?? 0) + 1;
           let body;
           try {
             body = JSON.parse(got.output);
@@ -210,9 +269,13 @@ test('every conformance fixture through the playground UI', async () => {
   }
   const seconds = ((Date.now() - start) / 1000).toFixed(1);
   console.log(
-    `# playground fixtures: ${compared} cases validated, ${bodies} Converse bodies compared, in ${seconds} s; ` +
-      `not through the UI: ${skipped.bare} bare inputs, ${skipped.limits} with custom limits, ${skipped.options} with options a text field cannot hold`,
+    `# playground fixtures: ${compared} cases validated (${schemaCases} through the schema editor, ${prompts} formatted prompts), ` +
+      `${bodies} provider bodies compared (${JSON.stringify(perProvider)}), in ${seconds} s; ` +
+      `not through the UI: ${skipped.bare} bare inputs, ${skipped.limits} with custom limits, ` +
+      `${skipped.options} conversions with options a text field cannot hold, ${skipped.providers} with an unknown provider name`,
   );
   assert.equal(failures.length, 0, `${failures.length} cases differ:\n${failures.slice(0, 30).join('\n')}`);
   assert.ok(compared > 300, `only ${compared} cases ran`);
+  assert.equal(new Set(Object.keys(perProvider)).size, providers.length, `bodies compared for ${Object.keys(perProvider)} only`);
+  assert.ok(schemaCases > 20 && prompts > 10, `only ${schemaCases} schema cases and ${prompts} prompts ran`);
 });

@@ -23,6 +23,9 @@ pub(crate) struct Settings {
     /// A JSON array of tool specs, or empty.
     pub(crate) tools: String,
     pub(crate) allow_prefill: bool,
+    /// An agent's `parameters_schema`, as typed, and whether the parameters are checked against it.
+    pub(crate) schema: String,
+    pub(crate) schema_on: bool,
 }
 
 impl Default for Settings {
@@ -36,6 +39,8 @@ impl Default for Settings {
             stop_sequences: String::new(),
             tools: String::new(),
             allow_prefill: false,
+            schema: String::new(),
+            schema_on: false,
         }
     }
 }
@@ -111,6 +116,8 @@ pub(crate) struct Analysis {
     pub(crate) json_error_at: Option<(usize, usize)>,
     pub(crate) question: Option<String>,
     pub(crate) output: Output,
+    /// The schema's say, when the schema editor is on.
+    pub(crate) schema: Option<crate::schema::Outcome>,
 }
 
 impl Analysis {
@@ -123,7 +130,23 @@ impl Analysis {
             json_error_at: None,
             question: None,
             output: Output::Invalid,
+            schema: None,
         }
+    }
+
+    /// The schema's violations (none while the editor is off).
+    pub(crate) fn violations(&self) -> &[crate::schema::Finding] {
+        self.schema.as_ref().map_or(&[], |s| &s.violations)
+    }
+
+    /// The schema's own problems (shown at the schema editor): not JSON counts as one.
+    pub(crate) fn schema_problems(&self) -> usize {
+        self.schema.as_ref().map_or(0, |s| s.problems.len() + usize::from(s.json_error.is_some()))
+    }
+
+    /// Valid, and within a usable schema.
+    pub(crate) fn all_valid(&self) -> bool {
+        self.valid && self.violations().is_empty() && self.schema_problems() == 0
     }
 }
 
@@ -182,7 +205,7 @@ fn analyze_document(document: &Document<'_>, settings: &Settings) -> Analysis {
             (question, output)
         }
     };
-    Analysis { input_type, valid, errors, warnings, json_error_at: None, question, output }
+    Analysis { input_type, valid, errors, warnings, json_error_at: None, question, output, schema: None }
 }
 
 /// The whole converted body, pretty-printed, for the Copy button.

@@ -19,10 +19,23 @@ use crate::{examples, forms, jsonpos, media, share};
 pub(crate) fn App() -> impl IntoView {
     let ctx = Ctx::new();
     provide_context(ctx);
+    if let Some((schema, on)) = crate::schema::load_stored() {
+        ctx.settings.update(|s| {
+            s.schema = schema;
+            s.schema_on = on;
+        });
+    }
     let share_note = RwSignal::new(None::<String>);
 
     let hash = window().location().hash().unwrap_or_default();
-    if let Some((request, settings, omitted)) = share::decode(&hash) {
+    if let Some((request, mut settings, omitted)) = share::decode(&hash) {
+        // A link without a schema keeps the one this browser has.
+        if settings.schema.is_empty() {
+            ctx.settings.with_untracked(|s| {
+                settings.schema.clone_from(&s.schema);
+                settings.schema_on = s.schema_on;
+            });
+        }
         ctx.settings.set(settings);
         if omitted > 0 {
             share_note.set(Some(format!(
@@ -66,6 +79,14 @@ pub(crate) fn App() -> impl IntoView {
         ctx.structure.track();
         ctx.view.track();
         request_animation_frame(move || highlight(&analysis));
+    });
+    // The schema editor's settings are kept in this browser; turning it on loads the validator.
+    Effect::new(move |_| {
+        let (schema, on) = ctx.settings.with(|s| (s.schema.clone(), s.schema_on));
+        crate::schema::store(&schema, on);
+        if on {
+            crate::schema::ensure_loaded(ctx);
+        }
     });
     // Conversion settings feed the output at once.
     Effect::new(move |first: Option<()>| {
@@ -239,14 +260,26 @@ fn BuildPane() -> impl IntoView {
             {move || ctx.analysis.get().json_error_at.map(|(line, column)| view! {
                 <p class="field-problem" data-testid="json-error-at">{format!("The JSON breaks at line {line}, column {column}.")}</p>
             })}
+            {move || (ctx.schema_form.get().is_some()).then(|| view! {
+                <p class="hint">"The form the schema generates for the parameters is in the form views."</p>
+            })}
         </div>
+        <crate::schema::SchemaEditor />
     }
 }
 
 fn summary(a: &Analysis, pending: bool) -> String {
     use std::fmt::Write as _;
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let mut text = if a.valid { "Valid".to_string() } else { count(a.errors.len(), "error") };
+    let errors = a.errors.len() + a.violations().len();
+    let mut text = match (a.all_valid(), errors) {
+        (true, _) => "Valid".to_string(),
+        (false, 0) => "The schema has errors".to_string(),
+        (false, n) => count(n, "error"),
+    };
+    if errors > 0 && a.schema_problems() > 0 {
+        text.push_str(" · the schema has errors");
+    }
     if let Some(t) = a.input_type {
         let _ = write!(text, " · {t}");
     }
@@ -290,14 +323,37 @@ fn diagnostic_items(ctx: Ctx, list: &[agent_input::Diagnostic], testid: &'static
         .collect()
 }
 
+/// The schema's violations, listed like the core's diagnostics.
+fn finding_items(ctx: Ctx, list: &[crate::schema::Finding]) -> Vec<AnyView> {
+    list.iter()
+        .map(|f| {
+            let shown = if f.path.is_empty() { "/".to_string() } else { f.path.clone() };
+            let target = f.path.clone();
+            let expected = (!f.expected.is_empty()).then(|| serde_json::to_string(&f.expected).unwrap_or_default());
+            view! {
+                <li data-testid="validation-error" data-code=f.code.clone() data-path=f.path.clone() data-severity="error"
+                    data-schema-path=f.schema_path.clone() data-expected=expected data-received=f.received.clone() class="error">
+                    <button type="button" class="diagnostic" on:click=move |_| go_to(ctx, &target)>
+                        <span class="badge">"error"</span>
+                        <code class="code-name">{f.code.clone()}</code>
+                        <code class="path">{shown}</code>
+                        <span class="message">{f.message.clone()}</span>
+                    </button>
+                </li>
+            }
+            .into_any()
+        })
+        .collect()
+}
+
 #[component]
 fn ValidationPane() -> impl IntoView {
     let ctx = expect_context::<Ctx>();
     let pending = move || ctx.rev.get() != ctx.analyzed_rev.get();
     view! {
         <h2 id="validation-title">"Validation"</h2>
-        <p class="summary" data-testid="validation-summary" class:valid=move || ctx.analysis.get().valid aria-live="polite"
-            data-valid=move || ctx.analysis.get().valid.to_string()
+        <p class="summary" data-testid="validation-summary" class:valid=move || ctx.analysis.get().all_valid() aria-live="polite"
+            data-valid=move || ctx.analysis.get().all_valid().to_string()
             data-input-type=move || ctx.analysis.get().input_type.unwrap_or("null")>
             {move || summary(&ctx.analysis.get(), pending())}
         </p>
@@ -305,14 +361,25 @@ fn ValidationPane() -> impl IntoView {
             {move || {
                 let a = ctx.analysis.get();
                 let mut items = diagnostic_items(ctx, &a.errors, "validation-error");
+                items.extend(finding_items(ctx, a.violations()));
                 items.extend(diagnostic_items(ctx, &a.warnings, "validation-error"));
                 items
             }}
         </ul>
         {move || {
             let a = ctx.analysis.get();
-            (a.valid && a.warnings.is_empty()).then(|| view! { <p class="hint">"No errors or warnings."</p> })
+            (a.all_valid() && a.warnings.is_empty()).then(|| view! { <p class="hint">"No errors or warnings."</p> })
         }}
+        {move || ctx.analysis.get().schema.clone().map(|s| view! {
+            <h3>"Formatted prompt"</h3>
+            <p class="hint">"What the model receives with the schema: the other parameters in an "<code>"<inputs>"</code>" block, then the prompt."</p>
+            {match (s.prompt, s.pending, s.json_error.is_some() || !s.problems.is_empty()) {
+                (Some(prompt), _, _) => view! { <pre class="question" data-testid="formatted-prompt">{prompt}</pre> }.into_any(),
+                (None, Some(why), _) => view! { <p class="hint" data-testid="formatted-prompt-status">{why}</p> }.into_any(),
+                (None, None, true) => view! { <p class="hint" data-testid="formatted-prompt-status">"Fix the schema first."</p> }.into_any(),
+                (None, None, false) => view! { <p class="hint" data-testid="formatted-prompt-status">"Fix the parameters' violations to see the prompt."</p> }.into_any(),
+            }}
+        })}
         {move || ctx.analysis.get().question.clone().map(|q| view! {
             <h3>"Question"</h3>
             <p class="hint">"What ml-commons' runners read as "<code>"question"</code>"."</p>
@@ -340,6 +407,12 @@ fn highlight(analysis: &Analysis) {
     };
     mark(&analysis.warnings, "has-warning");
     mark(&analysis.errors, "has-error");
+    for violation in analysis.violations() {
+        if let Some(el) = nearest(&fields, &violation.path) {
+            let _ = el.class_list().add_1("has-error");
+            let _ = el.set_attribute("aria-invalid", "true");
+        }
+    }
 }
 
 fn fields() -> Vec<web_sys::Element> {
@@ -439,13 +512,17 @@ fn OutputPane() -> impl IntoView {
         match ctx.body_value().and_then(|v| analysis::full_body(&v, &settings)) {
             Ok(body) => {
                 let size = human_bytes(body.len());
-                copy(body, status, format!("Copied the whole request ({size})."));
+                copy(body, status, format!("Copied the whole {} request ({size}).", settings.provider.display_name()));
             }
             Err(why) => status.set(Some(format!("Nothing to copy: {why}."))),
         }
     };
     view! {
         <h2 id="output-title">"Provider request"</h2>
+        <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input (choose the provider in the settings)."</p>
+        {move || ctx.analysis.with(|a| a.schema.as_ref().is_some_and(|s| s.prompt.is_some())).then(|| view! {
+            <p class="hint" data-testid="output-schema-note">"With an agent's schema, agent-gateway adds the formatted prompt's "<code>"<inputs>"</code>" block to the input before converting; this shows the input as given."</p>
+        })}
         <details class="settings">
             <summary>"Conversion settings"</summary>
             <div class="field">

@@ -13,7 +13,12 @@ const ROLES: [&str; 4] = ["user", "assistant", "system", "tool"];
 
 pub(crate) fn render(ctx: Ctx, form: Form) -> AnyView {
     let body = ctx.doc.get_value_untracked_snapshot();
-    let parameters = parameters_editor(ctx, &body, form == Form::Legacy);
+    // With a schema, its properties get the generated form and the parameters editor the rest.
+    let schema_fields = ctx.schema_form.get();
+    let generated: Vec<String> =
+        schema_fields.as_ref().map(|f| f.iter().map(|f| f.name.clone()).collect()).unwrap_or_default();
+    let schema_form = schema_fields.map(|fields| crate::schema::render_form(ctx, &fields, &body));
+    let parameters = parameters_editor(ctx, &body, form == Form::Legacy, &generated);
     let editor = match (form, body.get("input")) {
         (Form::Text, _) => text_field(ctx, "/input".into(), "Input text".into(), str_at(&body, "/input"), true),
         (Form::Legacy, _) => text_field(
@@ -30,6 +35,7 @@ pub(crate) fn render(ctx: Ctx, form: Form) -> AnyView {
     view! {
         <div class="form" data-form=form.id()>
             {editor}
+            {schema_form}
             {parameters}
         </div>
     }
@@ -483,11 +489,16 @@ fn tool_calls_editor(ctx: Ctx, message: &str, calls: Option<&Value>) -> AnyView 
 }
 
 /// `parameters` other than the legacy question: string values edited in place, others as JSON.
-fn parameters_editor(ctx: Ctx, body: &Value, legacy: bool) -> AnyView {
+fn parameters_editor(ctx: Ctx, body: &Value, legacy: bool, generated: &[String]) -> AnyView {
     let entries: Vec<(String, Value)> = body
         .get("parameters")
         .and_then(Value::as_object)
-        .map(|m| m.iter().filter(|(k, _)| !(legacy && *k == "question")).map(|(k, v)| (k.clone(), v.clone())).collect())
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| !(generated.contains(k) || legacy && *k == "question"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
         .unwrap_or_default();
     let rows: Vec<AnyView> = entries
         .into_iter()

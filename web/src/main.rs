@@ -13,6 +13,7 @@ mod forms;
 mod jsonpos;
 mod media;
 mod model;
+mod schema;
 mod share;
 mod state;
 

@@ -21,6 +21,10 @@ pub(crate) fn encode(body: &Value, settings: &Settings) -> (String, usize, usize
     if settings.allow_prefill {
         shared["allow_prefill"] = Value::Bool(true);
     }
+    if !settings.schema.is_empty() {
+        shared["schema"] = Value::String(settings.schema.clone());
+        shared["schema_on"] = Value::Bool(settings.schema_on);
+    }
     let text = serde_json::to_string(&shared).unwrap_or_default();
     let encoded = agent_input::base64::encode(text.as_bytes()).replace('+', "-").replace('/', "_");
     (format!("#share={}", encoded.trim_end_matches('=')), count, chars)
@@ -77,6 +81,8 @@ pub(crate) fn decode(fragment: &str) -> Option<(Value, Settings, usize)> {
             .unwrap_or_default(),
         tools: options.get("tools").map(|t| serde_json::to_string_pretty(t).unwrap_or_default()).unwrap_or_default(),
         allow_prefill: shared.get("allow_prefill").and_then(Value::as_bool).unwrap_or(false),
+        schema: shared.get("schema").and_then(Value::as_str).unwrap_or_default().to_string(),
+        schema_on: shared.get("schema_on").and_then(Value::as_bool).unwrap_or(false),
     };
     let omitted = shared.get("omitted").and_then(Value::as_u64).map_or(0, |n| usize::try_from(n).unwrap_or(0));
     Some((request, settings, omitted))
@@ -96,6 +102,8 @@ mod tests {
             system: "Be brief.".into(),
             max_tokens: "100".into(),
             stop_sequences: "END\nSTOP".into(),
+            schema: "{\"properties\": {\"topic\": {\"type\": \"string\"}}}".into(),
+            schema_on: true,
             ..Settings::default()
         };
         let (fragment, count, chars) = encode(&body, &settings);

@@ -38,6 +38,10 @@ pub(crate) struct Ctx {
     pub(crate) media_tokens: StoredValue<Vec<(String, String)>>,
     /// How long the last analysis took, in ms (shown to tools as `data-analysis-ms`).
     pub(crate) analysis_ms: RwSignal<f64>,
+    /// The schema module (loaded when the schema editor is first turned on).
+    pub(crate) schema_load: RwSignal<crate::schema::Load>,
+    /// The form generated from the schema (re-rendered when the schema's fields change).
+    pub(crate) schema_form: RwSignal<Option<Arc<Vec<crate::schema::Field>>>>,
     timer: StoredValue<Option<leptos::leptos_dom::helpers::TimeoutHandle>>,
     last_cost: StoredValue<f64>,
 }
@@ -61,6 +65,8 @@ impl Ctx {
             previews: StoredValue::new(HashMap::new()),
             media_tokens: StoredValue::new(Vec::new()),
             analysis_ms: RwSignal::new(0.0),
+            schema_load: RwSignal::new(crate::schema::Load::NotLoaded),
+            schema_form: RwSignal::new(None),
             timer: StoredValue::new(None),
             last_cost: StoredValue::new(0.0),
         }
@@ -101,10 +107,18 @@ impl Ctx {
     fn run(self) {
         let start = now();
         let settings = self.settings.get_untracked();
-        let result = match self.view.get_untracked() {
+        let mut result = match self.view.get_untracked() {
             View::Json => analysis::analyze_text(&self.json_text(), &settings),
             View::Form(_) => self.doc.with_value(|v| analysis::analyze_value(v, &settings)),
         };
+        if settings.schema_on {
+            let loaded = self.schema_load.get_untracked() == crate::schema::Load::Ready;
+            result.schema = Some(crate::schema::outcome(&settings, loaded, result.valid, || self.body_text()));
+        }
+        let form = crate::schema::form_spec(&settings);
+        if self.schema_form.with_untracked(|current| *current != form) {
+            self.schema_form.set(form);
+        }
         self.analysis.set(Arc::new(result));
         self.analyzed_rev.set(self.rev.get_untracked());
         let cost = now() - start;
