@@ -244,9 +244,9 @@ fn block<'a>(
     match content {
         ContentBlock::Text(text) => Some(Block::Text { text }),
         ContentBlock::Image(image) => match &image.source {
-            Source::Base64(data) => {
-                Some(Block::Image { source: ImageSource::Base64 { media_type: image.format.mime_type(), data } })
-            }
+            Source::Base64(data) => Some(Block::Image {
+                source: ImageSource::Base64 { media_type: image.format.mime_type(), data: common::Payload(data) },
+            }),
             Source::Url(url) => cx
                 .web_url(url, path().key("source").key("data"), "image")
                 .then_some(Block::Image { source: ImageSource::Url { url } }),
@@ -256,7 +256,7 @@ fn block<'a>(
             let title = document.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
             let source = match (document.format, &document.source) {
                 (DocumentFormat::Pdf, Source::Base64(data)) => {
-                    DocumentSource::Base64 { media_type: document.format.mime_type(), data }
+                    DocumentSource::Base64 { media_type: document.format.mime_type(), data: common::Payload(data) }
                 }
                 (DocumentFormat::Pdf, Source::Url(url)) => {
                     if !cx.web_url(url, path().key("source").key("data"), "document") {
@@ -422,7 +422,7 @@ pub mod wire {
             /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
             media_type: &'static str,
             /// Base64.
-            data: &'a str,
+            data: super::common::Payload<'a>,
         },
         /// A URL the provider fetches.
         Url {
@@ -440,7 +440,7 @@ pub mod wire {
             /// `application/pdf`.
             media_type: &'static str,
             /// Base64.
-            data: &'a str,
+            data: super::common::Payload<'a>,
         },
         /// A PDF URL.
         Url {

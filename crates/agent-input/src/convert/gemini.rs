@@ -270,7 +270,9 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Ve
             }
         };
         match block.source() {
-            Some(Source::Base64(data)) => parts.push(Part::InlineData(InlineData { mime_type: mime, data })),
+            Some(Source::Base64(data)) => {
+                parts.push(Part::InlineData(InlineData { mime_type: mime, data: super::common::Payload(data) }));
+            }
             Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
                 parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
             }
@@ -351,7 +353,7 @@ pub mod wire {
         /// The MIME type.
         pub mime_type: &'static str,
         /// Base64.
-        pub data: &'a str,
+        pub data: super::super::common::Payload<'a>,
     }
 
     /// A URL the provider fetches.

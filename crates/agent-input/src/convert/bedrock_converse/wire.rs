@@ -150,18 +150,7 @@ impl Serialize for Base64<'_> {
         if let Some(raw) = self.literal.and_then(|literal| serde_json::from_str::<&RawValue>(literal).ok()) {
             return raw.serialize(serializer);
         }
-        if !crate::base64::is_json_safe_alphabet(text) {
-            return serializer.serialize_str(text);
-        }
-        let mut literal = String::with_capacity(text.len() + 2);
-        literal.push('"');
-        literal.push_str(text);
-        literal.push('"');
-        // SAFETY: `literal` is a quote, characters from [A-Za-z0-9+/=] (checked just above),
-        // and a quote: a single well-formed JSON string with no surrounding whitespace.
-        #[allow(unsafe_code)]
-        let raw = unsafe { RawValue::from_string_unchecked(literal) };
-        raw.serialize(serializer)
+        crate::convert::common::plain_string(serializer, &[text])
     }
 }
 
