@@ -1,22 +1,29 @@
-// The npm package beside the Vercel AI SDK's Bedrock provider, on the four workloads of the core's
-// benchmark (crates/agent-input/benches/pipeline.rs), in one run.
+// The npm package beside the Vercel AI SDK's providers (Bedrock, OpenAI Chat, OpenAI Responses,
+// Anthropic, Google), on the four workloads of the core's benchmark
+// (crates/agent-input/benches/pipeline.rs), in one run.
 //
-//   agent-input  convertJson(requestText, { provider: 'bedrock-converse', tools }): parse,
-//                validate, convert and write the Converse body as JSON text, in WebAssembly.
-//                (`convert`, from JavaScript values to a body object, is shown beside it.)
-//   AI SDK       generateText({ model: bedrock(...), messages, tools }) from `ai` with
-//                `@ai-sdk/amazon-bedrock`: the SDK standardizes the prompt, the provider builds
-//                the Converse body and hands it to `fetch`. A capturing `fetch` keeps the body and
-//                answers with a minimal Converse response, so nothing leaves the machine. API-key
-//                authentication is used, so no SigV4 hashing of the body is counted.
+//   agent-input  convertJson(requestText, { provider, tools }): parse, validate, convert and
+//                write the provider's body as JSON text, in WebAssembly. (`convert`, from
+//                JavaScript values to a body object, is shown beside it for Bedrock.)
+//   AI SDK       generateText({ model, messages, tools }) from `ai` with the provider package:
+//                the SDK standardizes the prompt, the provider builds the request body and hands
+//                it to `fetch`. A capturing `fetch` keeps the body and answers with a minimal
+//                response in the provider's format, so nothing leaves the machine. API keys are
+//                used, so no SigV4 hashing of the body is counted.
 //
 // The AI SDK is given its own message objects, built before timing; agent-input is given the
-// request as JSON text (and, for `convert`, as objects), also built before timing. Both produce
-// the same Bedrock content for every workload (checked before timing).
+// request as JSON text (and, for `convert`, as objects), also built before timing. Before timing,
+// both sides' bodies are checked to carry the same content: for Bedrock the same `messages`
+// exactly; for the others every text and every base64 payload of the request, the same number of
+// times (the two serialize details such as `max_tokens` differently, so equality would test
+// those rather than the work).
 //
-// Run: bash scripts/build-npm && node bench/npm/bench.mjs [--quick]
+// Run: bash scripts/build-npm && node bench/npm/bench.mjs [--quick] [--provider ID ...]
 
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, tool } from 'ai';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -154,50 +161,108 @@ function toModelMessages(input) {
 // ------------------------------------------------------------------------------- runners
 
 const TOOLS = [{ name: 'lookup', description: 'Look something up', inputSchema: { type: 'object' } }];
-const OPTIONS = { provider: 'bedrock-converse', tools: TOOLS };
 const sdkTools = { lookup: tool({ description: 'Look something up', inputSchema: jsonSchema({ type: 'object' }) }) };
 
 let captured;
-const cannedResponse = JSON.stringify({
-  output: { message: { role: 'assistant', content: [{ text: 'ok' }] } },
-  stopReason: 'end_turn',
-  usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-});
-const bedrock = createAmazonBedrock({
-  region: 'us-east-1',
-  apiKey: 'benchmark-key',
-  fetch: async (_url, init) => {
-    captured = init.body;
-    return new Response(cannedResponse, { status: 200, headers: { 'content-type': 'application/json' } });
-  },
-});
-const model = bedrock('anthropic.claude-3-5-sonnet-20241022-v2:0');
+/** A `fetch` that keeps the request body and answers with `response`, nothing leaving the machine. */
+const capture = (response) => async (_url, init) => {
+  captured = init.body;
+  return new Response(JSON.stringify(response), { status: 200, headers: { 'content-type': 'application/json' } });
+};
+const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
-async function aiSdk(messageLists) {
+// Each provider: our id, the AI SDK model (its fetch answering in the provider's own format), and
+// how to compare the two bodies before timing.
+const PROVIDERS = [
+  {
+    id: 'bedrock-converse',
+    label: '@ai-sdk/amazon-bedrock',
+    model: createAmazonBedrock({
+      region: 'us-east-1',
+      apiKey: 'benchmark-key',
+      fetch: capture({
+        output: { message: { role: 'assistant', content: [{ text: 'ok' }] } },
+        stopReason: 'end_turn',
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      }),
+    })('anthropic.claude-3-5-sonnet-20241022-v2:0'),
+    exact: true,
+  },
+  {
+    id: 'openai-chat',
+    label: '@ai-sdk/openai .chat',
+    model: createOpenAI({
+      apiKey: 'benchmark-key',
+      fetch: capture({
+        id: 'x', object: 'chat.completion', created: 0, model: 'gpt-4o',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage,
+      }),
+    }).chat('gpt-4o'),
+  },
+  {
+    id: 'openai-responses',
+    label: '@ai-sdk/openai .responses',
+    model: createOpenAI({
+      apiKey: 'benchmark-key',
+      fetch: capture({
+        id: 'resp_x', object: 'response', created_at: 0, status: 'completed', model: 'gpt-4o',
+        output: [{ type: 'message', id: 'msg_x', role: 'assistant', status: 'completed',
+          content: [{ type: 'output_text', text: 'ok', annotations: [] }] }],
+        usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+      }),
+    }).responses('gpt-4o'),
+  },
+  {
+    id: 'anthropic-messages',
+    label: '@ai-sdk/anthropic',
+    model: createAnthropic({
+      apiKey: 'benchmark-key',
+      fetch: capture({
+        id: 'msg_x', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    })('claude-sonnet-4-5'),
+  },
+  {
+    id: 'gemini',
+    label: '@ai-sdk/google',
+    model: createGoogleGenerativeAI({
+      apiKey: 'benchmark-key',
+      fetch: capture({
+        candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+      }),
+    })('gemini-2.5-flash'),
+  },
+];
+
+async function aiSdk(provider, messageLists) {
   let bytes = 0;
   for (const messages of messageLists) {
-    await generateText({ model, messages, tools: sdkTools, maxRetries: 0 });
+    await generateText({ model: provider.model, messages, tools: sdkTools, maxRetries: 0 });
     bytes += captured.length;
   }
   return bytes;
 }
 
-function ours(texts) {
+function ours(texts, options) {
   let bytes = 0;
   for (const text of texts) {
-    const result = convertJson(text, OPTIONS);
+    const result = convertJson(text, options);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     bytes += result.body.length;
   }
   return bytes;
 }
 
-function oursValues(requests) {
+function oursValues(requests, options) {
   let n = 0;
   for (const request of requests) {
-    const result = convert(request, OPTIONS);
+    const result = convert(request, options);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
-    n += result.body.messages.length;
+    n += 1;
   }
   return n;
 }
@@ -216,19 +281,44 @@ async function time(fn, budgetMs) {
   return samples[samples.length >> 1];
 }
 
-/** The Bedrock content both sides produce must be the same, or the comparison means nothing. */
-async function sameContent(request) {
-  const ourBody = JSON.parse(convertJson(JSON.stringify(request), OPTIONS).body);
-  await generateText({ model, messages: toModelMessages(request.input), tools: sdkTools, maxRetries: 0 });
-  const theirs = JSON.parse(captured);
-  const strip = (messages) =>
-    JSON.stringify(messages, (key, value) => (key === 'cachePoint' ? undefined : value));
-  if (strip(ourBody.messages) !== strip(theirs.messages)) {
-    const a = strip(ourBody.messages);
-    const b = strip(theirs.messages);
-    let i = 0;
-    while (a[i] === b[i]) i++;
-    throw new Error(`different Bedrock messages at character ${i}:\n  ours:   …${a.slice(Math.max(0, i - 80), i + 80)}\n  AI SDK: …${b.slice(Math.max(0, i - 80), i + 80)}`);
+/** How many times `needle` occurs in `haystack`. */
+function count(haystack, needle) {
+  let n = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
+/** Every text and base64 payload of a standard input. */
+function contents(input) {
+  if (typeof input === 'string') return [input];
+  const blocks = 'role' in input[0] ? input.flatMap((m) => m.content) : input;
+  return blocks.map((b) => (b.type === 'text' ? b.text : b.source.data));
+}
+
+/** Both sides must carry the same content, or the comparison means nothing. */
+async function sameContent(provider, request) {
+  const options = { provider: provider.id, tools: TOOLS };
+  const ourText = convertJson(JSON.stringify(request), options).body;
+  await generateText({ model: provider.model, messages: toModelMessages(request.input), tools: sdkTools, maxRetries: 0 });
+  const theirText = captured;
+  if (provider.exact) {
+    const strip = (messages) =>
+      JSON.stringify(messages, (key, value) => (key === 'cachePoint' ? undefined : value));
+    const a = strip(JSON.parse(ourText).messages);
+    const b = strip(JSON.parse(theirText).messages);
+    if (a !== b) {
+      let i = 0;
+      while (a[i] === b[i]) i++;
+      throw new Error(`${provider.id}: different messages at character ${i}:\n  ours:   …${a.slice(Math.max(0, i - 80), i + 80)}\n  AI SDK: …${b.slice(Math.max(0, i - 80), i + 80)}`);
+    }
+    return;
+  }
+  for (const piece of new Set(contents(request.input))) {
+    const needle = JSON.stringify(piece).slice(1, -1);
+    const [a, b] = [count(ourText, needle), count(theirText, needle)];
+    if (a === 0 || a !== b) {
+      throw new Error(`${provider.id}: ${JSON.stringify(needle.slice(0, 40))}… appears ${a} times in ours, ${b} in the AI SDK's`);
+    }
   }
 }
 
@@ -239,30 +329,36 @@ const WORKLOADS = [
   ['multimodal_10_turns', multimodal],
 ];
 
-console.log(`agent-input ${version} (WebAssembly) vs ai 6 + @ai-sdk/amazon-bedrock 4, Node ${process.version}`);
+const chosen = process.argv.flatMap((arg, i, all) => (all[i - 1] === '--provider' ? [arg] : []));
+const providers = chosen.length ? PROVIDERS.filter((p) => chosen.includes(p.id)) : PROVIDERS;
+console.log(`agent-input ${version} (WebAssembly) vs ai 6 + its provider packages, Node ${process.version}`);
 console.log('median wall time per workload run; ratio = AI SDK time / agent-input convertJson time\n');
-const header = ['workload', 'input', 'convertJson', 'convert', 'AI SDK', 'ratio'];
+const header = ['provider', 'workload', 'input', 'convertJson', 'convert', 'AI SDK', 'ratio'];
 const rows = [];
 for (const [name, make] of WORKLOADS) {
   const requests = make();
   const texts = requests.map((r) => JSON.stringify(r));
   const messageLists = requests.map((r) => toModelMessages(r.input));
-  await sameContent(requests[0]);
-  const budget = quick ? 300 : 3000;
-  const tJson = await time(() => ours(texts), budget);
-  const tValues = await time(() => oursValues(requests), budget);
-  const tSdk = await time(() => aiSdk(messageLists), budget);
   const inputBytes = texts.reduce((n, t) => n + t.length, 0);
-  rows.push([
-    name,
-    `${(inputBytes / 1e6).toFixed(2)} MB`,
-    `${tJson.toFixed(2)} ms`,
-    `${tValues.toFixed(2)} ms`,
-    `${tSdk.toFixed(2)} ms`,
-    `${(tSdk / tJson).toFixed(1)}x`,
-  ]);
+  const budget = quick ? 300 : 3000;
+  for (const provider of providers) {
+    const options = { provider: provider.id, tools: TOOLS };
+    await sameContent(provider, requests[0]);
+    const tJson = await time(() => ours(texts, options), budget);
+    const tValues = await time(() => oursValues(requests, options), budget);
+    const tSdk = await time(() => aiSdk(provider, messageLists), budget);
+    rows.push([
+      provider.id,
+      name,
+      `${(inputBytes / 1e6).toFixed(2)} MB`,
+      `${tJson.toFixed(2)} ms`,
+      `${tValues.toFixed(2)} ms`,
+      `${tSdk.toFixed(2)} ms`,
+      `${(tSdk / tJson).toFixed(1)}x`,
+    ]);
+  }
 }
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+const line = (cells) => cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 console.log(line(header));
 for (const row of rows) console.log(line(row));
