@@ -265,6 +265,22 @@ fn print_diagnostics(diagnostics: &[Diagnostic], label: &str) {
     }
 }
 
+/// Prints a pretty JSON value with its warnings (exit 0), or the errors and warnings (exit 1).
+fn print_outcome(result: Result<(impl serde::Serialize, Report), Report>) -> Result<bool, UsageError> {
+    match result {
+        Ok((value, report)) => {
+            print_diagnostics(&report.warnings, "warning");
+            print_json(&value, true)?;
+            Ok(true)
+        }
+        Err(report) => {
+            print_diagnostics(&report.errors, "error");
+            print_diagnostics(&report.warnings, "warning");
+            Ok(false)
+        }
+    }
+}
+
 fn run(cli: Cli) -> Result<bool, UsageError> {
     match cli.command {
         Command::Validate { common, bare, schema } => {
@@ -300,18 +316,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 let (request, report) = validation.into_result()?;
                 Ok((agent_input::schema::format_request(&request), report))
             });
-            match result {
-                Ok((prompt, report)) => {
-                    print_diagnostics(&report.warnings, "warning");
-                    print_json(&prompt, true)?;
-                    Ok(true)
-                }
-                Err(report) => {
-                    print_diagnostics(&report.errors, "error");
-                    print_diagnostics(&report.warnings, "warning");
-                    Ok(false)
-                }
-            }
+            print_outcome(result)
         }
         Command::Response { from, file, compact } => {
             let input = read_input(file.as_ref(), Limits::default().max_body_bytes)?;
@@ -341,18 +346,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 };
                 validation.into_result().map(|(request, report)| (request.input.question(), report))
             });
-            match result {
-                Ok((question, report)) => {
-                    print_diagnostics(&report.warnings, "warning");
-                    print_json(&question, true)?;
-                    Ok(true)
-                }
-                Err(report) => {
-                    print_diagnostics(&report.errors, "error");
-                    print_diagnostics(&report.warnings, "warning");
-                    Ok(false)
-                }
-            }
+            print_outcome(result)
         }
         Command::Convert {
             common,
