@@ -123,6 +123,20 @@ fn value(js: &JsValue, name: &str) -> Result<Value, JsValue> {
     Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// Reads the options, the schema and then the request text (so a wrong argument type is reported
+/// in that order), runs `check` and hands its report to JavaScript as a plain object.
+fn run(
+    schema: &JsValue,
+    options: &JsValue,
+    text: impl FnOnce() -> Result<js_sys::JsString, JsValue>,
+    check: fn(&str, &Value, &Value) -> String,
+) -> Result<JsValue, JsValue> {
+    let options = crate::validate_options(options)?;
+    let schema = value(schema, "schema")?;
+    let text = text()?;
+    JSON::parse(&crate::text::with_str(&text, |text| check(text, &schema, &options)))
+}
+
 /// Validates an `_execute` request and its `parameters` against an agent's `parameters_schema`
 /// (merged with the required `prompt`). Returns the report of `validate` with `schema_violation`
 /// errors (paths into the request, `schemaPath` into the merged schema) or, for a schema that is
@@ -133,10 +147,7 @@ pub fn validate_parameters_js(
     #[wasm_bindgen(unchecked_param_type = "ParametersSchema")] schema: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = crate::validate_options(options)?;
-    let schema = value(schema, "schema")?;
-    let text = crate::json_text(request, "request")?;
-    JSON::parse(&crate::text::with_str(&text, |text| validate_parameters(text, &schema, &options)))
+    run(schema, options, || crate::json_text(request, "request"), validate_parameters)
 }
 
 /// Validates like `validateParameters` and, when everything is valid, returns the prompt the
@@ -150,10 +161,7 @@ pub fn format_inputs_js(
     #[wasm_bindgen(unchecked_param_type = "ParametersSchema")] schema: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = crate::validate_options(options)?;
-    let schema = value(schema, "schema")?;
-    let text = crate::json_text(request, "request")?;
-    JSON::parse(&crate::text::with_str(&text, |text| format_inputs(text, &schema, &options)))
+    run(schema, options, || crate::json_text(request, "request"), format_inputs)
 }
 
 /// Like `validateParameters`, for a request given as JSON text.
@@ -163,10 +171,7 @@ pub fn validate_parameters_json(
     #[wasm_bindgen(unchecked_param_type = "ParametersSchema")] schema: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = crate::validate_options(options)?;
-    let schema = value(schema, "schema")?;
-    let text = crate::text_argument(text, "text")?;
-    JSON::parse(&crate::text::with_str(&text, |text| validate_parameters(text, &schema, &options)))
+    run(schema, options, || crate::text_argument(text, "text"), validate_parameters)
 }
 
 /// Like `formatInputs`, for a request given as JSON text. Numbers are written as the text has
@@ -178,10 +183,7 @@ pub fn format_inputs_json(
     #[wasm_bindgen(unchecked_param_type = "ParametersSchema")] schema: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = crate::validate_options(options)?;
-    let schema = value(schema, "schema")?;
-    let text = crate::text_argument(text, "text")?;
-    JSON::parse(&crate::text::with_str(&text, |text| format_inputs(text, &schema, &options)))
+    run(schema, options, || crate::text_argument(text, "text"), format_inputs)
 }
 
 /// Checks a `parameters_schema` by itself (for a schema editor): `invalid_schema` errors with
