@@ -106,8 +106,9 @@ impl Registration {
         };
         let root = Path::root();
         let name = required_string(object, &root, "name", &mut report);
+        // Java's `String.length()`: UTF-16 units.
         if let Some(name) = name
-            && name.chars().count() > AGENT_NAME_MAX_LENGTH
+            && name.encode_utf16().count() > AGENT_NAME_MAX_LENGTH
         {
             report.push(
                 Diagnostic::new(
@@ -115,7 +116,7 @@ impl Registration {
                     root.key("name"),
                     format!("Agent name cannot be empty or exceed max length of {AGENT_NAME_MAX_LENGTH} characters"),
                 )
-                .limit(AGENT_NAME_MAX_LENGTH as u64, name.chars().count() as u64),
+                .limit(AGENT_NAME_MAX_LENGTH as u64, name.encode_utf16().count() as u64),
             );
         }
         let agent_type = required_string(object, &root, "type", &mut report).and_then(|raw| {

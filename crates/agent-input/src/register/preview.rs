@@ -78,7 +78,7 @@ pub fn preview(registration: &Value, request: &Value) -> Preview {
             return Preview { question: Some(question), payload: None, body: None, report };
         }
     };
-    check_payload(&payload, &question, &parameters, &request.input_path, &mut report);
+    check_payload(&payload, &question, &request.input_path, &mut report);
     let body = serde_json::from_str::<Value>(&payload).ok();
     if body.is_none() {
         report.push(Diagnostic::new(
@@ -87,7 +87,7 @@ pub fn preview(registration: &Value, request: &Value) -> Preview {
             "ml-commons rejects the filled body as \"Invalid payload\": it is not JSON",
         ));
     }
-    check_with_provider(&registration, &question, &parameters, &request.input_path, &mut report);
+    check_with_provider(&registration, &question, &request.input_path, &mut report);
     Preview { question: Some(question), payload: Some(payload), body, report }
 }
 
@@ -127,30 +127,29 @@ fn fill(registration: &Registration, parameters: &HashMap<String, String>) -> Re
 }
 
 /// `validatePayload`, and the substitutions ml-commons makes inside the user's text.
-fn check_payload(payload: &str, question: &str, parameters: &HashMap<String, String>, at: &Path, report: &mut Report) {
-    let mut substituted = Vec::new();
+fn check_payload(payload: &str, question: &str, at: &Path, report: &mut Report) {
+    // Every `${parameters.` the user wrote is filled (or, unknown, fails `validatePayload`): the
+    // text passes two substitutions (the prompt, then the body), and an escape `$${` survives
+    // only the first.
+    let mut written = Vec::new();
     let mut rest = question;
     while let Some(start) = rest.find("${parameters.") {
         let tail = &rest[start + "${parameters.".len()..];
         let Some(end) = tail.find('}') else { break };
-        let expression = &tail[..end];
-        let name = expression.split(":-").next().unwrap_or(expression);
-        if !rest[..start].ends_with('$') && (parameters.contains_key(name) || expression.contains(":-")) {
-            substituted.push(format!("${{parameters.{expression}}}"));
-        }
+        written.push(format!("${{parameters.{}}}", &tail[..end]));
         rest = &tail[end..];
     }
-    if !substituted.is_empty() {
+    if !written.is_empty() {
         report.push(
             Diagnostic::new(
                 Code::InvalidForProvider,
                 at.clone(),
                 format!(
-                    "ml-commons replaces {} in the input with the agent's and connector's parameters before the model sees it (ml-commons issue 5036); write `$${{` to keep the text",
-                    substituted.join(", ")
+                    "ml-commons fills {} in the input from the agent's and connector's parameters before the model sees it (ml-commons issue 5036); no escape survives both of its substitutions, so reword the text",
+                    written.join(", ")
                 ),
             )
-            .received(substituted.join(", ")),
+            .received(written.join(", ")),
         );
     }
     let unfilled: Vec<&str> = payload
@@ -174,13 +173,7 @@ fn check_payload(payload: &str, question: &str, parameters: &HashMap<String, Str
 
 /// The provider's rules on the same turn: the question as a text input, with the sampling
 /// parameters the body carries.
-fn check_with_provider(
-    registration: &Registration,
-    question: &str,
-    parameters: &HashMap<String, String>,
-    at: &Path,
-    report: &mut Report,
-) {
+fn check_with_provider(registration: &Registration, question: &str, at: &Path, report: &mut Report) {
     let request = serde_json::json!({ "input": question });
     let document = validate::document(&request);
     let Ok((text_request, _)) = validate::validate_request(&document, &validate::Options::default()).into_result()
@@ -195,9 +188,10 @@ fn check_with_provider(
     };
     let number = |key: &str| registration.model_parameters.get(key).and_then(|v| v.trim().parse::<f64>().ok());
     let options = ConvertOptions {
-        system: (registration.provider != ModelProvider::OpenAiChat)
-            .then(|| parameters.get("system_prompt").cloned())
-            .flatten(),
+        system: (registration.provider != ModelProvider::OpenAiChat).then(|| {
+            let given = registration.model_parameters.get("system_prompt");
+            given.map_or(DEFAULT_SYSTEM_PROMPT, String::as_str).to_owned()
+        }),
         max_tokens: registration.model_parameters.get("max_tokens").and_then(|v| v.trim().parse().ok()),
         temperature: number("temperature"),
         top_p: number("top_p"),
