@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agent_input::json::Document;
-use agent_input::{ConvertOptions, Diagnostic, Limits, ProviderId, Report, ToolSpec, validate};
+use agent_input::{ConvertOptions, Diagnostic, Limits, ProviderId, Report, ToolSpec, register, validate};
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 use serde_json::value::RawValue;
@@ -103,6 +103,33 @@ enum Command {
         /// Read a bare input instead of a request body.
         #[arg(long)]
         bare: bool,
+    },
+    /// Print the calls that register an agent described by a unified registration body (`name`,
+    /// `type`, `model{model_id, model_provider, credential, model_parameters}`, ...) on a cluster
+    /// of an ml-commons version: the unified `_register` call, or before 3.9 the connector, model
+    /// and agent as ml-commons' model providers write them (docs/registration.md). Exit 1 when
+    /// the body has problems.
+    RegisterPlan {
+        /// The registration body; standard input when absent or `-`.
+        #[arg(value_name = "FILE|-")]
+        file: Option<PathBuf>,
+        /// The cluster's ml-commons version, X.Y.
+        #[arg(long, value_name = "X.Y", default_value_t = register::Version::LATEST, value_parser = parse_version)]
+        version: register::Version,
+        /// `json`: {"api", "steps": [{"method", "path", "body", "returns"}], "warnings"}; `curl`: a
+        /// bash script of curl calls that threads the returned ids (needs bash, curl, grep, sed;
+        /// reads `$OPENSEARCH_URL` and an optional `$OPENSEARCH_AUTH`, user:password).
+        #[arg(long, value_name = "FORMAT", default_value = "json", value_parser = ["json", "curl"])]
+        format: String,
+        /// Force an API: `unified` (3.5 or later; before 3.9 the plan enables the setting first)
+        /// or `legacy`.
+        #[arg(long, value_name = "API", value_parser = ["unified", "legacy"])]
+        api: Option<String>,
+        /// Instead of the plan, print the legacy connector's `request_body` filled for this
+        /// execute request as ml-commons fills it: {"question", "payload", "body", "errors",
+        /// "warnings"}.
+        #[arg(long, value_name = "REQUEST")]
+        preview: Option<PathBuf>,
     },
 }
 
@@ -410,6 +437,9 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 }
             }
         }
+        Command::RegisterPlan { file, version, format, api, preview } => {
+            register_plan(file.as_ref(), version, &format, api.as_deref(), preview.as_ref())
+        }
     }
 }
 
@@ -467,4 +497,135 @@ fn convert(
             Err(report)
         }
     }
+}
+
+fn parse_version(raw: &str) -> Result<register::Version, String> {
+    register::Version::parse(raw).ok_or_else(|| format!("'{raw}' is not a version; write X.Y, e.g. 3.4"))
+}
+
+fn read_json_file(file: Option<&PathBuf>, what: &str) -> Result<serde_json::Value, UsageError> {
+    let Input::Bytes(bytes) = read_input(file, Limits::default().max_body_bytes)? else {
+        return Err(UsageError(format!("the {what} is larger than 64 MiB")));
+    };
+    serde_json::from_slice(&bytes).map_err(|e| UsageError(format!("the {what} is not JSON: {e}")))
+}
+
+/// `register-plan`: the plan as JSON or as a curl script, or a template preview.
+fn register_plan(
+    file: Option<&PathBuf>,
+    version: register::Version,
+    format: &str,
+    api: Option<&str>,
+    preview: Option<&PathBuf>,
+) -> Result<bool, UsageError> {
+    let Input::Bytes(bytes) = read_input(file, Limits::default().max_body_bytes)? else {
+        return Err(UsageError("the registration body is larger than 64 MiB".into()));
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    if let Some(request) = preview {
+        let request = read_json_file(Some(request), "execute request")?;
+        let registration =
+            serde_json::from_str(&text).map_err(|e| UsageError(format!("the registration body is not JSON: {e}")))?;
+        let preview = register::preview(&registration, &request);
+        print_json(&preview, false)?;
+        return Ok(preview.report.is_ok());
+    }
+    let api = match api {
+        Some("unified") => Some(register::Api::Unified),
+        Some(_) => Some(register::Api::Legacy),
+        None => None,
+    };
+    let plan = match register::plan_str(&text, &register::PlanOptions { version, api }) {
+        Ok(plan) => plan,
+        Err(report) => {
+            if format == "json" {
+                print_json(&json!({"errors": report.errors, "warnings": report.warnings}), false)?;
+            } else {
+                print_diagnostics(&report.errors, "error");
+                print_diagnostics(&report.warnings, "warning");
+            }
+            return Ok(false);
+        }
+    };
+    if format == "json" {
+        print_json(&plan, false)?;
+    } else {
+        print_diagnostics(&plan.warnings, "warning");
+        write_line(&curl_script(&plan, version))?;
+    }
+    Ok(true)
+}
+
+/// A bash script of the plan's calls. Bodies are quoted heredocs (nothing in them is expanded:
+/// `${parameters.…}` reaches the cluster as written); an id is read from an answer with grep and
+/// sed and put in place of its `"{{…}}"` placeholder in later bodies.
+fn curl_script(plan: &register::Plan, version: register::Version) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(out, "#!/usr/bin/env bash");
+    let _ = writeln!(
+        out,
+        "# Registers an agent on ml-commons {version}: {} call(s) ({} API), written by `agent-input register-plan`.",
+        plan.steps.len(),
+        match plan.api {
+            register::Api::Unified => "unified",
+            register::Api::Legacy => "legacy",
+        }
+    );
+    out.push_str(concat!(
+        "# Needs bash, curl (7.76+), grep and sed. OPENSEARCH_URL is the cluster (https://localhost:9200);\n",
+        "# OPENSEARCH_AUTH, if set, is user:password. TLS is verified: CURL_CA_BUNDLE names a CA file.\n",
+        "set -euo pipefail\n",
+        ": \"${OPENSEARCH_URL:?set OPENSEARCH_URL, e.g. https://localhost:9200}\"\n",
+        "auth=()\n",
+        "if [ -n \"${OPENSEARCH_AUTH:-}\" ]; then auth=(-u \"$OPENSEARCH_AUTH\"); fi\n",
+        "\n",
+        "# call METHOD PATH < body: sends the body, prints the answer, fails on an HTTP error.\n",
+        "call() {\n",
+        "  curl -sS --fail-with-body ${auth[@]+\"${auth[@]}\"} -X \"$1\" \"${OPENSEARCH_URL%/}$2\" \\\n",
+        "    -H 'Content-Type: application/json' --data-binary @-\n",
+        "}\n",
+        "\n",
+        "fail() { echo \"agent-input register-plan: the call failed: $1\" >&2; exit 1; }\n",
+        "\n",
+        "# field NAME < answer: the first string value of NAME in a JSON answer.\n",
+        "field() {\n",
+        "  grep -o \"\\\"$1\\\" *: *\\\"[^\\\"]*\\\"\" | head -n 1 | sed 's/.*\"\\([^\"]*\\)\"$/\\1/'\n",
+        "}\n",
+    ));
+    let mut known: Vec<&str> = Vec::new();
+    for (i, step) in plan.steps.iter().enumerate() {
+        let body = serde_json::to_string(&step.body).unwrap_or_default();
+        let _ = writeln!(out, "\n# {}. {} {}", i + 1, step.method.as_str(), step.path);
+        let substitutions: Vec<String> = known
+            .iter()
+            .filter(|id| body.contains(&format!("\"{{{{{id}}}}}\"")))
+            .map(|id| format!("s/\"{{{{{id}}}}}\"/\"'\"${id}\"'\"/g"))
+            .collect();
+        let send = format!("call {} {}", step.method.as_str(), step.path);
+        if substitutions.is_empty() {
+            let _ = writeln!(out, "answer=$({send} <<'JSON'\n{body}\nJSON\n) || fail \"$answer\"");
+        } else {
+            let _ = writeln!(
+                out,
+                "answer=$(sed '{}' <<'JSON' | {send}\n{body}\nJSON\n) || fail \"$answer\"",
+                substitutions.join("; ")
+            );
+        }
+        match step.returns {
+            Some(id) => {
+                let _ = writeln!(out, "{id}=$(printf '%s' \"$answer\" | field {id} || true)");
+                let _ = writeln!(out, "[ -n \"${id}\" ] || {{ echo \"no {id} in the answer: $answer\" >&2; exit 1; }}");
+                let _ = writeln!(out, "echo \"{id}=${id}\" >&2");
+                known.push(id);
+            }
+            None => {
+                let _ = writeln!(out, "echo \"$answer\" >&2");
+            }
+        }
+    }
+    if known.contains(&"agent_id") {
+        out.push_str("\necho \"$agent_id\"");
+    }
+    out
 }

@@ -51,6 +51,7 @@ pub mod format;
 pub mod json;
 mod model;
 mod path;
+pub mod register;
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;

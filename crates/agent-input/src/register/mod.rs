@@ -1,0 +1,337 @@
+//! Registration plans: the HTTP calls that register an agent described by ml-commons' unified
+//! registration body (`name`, `type`, `model{model_id, model_provider, credential,
+//! model_parameters}`, `parameters`, `tools`, `memory`) on a cluster of a given ml-commons version.
+//!
+//! Where the version has the unified agent API (on by default from 3.9, behind
+//! `plugins.ml_commons.unified_agent_api_enabled` from 3.5) the plan is the one unified
+//! `_register` call. Before it, the plan is the three legacy calls — connector, model, agent —
+//! with the connector written exactly as ml-commons' own model providers write it
+//! (`BedrockConverseModelProvider`, `OpenaiV1ChatCompletionsModelProvider`,
+//! `GeminiV1BetaGenerateContentModelProvider`, `createConnector`), so an agent registered the
+//! old way talks to its model as one registered the new way does. No I/O: the plan is data;
+//! the CLI prints it as JSON or as a curl script.
+//!
+//! A later step uses an id returned by an earlier one through a placeholder `{{connector_id}}` /
+//! `{{model_id}}`: the whole JSON string `"{{connector_id}}"` is to be replaced by the
+//! `connector_id` of the answer to the step whose [`Step::returns`] names it. ml-commons never
+//! reads `{{`, so a placeholder left in place fails loudly (an unknown connector id) rather than
+//! silently.
+//!
+//! ```
+//! use agent_input::register::{self, PlanOptions, Version};
+//!
+//! let body = serde_json::json!({"name": "Weather", "type": "conversational",
+//!     "model": {"model_id": "gpt-4o", "model_provider": "openai/v1/chat/completions",
+//!               "credential": {"openai_api_key": "sk-..."}}});
+//! let plan = register::plan(&body, &PlanOptions::new(Version::new(3, 3))).unwrap();
+//! assert_eq!(plan.steps.len(), 3);
+//! assert_eq!(plan.steps[1].body["connector_id"], "{{connector_id}}");
+//! assert_eq!(plan.steps[2].body["parameters"]["_llm_interface"], "openai/v1/chat/completions");
+//! ```
+
+mod body;
+mod connector;
+mod preview;
+mod template;
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use body::{ModelProvider, Registration};
+pub use preview::{Preview, preview};
+pub use template::{SubstitutionError, escape_parameter, substitute};
+
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::path::Path;
+
+/// The connector-id placeholder in the model step.
+pub const CONNECTOR_ID: &str = "{{connector_id}}";
+/// The model-id placeholder in the agent step.
+pub const MODEL_ID: &str = "{{model_id}}";
+
+/// The agent types whose runners read `_llm_interface` (`MLChatAgentRunner`,
+/// `MLPlanExecuteAndReflectAgentRunner`).
+const LEGACY_TYPES: &[&str] = &["conversational", "plan_execute_and_reflect"];
+
+/// The cluster setting that enables the unified agent API.
+pub const UNIFIED_API_SETTING: &str = "plugins.ml_commons.unified_agent_api_enabled";
+
+/// An ml-commons (`OpenSearch`) version, `major.minor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// Major version.
+    pub major: u32,
+    /// Minor version.
+    pub minor: u32,
+}
+
+impl Version {
+    /// The first version with the unified agent API (ml-commons #4546), off by default.
+    pub const UNIFIED_API: Version = Version::new(3, 5);
+    /// The first version with the unified agent API on by default.
+    pub const UNIFIED_API_DEFAULT_ON: Version = Version::new(3, 9);
+    /// The first version with `_llm_interface` function calling for Bedrock Converse and `OpenAI`
+    /// (`FunctionCallingFactory`); Gemini's arrived with the unified API in 3.5.
+    pub const FUNCTION_CALLING: Version = Version::new(3, 0);
+    /// The newest version this module knows; the CLI's default.
+    pub const LATEST: Version = Version::new(3, 9);
+
+    /// A version from its parts.
+    pub const fn new(major: u32, minor: u32) -> Self {
+        Self { major, minor }
+    }
+
+    /// Reads `X.Y` (a patch part `X.Y.Z` and a suffix such as `-SNAPSHOT` are ignored).
+    pub fn parse(text: &str) -> Option<Self> {
+        let core = text.trim().split(['-', '+']).next()?;
+        let mut parts = core.split('.');
+        let major = parts.next()?.parse().ok()?;
+        let minor = parts.next()?.parse().ok()?;
+        match parts.next() {
+            None => Some(Self::new(major, minor)),
+            Some(patch) if patch.parse::<u32>().is_ok() && parts.next().is_none() => Some(Self::new(major, minor)),
+            Some(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// Which registration API the plan uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Api {
+    /// One `_register` call with the `model` block.
+    Unified,
+    /// Connector, model and agent, three calls.
+    Legacy,
+}
+
+/// How to plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// The cluster's ml-commons version.
+    pub version: Version,
+    /// Force an API; by default the unified API where it is on by default, legacy before.
+    pub api: Option<Api>,
+}
+
+impl PlanOptions {
+    /// The default API for a version.
+    pub const fn new(version: Version) -> Self {
+        Self { version, api: None }
+    }
+}
+
+/// An HTTP method of a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Method {
+    /// `POST`.
+    #[serde(rename = "POST")]
+    Post,
+    /// `PUT`.
+    #[serde(rename = "PUT")]
+    Put,
+}
+
+impl Method {
+    /// The method's name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Post => "POST",
+            Self::Put => "PUT",
+        }
+    }
+}
+
+/// One HTTP call of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// The method.
+    pub method: Method,
+    /// The path on the cluster (`/_plugins/_ml/connectors/_create`).
+    pub path: &'static str,
+    /// The JSON body; may hold placeholders of earlier steps' ids.
+    pub body: Value,
+    /// The field of this step's answer that later steps use (`connector_id`, `model_id`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returns: Option<&'static str>,
+}
+
+/// The calls that register the agent, in order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    /// Which API the steps use.
+    pub api: Api,
+    /// The calls.
+    pub steps: Vec<Step>,
+    /// Problems worth knowing that do not stop the plan.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Reads registration text and plans it.
+///
+/// # Errors
+/// `invalid_json` when the text is not JSON, else as [`plan`].
+pub fn plan_str(text: &str, options: &PlanOptions) -> Result<Plan, Report> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => plan(&value, options),
+        Err(error) => {
+            let mut report = Report::default();
+            report.push(Diagnostic::new(
+                Code::InvalidJson,
+                Path::root(),
+                format!("the registration body is not JSON: {error}"),
+            ));
+            Err(report)
+        }
+    }
+}
+
+/// Plans the registration of `body` on a cluster of `options.version`.
+///
+/// # Errors
+/// Every problem of the registration body at once (each with its path), and options the version
+/// cannot serve (at `/options/version`, `/options/api`), with the warnings found so far.
+pub fn plan(body: &Value, options: &PlanOptions) -> Result<Plan, Report> {
+    let (registration, mut report) = Registration::read(body);
+    let api = choose_api(options, registration.as_ref(), &mut report);
+    let Some(registration) = registration.filter(|_| report.is_ok()) else {
+        return Err(report);
+    };
+    let Some(api) = api else {
+        return Err(report);
+    };
+    let steps = match api {
+        Api::Unified => unified_steps(&registration, options.version),
+        Api::Legacy if LEGACY_TYPES.contains(&registration.agent_type.as_str()) => legacy_steps(&registration),
+        Api::Legacy => {
+            report.push(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    Path::root().key("type"),
+                    format!(
+                        "the legacy calls build a function-calling agent (`_llm_interface`), which only conversational and plan_execute_and_reflect agents read; a {} agent with a `model` block needs the unified API (3.5 or later)",
+                        registration.agent_type
+                    ),
+                )
+                .expected(LEGACY_TYPES.iter().copied())
+                .received(registration.agent_type.clone()),
+            );
+            return Err(report);
+        }
+    };
+    Ok(Plan { api, steps, warnings: report.warnings })
+}
+
+fn choose_api(options: &PlanOptions, registration: Option<&Registration>, report: &mut Report) -> Option<Api> {
+    let version = options.version;
+    let at = || Path::root().key("options").key("version");
+    if version < Version::FUNCTION_CALLING {
+        report.push(
+            Diagnostic::new(
+                Code::InvalidParameter,
+                at(),
+                format!(
+                    "ml-commons {version} has no `_llm_interface` function calling, which an agent built from a `model` block needs; use 3.0 or later"
+                ),
+            )
+            .received(version.to_string()),
+        );
+        return None;
+    }
+    if let Some(registration) = registration
+        && registration.provider == ModelProvider::Gemini
+        && version < Version::UNIFIED_API
+    {
+        report.push(
+            Diagnostic::new(
+                Code::InvalidParameter,
+                at(),
+                format!(
+                    "ml-commons {version} has no Gemini function calling (`gemini/v1beta/generatecontent` arrived in 3.5)"
+                ),
+            )
+            .received(version.to_string()),
+        );
+        return None;
+    }
+    match options.api {
+        Some(Api::Unified) if version < Version::UNIFIED_API => {
+            report.push(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    Path::root().key("options").key("api"),
+                    format!("ml-commons {version} has no unified agent API (it arrived in 3.5); use the legacy plan"),
+                )
+                .received("unified"),
+            );
+            None
+        }
+        Some(api) => Some(api),
+        None if version >= Version::UNIFIED_API_DEFAULT_ON => Some(Api::Unified),
+        None => Some(Api::Legacy),
+    }
+}
+
+/// The unified call; on versions where the API is off by default, preceded by the setting.
+fn unified_steps(registration: &Registration, version: Version) -> Vec<Step> {
+    let mut steps = Vec::new();
+    if version < Version::UNIFIED_API_DEFAULT_ON {
+        let mut persistent = Map::new();
+        persistent.insert(UNIFIED_API_SETTING.into(), Value::Bool(true));
+        let mut settings = Map::new();
+        settings.insert("persistent".into(), Value::Object(persistent));
+        steps.push(Step {
+            method: Method::Put,
+            path: "/_cluster/settings",
+            body: Value::Object(settings),
+            returns: None,
+        });
+    }
+    steps.push(Step {
+        method: Method::Post,
+        path: "/_plugins/_ml/agents/_register",
+        body: registration.body.clone(),
+        returns: Some("agent_id"),
+    });
+    steps
+}
+
+fn legacy_steps(registration: &Registration) -> Vec<Step> {
+    let connector = connector::connector(registration);
+    let model = connector::model(registration);
+    let agent = connector::agent(registration);
+    vec![
+        Step {
+            method: Method::Post,
+            path: "/_plugins/_ml/connectors/_create",
+            body: connector,
+            returns: Some("connector_id"),
+        },
+        Step { method: Method::Post, path: "/_plugins/_ml/models/_register", body: model, returns: Some("model_id") },
+        Step { method: Method::Post, path: "/_plugins/_ml/agents/_register", body: agent, returns: Some("agent_id") },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_with_or_without_patch_and_suffix() {
+        assert_eq!(Version::parse("3.5"), Some(Version::new(3, 5)));
+        assert_eq!(Version::parse("3.9.0-SNAPSHOT"), Some(Version::new(3, 9)));
+        assert_eq!(Version::parse("2.19.1"), Some(Version::new(2, 19)));
+        assert_eq!(Version::parse("3"), None);
+        assert_eq!(Version::parse("3.x"), None);
+        assert_eq!(Version::parse("3.5.0.1"), None);
+        assert!(Version::new(2, 19) < Version::new(3, 0));
+    }
+}
