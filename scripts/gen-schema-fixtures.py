@@ -145,7 +145,10 @@ def expectations(schema, request):
     if errors:
         return {"valid": False, "input_type": "TEXT" if isinstance(request.get("input", ""), str)
                 else "CONTENT_BLOCKS", "errors": errors}
-    expect = {"valid": True, "formatted_prompt": format_autonomous_inputs(params)}
+    # SPEC §3: a string (or the legacy parameters.question) is text; these cases' arrays are blocks.
+    input_type = "TEXT" if isinstance(request.get("input", ""), str) else "CONTENT_BLOCKS"
+    expect = {"valid": True, "input_type": input_type, "question": question(request)[0],
+              "formatted_prompt": format_autonomous_inputs(params)}
     if "input" in request and "question" in request.get("parameters", {}):
         expect["warnings"] = [{"code": "question_ignored", "path": "/parameters/question"}]  # SPEC §2
     return expect
