@@ -8,12 +8,14 @@ Two project decisions are applied on top (docs/decisions.md): a missing (`requir
 disallowed (`additionalProperties`) parameter is reported at the key's own path, one error per key;
 and a violation of a prompt taken from the input points at the input.
 
-Run: python3 scripts/gen-schema-fixtures.py   (needs `pip install jsonschema`)
+Run: python3 scripts/gen-schema-fixtures.py [--check]   (needs jsonschema, pinned and installed by
+scripts/setup; --check only compares with the committed file, as scripts/test does)
 """
 
 import copy
 import json
 import pathlib
+import sys
 
 import jsonschema
 
@@ -245,7 +247,12 @@ def main():
                           "scripts/gen-schema-fixtures.py from the seed's Python and Python's jsonschema.",
            "cases": cases}
     path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "agent_schema.json"
-    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    if "--check" in sys.argv[1:]:
+        if path.read_text(encoding="utf-8") != text:
+            sys.exit(f"{path} differs from what scripts/gen-schema-fixtures.py writes")
+        return
+    path.write_text(text, encoding="utf-8")
     print(f"{path}: {len(cases)} cases")
 
 

@@ -99,7 +99,7 @@ fn tools() -> ConvertOptions {
     }
 }
 
-/// Structural rules of a Converse body (`notes/converse_spec.md`).
+/// Structural rules of a Converse body (`fuzz/src/converse_rules.rs`).
 fn check_converse(body: &Value) -> Result<(), String> {
     let problems = converse_rules::violations(body);
     if !problems.is_empty() {
