@@ -10,11 +10,11 @@ use conformance::{
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
 
-/// The fuzz targets' independent Converse rule checker: every Bedrock body a fixture produces
-/// must satisfy it.
+/// The fuzz targets' independent rule checkers: every body a fixture produces must satisfy its
+/// provider's.
 #[allow(unreachable_pub, dead_code)]
-#[path = "../fuzz/src/converse_rules.rs"]
-mod converse_rules;
+#[path = "../fuzz/src/rules.rs"]
+mod rules;
 
 fn run(case: &Case) -> Result<(), Failed> {
     let limits = case.limits();
@@ -70,10 +70,8 @@ fn run(case: &Case) -> Result<(), Failed> {
             },
             Ok((request, mut report)) => match convert::convert_to_value(provider, &request, &convert_options) {
                 Ok(converted) if option_errors.is_ok() => {
-                    if provider == ProviderId::BedrockConverse {
-                        for problem in converse_rules::violations(&converted.body) {
-                            out.push_str(&format!("the Bedrock body breaks a Converse rule: {problem}\n"));
-                        }
+                    for problem in rules::violations(provider, &converted.body) {
+                        out.push_str(&format!("the body breaks a {provider} rule: {problem}\n"));
                     }
                     report.warnings.extend(converted.warnings);
                     json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
