@@ -88,8 +88,9 @@ impl Rules {
     }
 
     fn items(&mut self, items: &[Value]) {
-        let mut calls: HashSet<String> = HashSet::new();
-        let mut answered: HashSet<String> = HashSet::new();
+        // Function calls not yet answered by a function_call_output ("Function calling" guide:
+        // each call's output is passed back with its call_id).
+        let mut open: Vec<String> = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let path = format!("/input/{i}");
             match item.get("type").and_then(Value::as_str) {
@@ -105,21 +106,19 @@ impl Rules {
                     {
                         self.check.fail(&format!("{path}/arguments"), "must be a JSON object as text");
                     }
-                    if let Some(id) = self.call_id(call.get("call_id"), &path)
-                        && !calls.insert(id.to_string())
-                    {
-                        self.check.fail(&format!("{path}/call_id"), "two function calls share this call_id");
-                    }
+                    open.extend(self.call_id(call.get("call_id"), &path).map(str::to_string));
                 }
                 Some("function_call_output") => {
                     let Some(output) = self.check.shape(item, &["type", "call_id", "output"], &[], &path) else {
                         continue;
                     };
                     if let Some(id) = self.call_id(output.get("call_id"), &path) {
-                        if !calls.contains(id) {
-                            self.check.fail(&format!("{path}/call_id"), "answers no earlier function_call");
+                        match open.iter().position(|o| o == id) {
+                            Some(k) => {
+                                open.remove(k);
+                            }
+                            None => self.check.fail(&format!("{path}/call_id"), "answers no earlier function_call"),
                         }
-                        answered.insert(id.to_string());
                     }
                     match &output["output"] {
                         Value::String(text) if text.chars().count() > MAX_OUTPUT_CHARS => {
@@ -132,8 +131,6 @@ impl Rules {
                 Some(other) => self.check.fail(&format!("{path}/type"), format!("unknown input item type {other:?}")),
             }
         }
-        let mut open: Vec<&String> = calls.difference(&answered).collect();
-        open.sort();
         if !open.is_empty() {
             self.check.fail("/input", format!("function calls {open:?} have no function_call_output"));
         }
