@@ -8,12 +8,14 @@ Two project decisions are applied on top (docs/decisions.md): a missing (`requir
 disallowed (`additionalProperties`) parameter is reported at the key's own path, one error per key;
 and a violation of a prompt taken from the input points at the input.
 
-Run: python3 scripts/gen-schema-fixtures.py   (needs `pip install jsonschema`)
+Run: python3 scripts/gen-schema-fixtures.py [--check]   (needs jsonschema, pinned and installed by
+scripts/setup; --check only compares with the committed file, as scripts/test does)
 """
 
 import copy
 import json
 import pathlib
+import sys
 
 import jsonschema
 
@@ -145,7 +147,10 @@ def expectations(schema, request):
     if errors:
         return {"valid": False, "input_type": "TEXT" if isinstance(request.get("input", ""), str)
                 else "CONTENT_BLOCKS", "errors": errors}
-    expect = {"valid": True, "formatted_prompt": format_autonomous_inputs(params)}
+    # SPEC §3: a string (or the legacy parameters.question) is text; these cases' arrays are blocks.
+    input_type = "TEXT" if isinstance(request.get("input", ""), str) else "CONTENT_BLOCKS"
+    expect = {"valid": True, "input_type": input_type, "question": question(request)[0],
+              "formatted_prompt": format_autonomous_inputs(params)}
     if "input" in request and "question" in request.get("parameters", {}):
         expect["warnings"] = [{"code": "question_ignored", "path": "/parameters/question"}]  # SPEC §2
     return expect
@@ -242,7 +247,12 @@ def main():
                           "scripts/gen-schema-fixtures.py from the seed's Python and Python's jsonschema.",
            "cases": cases}
     path = pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "agent_schema.json"
-    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    if "--check" in sys.argv[1:]:
+        if path.read_text(encoding="utf-8") != text:
+            sys.exit(f"{path} differs from what scripts/gen-schema-fixtures.py writes")
+        return
+    path.write_text(text, encoding="utf-8")
     print(f"{path}: {len(cases)} cases")
 
 

@@ -10,11 +10,11 @@ use conformance::{
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
 
-/// The fuzz targets' independent Converse rule checker: every Bedrock body a fixture produces
-/// must satisfy it.
+/// The fuzz targets' independent rule checkers: every body a fixture produces must satisfy its
+/// provider's.
 #[allow(unreachable_pub, dead_code)]
-#[path = "../fuzz/src/converse_rules.rs"]
-mod converse_rules;
+#[path = "../fuzz/src/rules.rs"]
+mod rules;
 
 fn run(case: &Case) -> Result<(), Failed> {
     let limits = case.limits();
@@ -70,10 +70,8 @@ fn run(case: &Case) -> Result<(), Failed> {
             },
             Ok((request, mut report)) => match convert::convert_to_value(provider, &request, &convert_options) {
                 Ok(converted) if option_errors.is_ok() => {
-                    if provider == ProviderId::BedrockConverse {
-                        for problem in converse_rules::violations(&converted.body) {
-                            out.push_str(&format!("the Bedrock body breaks a Converse rule: {problem}\n"));
-                        }
+                    for problem in rules::violations(provider, &converted.body) {
+                        out.push_str(&format!("the body breaks a {provider} rule: {problem}\n"));
                     }
                     report.warnings.extend(converted.warnings);
                     json!({"ok": true, "body": converted.body, "errors": [], "warnings": report.warnings})
@@ -155,6 +153,26 @@ fn every_code_has_a_fixture(cases: &[(String, Case)]) -> Result<(), Failed> {
     }
 }
 
+/// No case repeats another (the same input, limits, schema and expectations under another name):
+/// a copy adds run time and nothing else.
+fn no_duplicate_cases(cases: &[(String, Case)]) -> Result<(), Failed> {
+    let mut seen = std::collections::BTreeMap::new();
+    let mut copies = Vec::new();
+    for (name, case) in cases {
+        let key = json!([case.request, case.bare, case.raw, case.limits, case.schema, expect_value(case)]).to_string();
+        if let Some(first) = seen.insert(key, name) {
+            copies.push(format!("{name} repeats {first}"));
+        }
+    }
+    if copies.is_empty() { Ok(()) } else { Err(copies.join("\n").into()) }
+}
+
+fn expect_value(case: &Case) -> serde_json::Value {
+    let e = &case.expect;
+    json!({"valid": e.valid, "input_type": e.input_type, "errors": e.errors, "warnings": e.warnings,
+           "question": e.question, "formatted_prompt": e.formatted_prompt, "convert": e.convert})
+}
+
 /// `docs/errors.md` documents exactly the codes that exist.
 fn errors_doc_lists_every_code() -> Result<(), Failed> {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/errors.md"))
@@ -210,6 +228,10 @@ fn main() {
         Trial::test("meta/every code has a fixture", {
             let cases = cases.clone();
             move || every_code_has_a_fixture(&cases)
+        }),
+        Trial::test("meta/no duplicate cases", {
+            let cases = cases.clone();
+            move || no_duplicate_cases(&cases)
         }),
         Trial::test("meta/docs/errors.md lists every code", errors_doc_lists_every_code),
         Trial::test("meta/docs/providers.md matrix", providers_doc_matrix),

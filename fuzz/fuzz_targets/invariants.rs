@@ -1,6 +1,6 @@
 //! Structured requests through the text path: every input the validator accepts converts or
-//! fails only with the listed conversion codes, and Bedrock bodies satisfy the Converse rules
-//! of `shared/notes/converse_spec.md` (`agent_input_fuzz::converse_rules`).
+//! fails only with the listed conversion codes, and every body satisfies its provider's rules
+//! (`agent_input_fuzz::rules`).
 #![no_main]
 
 use agent_input::validate;

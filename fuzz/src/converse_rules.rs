@@ -1,8 +1,9 @@
-//! The Bedrock Converse request rules of `shared/notes/converse_spec.md` (botocore's
-//! `bedrock-runtime` 2023-09-30 model plus the documented service-side rules) and SPEC §6, checked
-//! on a converted JSON body. Written independently of the converter — it shares no code with it —
-//! so a converter bug cannot hide behind its own helper. Used by the fuzz targets and by
-//! `crates/agent-input/tests/converse_rules.rs` (through `#[path]`).
+//! The Bedrock Converse request rules (botocore's `bedrock-runtime` 2023-09-30 service model plus
+//! the service-side rules of the Amazon Bedrock API Reference, "Converse" and "ContentBlock") and
+//! SPEC §6 (docs/decisions.md), checked on a converted JSON body. Written independently of the
+//! converter — it shares no code with it — so a converter bug cannot hide behind its own helper.
+//! Used by the fuzz targets, the conformance runner (`tests/conformance.rs`) and the property
+//! tests (`crates/agent-input/tests/properties.rs`), the last two through `#[path]`.
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,7 +1,7 @@
 //! Shared parts of the fuzz targets: an `arbitrary` generator of plausible (and implausible)
-//! execute requests, the Converse rule checker, and the pipeline every target runs.
+//! execute requests, the providers' rule checkers, and the pipeline every target runs.
 
-pub mod converse_rules;
+pub mod rules;
 
 use agent_input::{Code, ConvertOptions, ProviderId, ToolSpec, convert, validate};
 use arbitrary::{Arbitrary, Unstructured};
@@ -57,14 +57,8 @@ pub fn check_conversion(provider: ProviderId, request: &agent_input::ExecuteRequ
             for warning in &converted.warnings {
                 assert!(warning.code.severity() == agent_input::Severity::Warning, "{warning:?}");
             }
-            if provider == ProviderId::BedrockConverse {
-                let problems = converse_rules::violations(&converted.body);
-                assert!(
-                    problems.is_empty(),
-                    "Bedrock body breaks the Converse rules: {problems:#?}\nbody: {}",
-                    converted.body
-                );
-            }
+            let problems = rules::violations(provider, &converted.body);
+            assert!(problems.is_empty(), "{provider} body breaks its API's rules: {problems:#?}\nbody: {}", converted.body);
             // The string form is the same body.
             let text = convert::convert_to_string(provider, request, options, false).expect("converts twice");
             let reparsed: Value = serde_json::from_str(&text.body).expect("the body is JSON");

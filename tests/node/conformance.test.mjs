@@ -151,6 +151,8 @@ function run(c, exactRequest) {
 }
 
 const cases = loadAll();
+/** Provider entries in ml-commons parity mode (`"ml_commons": true`), which this runner skips. */
+const ML_COMMONS_ENTRIES = 11;
 const byFile = new Map();
 for (const c of cases) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
 
@@ -182,4 +184,13 @@ describe('provider responses', () => {
 test('the fixtures are all there', () => {
   // A guard against a runner that silently finds nothing.
   assert.ok(cases.length >= 400, `only ${cases.length} cases`);
+});
+
+test('conversions left to the core: ml-commons parity mode', () => {
+  // The package has no parity mode, so these entries are not run here (the core's and the CLI's
+  // runners run them). Counted so that a new one is a decision, not an accident.
+  const parity = cases.flatMap(({ file, name, case: c }) =>
+    Object.values(c.expect.convert ?? {}).filter((e) => e.options?.ml_commons).map(() => `${file}/${name}`),
+  );
+  assert.equal(parity.length, ML_COMMONS_ENTRIES, `parity-mode entries: ${parity.join(', ')}`);
 });

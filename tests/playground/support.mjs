@@ -81,11 +81,20 @@ export async function startGateway(extra = []) {
     port,
     output: () => output,
     async stop() {
+      // A graceful stop that hangs is a failure, not something to paper over with SIGKILL.
+      let hung = false;
       if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', () => r(true)));
         child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
+        const timeout = new Promise((r) => setTimeout(() => r(false), 10_000).unref());
+        if (!(await Promise.race([exited, timeout]))) {
+          hung = true;
+          child.kill('SIGKILL');
+          await exited;
+        }
       }
       rmSync(dir, { recursive: true, force: true });
+      if (hung) throw new Error(`agent-gateway did not stop within 10 s of SIGTERM: ${output}`);
     },
   };
 }

@@ -54,43 +54,50 @@ fn stdout_json(output: &Output) -> Result<Value, String> {
     })
 }
 
-/// CLI flags for a fixture's conversion options, or `None` when they cannot be written as flags
-/// (a number given as an arbitrary string, say).
-fn convert_args(entry: &Value, dir: &std::path::Path) -> Option<Vec<String>> {
+/// CLI flags for a fixture's conversion options: `Ok` when every option can be written as a
+/// flag, `Err` with the flags written from the raw values when one cannot (a number given as an
+/// arbitrary string, a negative `max_tokens`); the CLI must then refuse them as a usage error.
+fn convert_args(entry: &Value, dir: &std::path::Path) -> Result<Vec<String>, Vec<String>> {
+    // A flag's value as the flag reads it, or the raw JSON text when it has another type.
+    fn flag(args: &mut Vec<String>, typed: &mut bool, name: &str, value: Option<String>, raw: &Value) {
+        *typed &= value.is_some();
+        let value = value.unwrap_or_else(|| raw.as_str().map_or_else(|| raw.to_string(), str::to_string));
+        args.push(format!("--{name}={value}"));
+    }
     let mut args = Vec::new();
+    let mut typed = true;
     let empty = json!({});
-    let options = entry.get("options").unwrap_or(&empty).as_object()?;
+    let options = entry.get("options").unwrap_or(&empty).as_object().ok_or_else(Vec::new)?;
     for (key, value) in options {
+        let (args, typed) = (&mut args, &mut typed);
         match key.as_str() {
-            "system" => args.push(format!("--system={}", value.as_str()?)),
-            "max_tokens" => args.push(format!("--max-tokens={}", value.as_u64()?)),
-            "temperature" => args.push(format!("--temperature={}", value.as_f64()?)),
-            "top_p" => args.push(format!("--top-p={}", value.as_f64()?)),
+            "system" => flag(args, typed, "system", value.as_str().map(str::to_string), value),
+            "max_tokens" => flag(args, typed, "max-tokens", value.as_u64().map(|n| n.to_string()), value),
+            "temperature" => flag(args, typed, "temperature", value.as_f64().map(|n| n.to_string()), value),
+            "top_p" => flag(args, typed, "top-p", value.as_f64().map(|n| n.to_string()), value),
             "stop_sequences" => {
-                for stop in value.as_array()? {
-                    args.push(format!("--stop-sequence={}", stop.as_str()?));
+                for stop in value.as_array().into_iter().flatten() {
+                    flag(args, typed, "stop-sequence", stop.as_str().map(str::to_string), stop);
                 }
             }
-            "allow_prefill" => {
-                if value.as_bool()? {
-                    args.push("--allow-prefill".into());
-                }
-            }
-            "ml_commons" => {
-                if value.as_bool()? {
-                    args.push("--ml-commons".into());
-                }
-            }
+            "allow_prefill" | "ml_commons" if value == &json!(false) => {}
+            "allow_prefill" if value == &json!(true) => args.push("--allow-prefill".into()),
+            "ml_commons" if value == &json!(true) => args.push("--ml-commons".into()),
             "tools" => {
                 let path = dir.join("tools.json");
-                std::fs::write(&path, value.to_string()).ok()?;
+                *typed &= std::fs::write(&path, value.to_string()).is_ok();
                 args.push(format!("--tools={}", path.display()));
             }
-            _ => return None,
+            other => flag(args, typed, other, None, value),
         }
     }
-    Some(args)
+    if typed { Ok(args) } else { Err(args) }
 }
+
+/// How many fixture conversions carry options that cannot be written as flags (checked as usage
+/// errors instead of conversions). A changed count fails `meta/...`: a new case of this kind is
+/// a decision, not an accident.
+const UNTYPED_OPTION_CASES: usize = 3;
 
 fn run_case(case: &Case) -> Result<(), Failed> {
     let mut out = String::new();
@@ -149,7 +156,23 @@ fn run_case(case: &Case) -> Result<(), Failed> {
     }
 
     for (provider, entry) in &case.expect.convert {
-        let Some(flags) = convert_args(entry, &dir) else { continue };
+        let flags = match convert_args(entry, &dir) {
+            Ok(flags) => flags,
+            Err(flags) => {
+                // The library reports these options as `invalid_parameter` (the core runner checks
+                // that); the CLI's typed flags refuse them before conversion: a usage error.
+                let mut args = vec!["convert".to_string(), format!("--to={provider}")];
+                args.extend(flags);
+                let output = run_cli(&args, &text);
+                if output.status.code() != Some(2) || !output.stdout.is_empty() {
+                    out.push_str(&format!(
+                        "[{provider}] options that are not flags: exit {:?}, expected the usage error 2\n",
+                        output.status.code()
+                    ));
+                }
+                continue;
+            }
+        };
         let mut args = vec!["convert".to_string(), format!("--to={provider}"), "--report".into()];
         if bare {
             args.push("--bare".into());
@@ -384,5 +407,26 @@ fn main() {
             .map(|(name, case)| Trial::test(format!("fixture/{name}"), move || run_response(&case))),
     );
     trials.extend(cli_behaviour());
+    trials.push(Trial::test("meta/conversions whose options are not flags", || {
+        let dir = std::env::temp_dir().join(format!("agent-input-cli-{}-meta", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let untyped: Vec<String> = load_all()
+            .into_iter()
+            .flat_map(|(name, case)| {
+                let entries: Vec<Value> = case.expect.convert.values().cloned().collect();
+                entries.into_iter().filter(|entry| convert_args(entry, &dir).is_err()).map(move |_| name.clone())
+            })
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        if untyped.len() == UNTYPED_OPTION_CASES {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} conversions have options the flags cannot carry, expected {UNTYPED_OPTION_CASES}: {untyped:?}",
+                untyped.len()
+            )
+            .into())
+        }
+    }));
     libtest_mimic::run(&args, trials).exit();
 }

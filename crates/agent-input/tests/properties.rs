@@ -10,8 +10,9 @@ use serde_json::{Map, Value, json};
 
 /// The fuzz targets' independent Converse rule checker, run here too.
 #[allow(unreachable_pub, dead_code)]
-#[path = "../../../fuzz/src/converse_rules.rs"]
-mod converse_rules;
+#[path = "../../../fuzz/src/rules.rs"]
+mod rules;
+use rules::converse as converse_rules;
 
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -99,7 +100,7 @@ fn tools() -> ConvertOptions {
     }
 }
 
-/// Structural rules of a Converse body (`notes/converse_spec.md`).
+/// Structural rules of a Converse body (`fuzz/src/converse_rules.rs`).
 fn check_converse(body: &Value) -> Result<(), String> {
     let problems = converse_rules::violations(body);
     if !problems.is_empty() {

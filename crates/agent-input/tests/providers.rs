@@ -8,6 +8,12 @@ use agent_input::{ConvertOptions, ProviderId, ToolSpec, convert, validate};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+/// The independent rule checkers of every provider's API (written from its documentation), run
+/// on every body here too.
+#[allow(unreachable_pub, dead_code)]
+#[path = "../../../fuzz/src/rules.rs"]
+mod rules;
+
 const PNG: &str = "iVBORw0KGgo=";
 
 /// One step: a user message (text, maybe an image), assistant text, a system message, or an
@@ -195,6 +201,110 @@ proptest! {
                 _ => Ok(()),
             };
             prop_assert!(check.is_ok(), "{provider}: {:?}\n{body}", check);
+            let problems = rules::violations(*provider, &body);
+            prop_assert!(problems.is_empty(), "{provider} breaks its API's rules: {problems:#?}\n{body}");
+        }
+    }
+}
+
+/// Each checker passes a body its API documents and catches each rule broken once: a checker that
+/// accepts anything would pass every other test.
+#[test]
+fn the_rule_checkers_catch_what_each_api_rejects() {
+    // Per provider: a good body, then (JSON pointer, value) edits that each break one rule
+    // (null removes the member; `contents` renames `content`).
+    type Breaks = Vec<(&'static str, Value)>;
+    let cases: [(ProviderId, Value, Breaks); 4] = [
+        (
+            ProviderId::OpenAiChat,
+            json!({"messages": [{"role": "user", "content": "Hi"},
+                {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"}], "max_completion_tokens": 10}),
+            vec![
+                ("/max_completion_tokens", json!(0)),
+                ("/messages/0/role", json!("model")),
+                ("/messages/0/contents", json!("Hi")),
+                ("/messages/2/tool_call_id", json!("c2")),
+                ("/temperature", json!(2.5)),
+                ("/stop", json!(["a", "b", "c", "d", "e"])),
+                ("/messages/0/content", json!([{"type": "image_url", "image_url": {"url": "s3://b/k.png"}}])),
+                (
+                    "/messages/0/content",
+                    json!([{"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERg=="}}]),
+                ),
+            ],
+        ),
+        (
+            ProviderId::OpenAiResponses,
+            json!({"input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]},
+                {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "c1", "output": "ok"}], "max_output_tokens": 16}),
+            vec![
+                ("/max_output_tokens", json!(15)),
+                ("/stop", json!(["END"])),
+                ("/input/2/call_id", json!("c2")),
+                ("/input/1/call_id", json!("c".repeat(65))),
+                ("/input/0/role", json!("tool")),
+                ("/input/0/content/0/type", json!("text")),
+                ("/instructions", json!(["Be brief."])),
+            ],
+        ),
+        (
+            ProviderId::AnthropicMessages,
+            json!({"max_tokens": 10, "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "f", "input": {}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": [{"type": "text", "text": "ok"}]}]}],
+                "tools": [{"name": "f", "input_schema": {"type": "object"}}]}),
+            vec![
+                ("/max_tokens", Value::Null),
+                ("/messages/0/role", json!("system")),
+                ("/messages/1/content/0/id", json!("call.1")),
+                ("/messages/2/content/0/tool_use_id", json!("c2")),
+                ("/tools", json!([])),
+                ("/temperature", json!(1.5)),
+                ("/tools/0/name", json!("get weather")),
+                ("/messages/0/content/0/text", json!("")),
+            ],
+        ),
+        (
+            ProviderId::Gemini,
+            json!({"contents": [{"role": "user", "parts": [{"text": "Hi"}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+                {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"result": "ok"}}}]}],
+                "tools": [{"functionDeclarations": [{"name": "f"}]}]}),
+            vec![
+                ("/contents/0/role", json!("assistant")),
+                ("/contents/2/parts/0/functionResponse/name", json!("g")),
+                ("/contents/0/parts/0", json!({"text": "Hi", "inlineData": {"mimeType": "image/png", "data": "AA=="}})),
+                ("/contents/0/parts/0", json!({"inlineData": {"mimeType": "image/bmp", "data": "AA=="}})),
+                ("/tools/0/functionDeclarations/0/name", json!("1f")),
+                ("/generationConfig", json!({"stopSequences": ["a", "b", "c", "d", "e", "f"]})),
+                ("/generationConfig", json!({"max_output_tokens": 5})),
+            ],
+        ),
+    ];
+    for (provider, good, breaks) in cases {
+        assert_eq!(rules::violations(provider, &good), Vec::<String>::new(), "{provider}: {good}");
+        for (pointer, value) in breaks {
+            let mut bad = good.clone();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            let target = bad.pointer_mut(parent).unwrap();
+            match (target, value) {
+                (Value::Object(object), Value::Null) => {
+                    object.remove(key);
+                }
+                (Value::Object(object), value) => {
+                    if key == "contents" {
+                        let content = object.remove("content").unwrap();
+                        object.insert(key.into(), content);
+                    } else {
+                        object.insert(key.into(), value);
+                    }
+                }
+                (Value::Array(items), value) => items[key.parse::<usize>().unwrap()] = value,
+                _ => unreachable!("{pointer}"),
+            }
+            assert!(!rules::violations(provider, &bad).is_empty(), "{provider} accepts {pointer} = {bad}");
         }
     }
 }

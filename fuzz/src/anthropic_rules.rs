@@ -1,0 +1,294 @@
+//! Anthropic Messages request rules, checked on a converted body. Written from Anthropic's API
+//! reference ("Messages › Create a Message": `max_tokens`, `messages`, `system`, `temperature`
+//! 0–1, `top_p`, `stop_sequences`, `tools` with `name` and `input_schema`; the content block
+//! params `text`, `image`, `document`, `tool_use`, `tool_result` and their sources), the "Vision"
+//! guide (image media types, 100 images, 5 MB per image), the "PDF support" guide, the "Tool use"
+//! guide (tool names `^[a-zA-Z0-9_-]{1,64}$`, `tool_use` ids `^[a-zA-Z0-9_-]+$`, results first
+//! in the next user turn, every `tool_use` answered there) and the API's "Errors" page (32 MB
+//! request size). The model is added by the caller, so it is not required here.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{Check, decoded_len, is_base64, is_plain_name, is_web_url};
+
+/// "Vision": up to 100 images per request, each at most 5 MB.
+const MAX_IMAGES: usize = 100;
+const MAX_IMAGE_BYTES: usize = 5 * 1024 * 1024;
+/// "Errors" (request size limits): 32 MB for the Messages API.
+const MAX_REQUEST_BYTES: usize = 32 * 1024 * 1024;
+
+/// Every rule the body breaks, each as `<JSON pointer>: <rule>`; empty when it satisfies them all.
+pub fn violations(body: &Value) -> Vec<String> {
+    let mut c = Rules::default();
+    c.body(body);
+    c.check.problems
+}
+
+#[derive(Default)]
+struct Rules {
+    check: Check,
+    images: usize,
+    tool_blocks: usize,
+}
+
+fn is_tool_use_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+impl Rules {
+    fn body(&mut self, body: &Value) {
+        let allowed = ["model", "system", "temperature", "top_p", "stop_sequences", "tools"];
+        let Some(top) = self.check.shape(body, &["max_tokens", "messages"], &allowed, "") else { return };
+        self.check.integer_at_least(top.get("max_tokens"), 1, "/max_tokens");
+        self.check.number_in(top.get("temperature"), 0.0, 1.0, "/temperature");
+        self.check.number_in(top.get("top_p"), 0.0, 1.0, "/top_p");
+        for (i, stop) in self.check.array(top.get("stop_sequences"), false, "/stop_sequences").iter().enumerate() {
+            self.check.string(Some(stop), &format!("/stop_sequences/{i}"));
+        }
+        match top.get("system") {
+            None | Some(Value::String(_)) => {}
+            Some(system) => {
+                for (i, block) in self.check.array(Some(system), false, "/system").iter().enumerate() {
+                    self.text_block(block, &format!("/system/{i}"));
+                }
+            }
+        }
+        let mut names = HashSet::new();
+        let tools = self.check.array(top.get("tools"), false, "/tools");
+        for (i, tool) in tools.iter().enumerate() {
+            let path = format!("/tools/{i}");
+            let Some(tool) = self.check.shape(tool, &["name", "input_schema"], &["description"], &path) else {
+                continue;
+            };
+            if let Some(name) = self.check.string(tool.get("name"), &format!("{path}/name")) {
+                if !is_plain_name(name, 64) {
+                    self.check.fail(&format!("{path}/name"), "must match ^[a-zA-Z0-9_-]{1,64}$");
+                }
+                if !names.insert(name.to_string()) {
+                    self.check.fail(&format!("{path}/name"), "two tools share this name");
+                }
+            }
+            self.check.string(tool.get("description"), &format!("{path}/description"));
+            self.check.object_schema(tool.get("input_schema"), &format!("{path}/input_schema"));
+        }
+        let messages = self.check.array(top.get("messages"), true, "/messages");
+        self.messages(messages);
+        if self.tool_blocks > 0 && tools.is_empty() {
+            self.check.fail("/tools", "tool_use and tool_result blocks need the tools they refer to");
+        }
+        if self.images > MAX_IMAGES {
+            self.check.fail("/messages", format!("at most {MAX_IMAGES} images, not {}", self.images));
+        }
+        let size = body.to_string().len();
+        if size > MAX_REQUEST_BYTES {
+            self.check.fail("", format!("the request is {size} bytes, over 32 MB"));
+        }
+    }
+
+    fn messages(&mut self, messages: &[Value]) {
+        let mut open: Vec<String> = Vec::new(); // tool_use ids of the assistant turn before
+        let mut previous = None;
+        for (i, message) in messages.iter().enumerate() {
+            let path = format!("/messages/{i}");
+            let Some(object) = self.check.shape(message, &["role", "content"], &[], &path) else { continue };
+            let role = object.get("role").and_then(Value::as_str);
+            self.check.one_of(role, &["user", "assistant"], &format!("{path}/role"));
+            if i == 0 && role != Some("user") {
+                self.check.fail(&format!("{path}/role"), "the first message must be a user turn");
+            }
+            if role.is_some() && role == previous {
+                self.check.fail(&format!("{path}/role"), "user and assistant turns must alternate");
+            }
+            previous = role;
+            let blocks = match &message["content"] {
+                Value::String(text) if text.is_empty() => {
+                    self.check.fail(&format!("{path}/content"), "must not be empty");
+                    &[][..]
+                }
+                Value::String(_) => &[][..],
+                content => self.check.array(Some(content), true, &format!("{path}/content")),
+            };
+            let mut answered = Vec::new();
+            let mut results_done = false;
+            let mut calls = Vec::new();
+            for (j, block) in blocks.iter().enumerate() {
+                let path = format!("{path}/content/{j}");
+                let kind = block.get("type").and_then(Value::as_str);
+                if kind != Some("tool_result") {
+                    results_done = true;
+                }
+                match (kind, role) {
+                    (Some("text"), _) => self.text_block(block, &path),
+                    (Some("image"), Some("user")) => self.image(block, &path),
+                    (Some("document"), Some("user")) => self.document(block, &path),
+                    (Some("tool_use"), Some("assistant")) => calls.extend(self.tool_use(block, &path)),
+                    (Some("tool_result"), Some("user")) => {
+                        if results_done {
+                            self.check.fail(&path, "tool_result blocks must come first in their user turn");
+                        }
+                        answered.extend(self.tool_result(block, &path));
+                    }
+                    (other, _) => self
+                        .check
+                        .fail(&format!("{path}/type"), format!("block {other:?} not allowed in a {role:?} turn")),
+                }
+            }
+            if role == Some("user") {
+                for id in &answered {
+                    if !open.contains(id) {
+                        self.check.fail(&path, format!("tool_result {id:?} answers no tool_use of the turn before"));
+                    }
+                }
+                for id in &open {
+                    if !answered.contains(id) {
+                        self.check.fail(&path, format!("tool_use {id:?} is not answered in this turn"));
+                    }
+                }
+            }
+            if role == Some("assistant") && !open.is_empty() {
+                self.check.fail(&path, format!("tool_use {open:?} never answered"));
+            }
+            open = calls;
+        }
+        if !open.is_empty() {
+            self.check.fail("/messages", format!("tool_use {open:?} never answered"));
+        }
+        // A final assistant turn (a prefill) cannot end in whitespace.
+        if let Some(last) = messages.last()
+            && last["role"] == "assistant"
+            && let Some(text) = last["content"].as_array().and_then(|b| b.last()).and_then(|b| b["text"].as_str())
+            && text.ends_with(char::is_whitespace)
+        {
+            self.check.fail("/messages", "the final assistant content cannot end with whitespace");
+        }
+    }
+
+    fn text_block(&mut self, block: &Value, path: &str) {
+        if self.check.shape(block, &["type", "text"], &[], path).is_some() {
+            self.check.one_of(block["type"].as_str(), &["text"], &format!("{path}/type"));
+            if let Some(text) = self.check.string(block.get("text"), &format!("{path}/text"))
+                && text.is_empty()
+            {
+                self.check.fail(&format!("{path}/text"), "text blocks must be non-empty");
+            }
+        }
+    }
+
+    fn image(&mut self, block: &Value, path: &str) {
+        self.images += 1;
+        if self.check.shape(block, &["type", "source"], &[], path).is_none() {
+            return;
+        }
+        let path = format!("{path}/source");
+        match block["source"].get("type").and_then(Value::as_str) {
+            Some("base64") => {
+                let Some(source) = self.check.shape(&block["source"], &["type", "media_type", "data"], &[], &path)
+                else {
+                    return;
+                };
+                let types = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+                self.check.one_of(
+                    source.get("media_type").and_then(Value::as_str),
+                    &types,
+                    &format!("{path}/media_type"),
+                );
+                if let Some(data) = self.check.string(source.get("data"), &format!("{path}/data")) {
+                    if !is_base64(data) {
+                        self.check.fail(&format!("{path}/data"), "must be standard base64");
+                    }
+                    if decoded_len(data) > MAX_IMAGE_BYTES {
+                        self.check.fail(&format!("{path}/data"), "images are at most 5 MB");
+                    }
+                }
+            }
+            Some("url") => self.url_source(&block["source"], &path),
+            other => self.check.fail(&format!("{path}/type"), format!("image source type {other:?}")),
+        }
+    }
+
+    fn url_source(&mut self, source: &Value, path: &str) {
+        if let Some(source) = self.check.shape(source, &["type", "url"], &[], path)
+            && let Some(url) = self.check.string(source.get("url"), &format!("{path}/url"))
+            && !is_web_url(url)
+        {
+            self.check.fail(&format!("{path}/url"), "must be an http(s) URL");
+        }
+    }
+
+    /// "PDF support": base64 or URL PDFs; plain-text documents as a `text` source.
+    fn document(&mut self, block: &Value, path: &str) {
+        let allowed = ["title", "context", "citations"];
+        let Some(object) = self.check.shape(block, &["type", "source"], &allowed, path) else { return };
+        self.check.string(object.get("title"), &format!("{path}/title"));
+        let path = format!("{path}/source");
+        match block["source"].get("type").and_then(Value::as_str) {
+            Some("base64") => {
+                let Some(source) = self.check.shape(&block["source"], &["type", "media_type", "data"], &[], &path)
+                else {
+                    return;
+                };
+                self.check.one_of(
+                    source.get("media_type").and_then(Value::as_str),
+                    &["application/pdf"],
+                    &format!("{path}/media_type"),
+                );
+                if let Some(data) = self.check.string(source.get("data"), &format!("{path}/data"))
+                    && !is_base64(data)
+                {
+                    self.check.fail(&format!("{path}/data"), "must be standard base64");
+                }
+            }
+            Some("text") => {
+                let Some(source) = self.check.shape(&block["source"], &["type", "media_type", "data"], &[], &path)
+                else {
+                    return;
+                };
+                self.check.one_of(
+                    source.get("media_type").and_then(Value::as_str),
+                    &["text/plain"],
+                    &format!("{path}/media_type"),
+                );
+                self.check.string(source.get("data"), &format!("{path}/data"));
+            }
+            Some("url") => self.url_source(&block["source"], &path),
+            other => self.check.fail(&format!("{path}/type"), format!("document source type {other:?}")),
+        }
+    }
+
+    fn tool_use(&mut self, block: &Value, path: &str) -> Option<String> {
+        self.tool_blocks += 1;
+        let object = self.check.shape(block, &["type", "id", "name", "input"], &[], path)?;
+        self.check.string(object.get("name"), &format!("{path}/name"));
+        if !object.get("input").is_some_and(Value::is_object) {
+            self.check.fail(&format!("{path}/input"), "must be an object");
+        }
+        let id = self.check.string(object.get("id"), &format!("{path}/id"))?;
+        if !is_tool_use_id(id) {
+            self.check.fail(&format!("{path}/id"), "must match ^[a-zA-Z0-9_-]+$");
+        }
+        Some(id.to_string())
+    }
+
+    fn tool_result(&mut self, block: &Value, path: &str) -> Option<String> {
+        self.tool_blocks += 1;
+        let object = self.check.shape(block, &["type", "tool_use_id"], &["content", "is_error"], path)?;
+        match object.get("content") {
+            None | Some(Value::String(_)) => {}
+            Some(content) => {
+                for (i, inner) in self.check.array(Some(content), false, &format!("{path}/content")).iter().enumerate()
+                {
+                    let path = format!("{path}/content/{i}");
+                    match inner.get("type").and_then(Value::as_str) {
+                        Some("text") => self.text_block(inner, &path),
+                        Some("image") => self.image(inner, &path),
+                        Some("document") => self.document(inner, &path),
+                        other => self.check.fail(&format!("{path}/type"), format!("{other:?} in a tool_result")),
+                    }
+                }
+            }
+        }
+        self.check.string(object.get("tool_use_id"), &format!("{path}/tool_use_id")).map(str::to_string)
+    }
+}

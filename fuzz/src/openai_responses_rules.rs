@@ -1,0 +1,245 @@
+//! OpenAI Responses request rules, checked on a converted body. Written from OpenAI's API
+//! reference ("Responses › Create a model response", and its schemas in OpenAI's published
+//! OpenAPI description: `CreateResponse`, `InputParam`, `EasyInputMessage`, `InputTextContent`,
+//! `InputImageContent`, `InputFileContent`, `FunctionToolCall`, `FunctionCallOutputItemParam`,
+//! `FunctionTool`), the "Conversation state" guide (earlier assistant output passed back as
+//! `output_text`), the "Images and vision" and "File inputs" guides (limits). The model is added
+//! by the caller, so it is not required here.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{Check, data_url, decoded_len, is_base64, is_json_object_text, is_plain_name, is_web_url};
+
+/// "Images and vision": up to 500 image inputs per request, 50 MB of image payload in total.
+const MAX_IMAGES: usize = 500;
+const MAX_IMAGE_BYTES: usize = 50 * 1024 * 1024;
+/// "File inputs": 32 MB of file content per request.
+const MAX_FILE_BYTES: usize = 32 * 1024 * 1024;
+/// `CreateResponse.max_output_tokens`: minimum 16.
+const MIN_OUTPUT_TOKENS: u64 = 16;
+/// `FunctionCallOutputItemParam.call_id`: 1 to 64 characters.
+const MAX_CALL_ID: usize = 64;
+/// `FunctionCallOutputItemParam.output`: a string of at most 10,485,760 characters.
+const MAX_OUTPUT_CHARS: usize = 10_485_760;
+
+/// Every rule the body breaks, each as `<JSON pointer>: <rule>`; empty when it satisfies them all.
+pub fn violations(body: &Value) -> Vec<String> {
+    let mut c = Rules::default();
+    c.body(body);
+    c.check.problems
+}
+
+#[derive(Default)]
+struct Rules {
+    check: Check,
+    images: usize,
+    image_bytes: usize,
+    file_bytes: usize,
+}
+
+impl Rules {
+    fn body(&mut self, body: &Value) {
+        // No `stop`: the Responses API has no stop sequences.
+        let allowed = ["model", "instructions", "max_output_tokens", "temperature", "top_p", "tools"];
+        let Some(top) = self.check.shape(body, &["input"], &allowed, "") else { return };
+        self.check.string(top.get("instructions"), "/instructions");
+        self.check.integer_at_least(top.get("max_output_tokens"), MIN_OUTPUT_TOKENS, "/max_output_tokens");
+        self.check.number_in(top.get("temperature"), 0.0, 2.0, "/temperature");
+        self.check.number_in(top.get("top_p"), 0.0, 1.0, "/top_p");
+        let mut names = HashSet::new();
+        for (i, tool) in self.check.array(top.get("tools"), false, "/tools").iter().enumerate() {
+            let path = format!("/tools/{i}");
+            let allowed = ["description", "parameters", "strict"];
+            let Some(tool) = self.check.shape(tool, &["type", "name"], &allowed, &path) else { continue };
+            self.check.one_of(tool.get("type").and_then(Value::as_str), &["function"], &format!("{path}/type"));
+            if let Some(name) = self.check.string(tool.get("name"), &format!("{path}/name")) {
+                // As for Chat Completions' `FunctionObject.name`.
+                if !is_plain_name(name, 64) {
+                    self.check.fail(&format!("{path}/name"), "must be 1-64 of a-z, A-Z, 0-9, _ and -");
+                }
+                if !names.insert(name.to_string()) {
+                    self.check.fail(&format!("{path}/name"), "two tools share this name");
+                }
+            }
+            self.check.string(tool.get("description"), &format!("{path}/description"));
+            self.check.object_schema(tool.get("parameters"), &format!("{path}/parameters"));
+            if let Some(strict) = tool.get("strict")
+                && !strict.is_boolean()
+            {
+                self.check.fail(&format!("{path}/strict"), "must be a boolean");
+            }
+        }
+        let input = top.get("input");
+        if !input.is_some_and(Value::is_string) {
+            let items = self.check.array(input, true, "/input");
+            self.items(items);
+        }
+        if self.images > MAX_IMAGES {
+            self.check.fail("/input", format!("at most {MAX_IMAGES} images, not {}", self.images));
+        }
+        if self.image_bytes > MAX_IMAGE_BYTES {
+            self.check.fail("/input", format!("images total {} bytes, over 50 MB", self.image_bytes));
+        }
+        if self.file_bytes > MAX_FILE_BYTES {
+            self.check.fail("/input", format!("files total {} bytes, over 32 MB", self.file_bytes));
+        }
+    }
+
+    fn items(&mut self, items: &[Value]) {
+        // Function calls not yet answered by a function_call_output ("Function calling" guide:
+        // each call's output is passed back with its call_id).
+        let mut open: Vec<String> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("/input/{i}");
+            match item.get("type").and_then(Value::as_str) {
+                Some("message") | None => self.message(item, &path),
+                Some("function_call") => {
+                    let Some(call) = self.check.shape(item, &["type", "call_id", "name", "arguments"], &[], &path)
+                    else {
+                        continue;
+                    };
+                    self.check.string(call.get("name"), &format!("{path}/name"));
+                    if let Some(arguments) = self.check.string(call.get("arguments"), &format!("{path}/arguments"))
+                        && !is_json_object_text(arguments)
+                    {
+                        self.check.fail(&format!("{path}/arguments"), "must be a JSON object as text");
+                    }
+                    open.extend(self.call_id(call.get("call_id"), &path).map(str::to_string));
+                }
+                Some("function_call_output") => {
+                    let Some(output) = self.check.shape(item, &["type", "call_id", "output"], &[], &path) else {
+                        continue;
+                    };
+                    if let Some(id) = self.call_id(output.get("call_id"), &path) {
+                        match open.iter().position(|o| o == id) {
+                            Some(k) => {
+                                open.remove(k);
+                            }
+                            None => self.check.fail(&format!("{path}/call_id"), "answers no earlier function_call"),
+                        }
+                    }
+                    match &output["output"] {
+                        Value::String(text) if text.chars().count() > MAX_OUTPUT_CHARS => {
+                            self.check.fail(&format!("{path}/output"), "longer than 10,485,760 characters");
+                        }
+                        Value::String(_) => {}
+                        parts => self.parts(parts, &format!("{path}/output"), false),
+                    }
+                }
+                Some(other) => self.check.fail(&format!("{path}/type"), format!("unknown input item type {other:?}")),
+            }
+        }
+        if !open.is_empty() {
+            self.check.fail("/input", format!("function calls {open:?} have no function_call_output"));
+        }
+    }
+
+    fn call_id<'v>(&mut self, value: Option<&'v Value>, path: &str) -> Option<&'v str> {
+        let id = self.check.string(value, &format!("{path}/call_id"))?;
+        if id.is_empty() || id.chars().count() > MAX_CALL_ID {
+            self.check.fail(&format!("{path}/call_id"), "must be 1 to 64 characters");
+        }
+        Some(id)
+    }
+
+    /// `EasyInputMessage`: role user, assistant, system or developer.
+    fn message(&mut self, item: &Value, path: &str) {
+        let Some(message) = self.check.shape(item, &["role", "content"], &["type"], path) else { return };
+        let role = message.get("role").and_then(Value::as_str);
+        self.check.one_of(role, &["user", "assistant", "system", "developer"], &format!("{path}/role"));
+        let content = &item["content"];
+        if content.is_string() {
+            return;
+        }
+        if role == Some("assistant") {
+            // Earlier output handed back: output_text parts.
+            for (i, part) in self.check.array(Some(content), true, &format!("{path}/content")).iter().enumerate() {
+                let path = format!("{path}/content/{i}");
+                if self.check.shape(part, &["type", "text"], &["annotations"], &path).is_some() {
+                    self.check.one_of(part["type"].as_str(), &["output_text"], &format!("{path}/type"));
+                    self.check.string(part.get("text"), &format!("{path}/text"));
+                }
+            }
+        } else {
+            let text_only = role != Some("user");
+            self.parts(content, &format!("{path}/content"), text_only);
+        }
+    }
+
+    /// `InputMessageContentList` (or a function call's output list).
+    fn parts(&mut self, parts: &Value, path: &str, text_only: bool) {
+        for (i, part) in self.check.array(Some(parts), true, path).iter().enumerate() {
+            let path = format!("{path}/{i}");
+            match part.get("type").and_then(Value::as_str) {
+                Some("input_text") => {
+                    if self.check.shape(part, &["type", "text"], &[], &path).is_some() {
+                        self.check.string(part.get("text"), &format!("{path}/text"));
+                    }
+                }
+                Some("input_image") if !text_only => self.image(part, &path),
+                Some("input_file") if !text_only => self.file(part, &path),
+                other => {
+                    self.check
+                        .fail(&format!("{path}/type"), format!("content part type {other:?} is not allowed here"));
+                }
+            }
+        }
+    }
+
+    /// `InputImageContent`: `image_url` a web URL or a base64 data: URL; `detail` low, high, auto
+    /// or original.
+    fn image(&mut self, part: &Value, path: &str) {
+        self.images += 1;
+        let Some(image) = self.check.shape(part, &["type"], &["image_url", "file_id", "detail"], path) else { return };
+        self.check.one_of(
+            image.get("detail").and_then(Value::as_str),
+            &["low", "high", "auto", "original"],
+            &format!("{path}/detail"),
+        );
+        let Some(url) = self.check.string(image.get("image_url"), &format!("{path}/image_url")) else {
+            if !image.contains_key("file_id") {
+                self.check.fail(path, "needs image_url or file_id");
+            }
+            return;
+        };
+        match data_url(url) {
+            Some((mime, data)) => {
+                let formats = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+                self.check.one_of(Some(mime), &formats, &format!("{path}/image_url"));
+                if !is_base64(data) {
+                    self.check.fail(&format!("{path}/image_url"), "the data URL must hold standard base64");
+                }
+                self.image_bytes += decoded_len(data);
+            }
+            None if is_web_url(url) => {}
+            None => self.check.fail(&format!("{path}/image_url"), "must be an http(s) URL or a base64 data: URL"),
+        }
+    }
+
+    /// `InputFileContent`: `file_data` (a base64 data: URL, with its `filename`), `file_url` or
+    /// `file_id`.
+    fn file(&mut self, part: &Value, path: &str) {
+        let allowed = ["file_id", "filename", "file_data", "file_url"];
+        let Some(file) = self.check.shape(part, &["type"], &allowed, path) else { return };
+        let sources = ["file_id", "file_data", "file_url"].iter().filter(|k| file.contains_key(**k)).count();
+        if sources != 1 {
+            self.check.fail(path, "needs exactly one of file_data, file_url, file_id");
+        }
+        if let Some(data) = self.check.string(file.get("file_data"), &format!("{path}/file_data")) {
+            if !file.contains_key("filename") {
+                self.check.fail(path, "file_data needs a filename");
+            }
+            match data_url(data) {
+                Some(("application/pdf", data)) if is_base64(data) => self.file_bytes += decoded_len(data),
+                _ => self.check.fail(&format!("{path}/file_data"), "must be a data:application/pdf;base64, URL"),
+            }
+        }
+        if let Some(url) = self.check.string(file.get("file_url"), &format!("{path}/file_url"))
+            && !is_web_url(url)
+        {
+            self.check.fail(&format!("{path}/file_url"), "must be an http(s) URL");
+        }
+    }
+}
