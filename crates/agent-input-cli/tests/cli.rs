@@ -362,7 +362,7 @@ fn cli_behaviour() -> Vec<Trial> {
             Ok(())
         }),
         Trial::test("cli/help documents every command", || {
-            for command in ["validate", "convert", "question", "response", "format-inputs"] {
+            for command in ["validate", "convert", "question", "response", "format-inputs", "register-plan"] {
                 let output = run_cli(&[command.into(), "--help".into()], "");
                 if output.status.code() != Some(0) || output.stdout.is_empty() {
                     return Err(format!("{command} --help failed").into());
