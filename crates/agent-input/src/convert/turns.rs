@@ -262,9 +262,9 @@ impl Conversion<'_> {
     /// Pairs tool calls and results over the turns the provider receives, after same-role
     /// messages are merged: the turn after one with tool calls holds exactly one result per call,
     /// and no other results.
-    pub(crate) fn pairs_by_sent_turn(&mut self, turns: &[ToolBlocks<'_>]) {
-        for (i, turn) in turns.iter().enumerate() {
-            let previous_calls = if i > 0 { turns[i - 1].calls.as_slice() } else { &[] };
+    pub(crate) fn pairs_by_sent_turn<'a, T: AsRef<ToolBlocks<'a>>>(&mut self, turns: &[T]) {
+        for (i, turn) in turns.iter().map(AsRef::as_ref).enumerate() {
+            let previous_calls = if i > 0 { turns[i - 1].as_ref().calls.as_slice() } else { &[] };
             let mut answered = std::collections::HashSet::new();
             for (id, path) in &turn.results {
                 let matches_call = previous_calls.iter().any(|(call_id, _)| call_id == id);
@@ -273,7 +273,7 @@ impl Conversion<'_> {
                 }
             }
             // A trailing assistant turn (a prefill) has no next turn to check.
-            let Some(next) = turns.get(i + 1) else { continue };
+            let Some(next) = turns.get(i + 1).map(AsRef::as_ref) else { continue };
             for (id, path) in &turn.calls {
                 if !next.results.iter().any(|(result_id, _)| result_id == id) {
                     self.unanswered_call(id, path.clone());

@@ -177,6 +177,29 @@ fn is_tool_use_id(id: &str) -> bool {
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
 }
 
+/// What a built message needs remembered for checks that look across messages.
+#[derive(Debug, Default)]
+struct TurnNotes<'a> {
+    /// The first top-level document (a document needs a text block beside it).
+    document_at: Option<Path>,
+    /// Tool calls and results, for pairing.
+    tools: ToolBlocks<'a>,
+}
+
+impl<'a> TurnNotes<'a> {
+    /// Notes of a message merged into this one.
+    fn absorb(&mut self, other: TurnNotes<'a>) {
+        self.document_at = self.document_at.take().or(other.document_at);
+        self.tools.extend(other.tools);
+    }
+}
+
+impl<'a> AsRef<ToolBlocks<'a>> for TurnNotes<'a> {
+    fn as_ref(&self) -> &ToolBlocks<'a> {
+        &self.tools
+    }
+}
+
 /// A provider role for a standard role, or `None` when Bedrock has no place for it.
 fn provider_role(role: &Role<'_>) -> Option<ConversationRole> {
     match role {
@@ -236,10 +259,8 @@ fn build<'a>(
         system.push(SystemContentBlock::Text(prompt));
     }
     let mut messages: Alternation<Message<'a>> = Alternation::new();
-    // Per message built: its tool blocks, and its first top-level document (a document needs a
-    // text block beside it).
-    let mut tool_blocks: Vec<ToolBlocks<'a>> = Vec::new();
-    let mut first_documents: Vec<Option<Path>> = Vec::new();
+    // Per message built: what later checks need to point back into the input.
+    let mut notes: Vec<TurnNotes<'a>> = Vec::new();
     let mut names = Names::default();
     let mut first_checked = false;
 
@@ -253,21 +274,17 @@ fn build<'a>(
             // Tool results travel in user turns, so a tool message may open.
             cx.opens(turn, true);
         }
-        let (blocks, tools, document_at) = turn_blocks(cx, turn, role, &mut names);
-        if messages.push(cx, turn, role, blocks) {
-            if let (Some(last_tools), Some(last_document_at)) = (tool_blocks.last_mut(), first_documents.last_mut()) {
-                last_tools.extend(tools);
-                *last_document_at = last_document_at.take().or(document_at);
-            }
-        } else {
-            tool_blocks.push(tools);
-            first_documents.push(document_at);
+        let (blocks, turn_notes) = turn_blocks(cx, turn, role, &mut names);
+        if !messages.push(cx, turn, role, blocks) {
+            notes.push(turn_notes);
+        } else if let Some(last) = notes.last_mut() {
+            last.absorb(turn_notes);
         }
     }
 
     cx.tool_specs_required(turns, options);
-    for (message, document_at) in messages.turns.iter().zip(&first_documents) {
-        if let Some(path) = document_at
+    for (message, notes) in messages.turns.iter().zip(&notes) {
+        if let Some(path) = &notes.document_at
             && !message.content.iter().any(|b| matches!(b, Block::Text(_)))
         {
             cx.error(Diagnostic::new(
@@ -277,7 +294,7 @@ fn build<'a>(
             ));
         }
     }
-    cx.pairs_by_sent_turn(&tool_blocks);
+    cx.pairs_by_sent_turn(&notes);
     cx.prefill_without_trailing_space(turns);
     cx.report.is_ok().then_some(ConverseRequest { messages: messages.turns, system, inference_config, tool_config })
 }
@@ -305,17 +322,16 @@ fn system_or_unsupported<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, syste
 }
 
 /// The blocks one standard message becomes: its content, then its tool calls; a tool message
-/// becomes one `toolResult` block. Also returns its tool blocks and its first document's path.
+/// becomes one `toolResult` block.
 fn turn_blocks<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
     role: ConversationRole,
     names: &mut Names,
-) -> (Vec<Block<'a>>, ToolBlocks<'a>, Option<Path>) {
+) -> (Vec<Block<'a>>, TurnNotes<'a>) {
     let base = cx.base;
     let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
-    let mut tools = ToolBlocks::default();
-    let mut document_at = None;
+    let mut notes = TurnNotes::default();
     if let Some(text) = turn.text {
         if text.chars().all(char::is_whitespace) {
             // Only text input has turn text: the path is the input's.
@@ -328,14 +344,14 @@ fn turn_blocks<'a>(
         let id = turn.tool_call_id.unwrap_or_default();
         let id_path = turn.origin.field_path(base, "toolCallId");
         cx.call_id(id, &id_path);
-        tools.results.push((id, id_path));
+        notes.tools.results.push((id, id_path));
         let mut content = Vec::with_capacity(turn.content.len());
         for (j, block) in turn.content.iter().enumerate() {
             let path = || turn.origin.block_path(base, j);
             content.extend(content_block(cx, block, names, &path).map(ToolResultContentBlock::from));
         }
         blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
-        return (blocks, tools, document_at);
+        return (blocks, notes);
     }
     for (j, block) in turn.content.iter().enumerate() {
         let path = || turn.origin.block_path(base, j);
@@ -353,21 +369,21 @@ fn turn_blocks<'a>(
             continue;
         }
         if matches!(block, ContentBlock::Document(_)) {
-            document_at.get_or_insert_with(path);
+            notes.document_at.get_or_insert_with(path);
         }
         blocks.extend(content_block(cx, block, names, &path).map(Block::from));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
         let id_path = turn.origin.field_path(base, "toolCalls").index(k).key("id");
         cx.call_id(&call.id, &id_path);
-        tools.calls.push((&call.id, id_path));
+        notes.tools.calls.push((&call.id, id_path));
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }
-    (blocks, tools, document_at)
+    (blocks, notes)
 }
 
 /// One content block, the same in a message and in a tool result.
