@@ -195,6 +195,8 @@ pub mod wire {
     use serde_json::Value;
 
     use super::DataUrl;
+    /// A `data:` URL or a web URL, as Chat Completions takes it.
+    pub use crate::convert::openai_chat::wire::Url;
 
     /// The body of `POST /v1/responses` (without `model`, which the caller adds).
     #[derive(Debug, Clone, Serialize)]
@@ -289,16 +291,6 @@ pub mod wire {
             #[serde(skip_serializing_if = "Option::is_none")]
             file_url: Option<&'a str>,
         },
-    }
-
-    /// A `data:` URL or a web URL.
-    #[derive(Debug, Clone, Serialize)]
-    #[serde(untagged)]
-    pub enum Url<'a> {
-        /// Inline bytes.
-        Data(DataUrl<'a>),
-        /// A URL the provider fetches.
-        Web(&'a str),
     }
 
     /// A function tool.

@@ -392,3 +392,89 @@ impl<T: AlternatingTurn> Alternation<T> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{AlternatingTurn, Alternation, Origin, Turn};
+    use crate::convert::conversion::{Conversion, PLAIN_NAME, Profile};
+    use crate::model::Role;
+    use crate::path::Path;
+
+    static PROFILE: Profile = Profile {
+        name: "Test",
+        max_temperature: 1.0,
+        max_stop_sequences: None,
+        tool_name: PLAIN_NAME,
+        tool_call_id: None,
+        roles: &[],
+        roles_text: "",
+        too_large: "",
+        legacy_option_wording: false,
+    };
+
+    /// A wire turn whose blocks are (is a tool result, which message it came from).
+    struct Wire {
+        role: &'static str,
+        blocks: Vec<(bool, usize)>,
+    }
+
+    impl AlternatingTurn for Wire {
+        type Role = &'static str;
+        type Block = (bool, usize);
+        const ROLES: &'static str = "user and model";
+
+        fn new(role: &'static str, blocks: Vec<(bool, usize)>) -> Self {
+            Self { role, blocks }
+        }
+        fn role(&self) -> &'static str {
+            self.role
+        }
+        fn blocks(&mut self) -> &mut Vec<(bool, usize)> {
+            &mut self.blocks
+        }
+        fn role_name(role: &'static str) -> &'static str {
+            role
+        }
+        fn is_tool_result(block: &(bool, usize)) -> bool {
+            block.0
+        }
+    }
+
+    static USER: Role<'static> = Role::User;
+    static ASSISTANT: Role<'static> = Role::Assistant;
+    static TOOL: Role<'static> = Role::Tool;
+
+    fn message(role: &'static Role<'static>, i: usize) -> Turn<'static, 'static> {
+        Turn { role, text: None, content: &[], tool_calls: &[], tool_call_id: None, origin: Origin::Message(i) }
+    }
+
+    /// docs/decisions.md: same-role runs are merged with `messages_merged`, tool results first
+    /// in their turn; consecutive tool messages share a turn without a warning.
+    #[test]
+    fn same_role_messages_merge_with_tool_results_first() {
+        let base = Path::root().key("input");
+        let mut cx = Conversion::new(&PROFILE, &base);
+        let mut turns = Alternation::<Wire>::new();
+        let sent = [
+            (&ASSISTANT, "model", false),
+            (&TOOL, "user", true),
+            (&TOOL, "user", true),
+            (&USER, "user", false),
+            (&TOOL, "user", true),
+            (&ASSISTANT, "model", false),
+        ];
+        let merged: Vec<bool> = sent
+            .iter()
+            .enumerate()
+            .map(|(i, (role, wire_role, result))| turns.push(&mut cx, &message(role, i), wire_role, vec![(*result, i)]))
+            .collect();
+        assert_eq!(merged, [false, false, true, true, true, false]);
+        let order: Vec<Vec<usize>> = turns.turns.iter().map(|t| t.blocks.iter().map(|b| b.1).collect()).collect();
+        assert_eq!(order, [vec![0], vec![1, 2, 4, 3], vec![5]]);
+        let warnings: Vec<(String, &str)> =
+            cx.report.warnings.iter().map(|w| (w.path.to_string(), w.message.as_str())).collect();
+        let text = "this message was merged into the previous user turn: Test needs user and model turns to alternate";
+        assert_eq!(warnings, [("/input/3".to_string(), text), ("/input/4".to_string(), text)]);
+        assert!(cx.report.errors.is_empty());
+    }
+}

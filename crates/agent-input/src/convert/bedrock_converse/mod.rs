@@ -38,6 +38,8 @@ pub const MAX_DOCUMENT_BYTES: u64 = 4_718_592;
 pub const MAX_VIDEO_BASE64_CHARS: u64 = 26_214_400;
 /// Most stop sequences.
 pub const MAX_STOP_SEQUENCES: usize = 2500;
+/// Highest temperature.
+pub const MAX_TEMPERATURE: f64 = 1.0;
 
 /// What this converter can carry, for docs/providers.md.
 pub const CAPABILITIES: super::Capabilities = super::Capabilities {
@@ -58,7 +60,7 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
 /// What the shared checks need to know about Bedrock Converse.
 pub(crate) const PROFILE: Profile = Profile {
     name: "Bedrock",
-    max_temperature: 1.0,
+    max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),
     tool_name: PLAIN_NAME,
     tool_call_id: Some(Rule { holds: is_tool_use_id, says: "1-64 letters, digits, '_', '.', ':' or '-'" }),
