@@ -8,7 +8,7 @@
 
 use serde_json::value::RawValue;
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::payload::Payload;
 use super::turns::{AlternatingTurn, Alternation, Turn};
 use super::{ConvertOptions, Converted, Provider, ProviderId};
@@ -77,7 +77,7 @@ impl Provider for AnthropicMessages {
             return Err(cx.report);
         }
         let mut system: Vec<SystemBlock<'a>> = Vec::new();
-        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+        if let Some(prompt) = non_blank(options.system.as_deref()) {
             system.push(SystemBlock { kind: "text", text: prompt });
         }
         let mut messages = Alternation::new();
@@ -117,7 +117,7 @@ impl Provider for AnthropicMessages {
                 .into_iter()
                 .map(|(spec, schema)| Tool {
                     name: &spec.name,
-                    description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                    description: non_blank(spec.description.as_deref()),
                     input_schema: schema,
                 })
                 .collect(),
@@ -269,11 +269,7 @@ fn block<'a>(
             Some(Block::Document { source, title })
         }
         ContentBlock::Video(_) => {
-            cx.unsupported(
-                path(),
-                "video",
-                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
-            );
+            cx.no_video(path());
             None
         }
     }

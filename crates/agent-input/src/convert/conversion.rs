@@ -61,6 +61,12 @@ fn is_plain_name(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
+/// Text to send, or `None` when it is missing or blank: a blank system prompt or tool
+/// description is left out of the body rather than sent empty.
+pub(crate) fn non_blank(text: Option<&str>) -> Option<&str> {
+    text.filter(|text| !text.trim().is_empty())
+}
+
 /// The provider's own checks of conversion options alone (see [`super::check_options`]).
 pub(crate) fn check_options(profile: &'static Profile, options: &ConvertOptions) -> Report {
     let base = Path::root();
@@ -102,6 +108,15 @@ impl<'p> Conversion<'p> {
     pub(crate) fn unsupported(&mut self, path: Path, what: &str, instead: &str) {
         let message = format!("{} cannot take {what}; {instead}", self.name());
         self.error(Diagnostic::new(Code::UnsupportedByProvider, path, message));
+    }
+
+    /// Video, for providers that take none.
+    pub(crate) fn no_video(&mut self, path: Path) {
+        self.unsupported(
+            path,
+            "video",
+            "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
+        );
     }
 
     /// `max_tokens` (default 4096), `temperature` up to the provider's highest, `top_p` in

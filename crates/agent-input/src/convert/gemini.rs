@@ -8,7 +8,7 @@
 
 use serde_json::value::RawValue;
 
-use super::conversion::{Conversion, Profile, Rule};
+use super::conversion::{Conversion, Profile, Rule, non_blank};
 use super::payload::Payload;
 use super::turns::{AlternatingTurn, Alternation, CallSite, Turn, tool_text};
 use super::{ConvertOptions, Converted, Provider, ProviderId};
@@ -119,7 +119,7 @@ impl Provider for Gemini {
         cx.first_is_user(&turns);
         let calls = cx.pairs_by_message(&turns, false);
         let mut system: Vec<Part<'a>> = Vec::new();
-        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+        if let Some(prompt) = non_blank(options.system.as_deref()) {
             system.push(Part::Text(prompt));
         }
         let mut contents = Alternation::new();
@@ -160,7 +160,7 @@ impl Provider for Gemini {
                         .into_iter()
                         .map(|(spec, schema)| FunctionDeclaration {
                             name: &spec.name,
-                            description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                            description: non_blank(spec.description.as_deref()),
                             parameters_json_schema: schema,
                         })
                         .collect(),

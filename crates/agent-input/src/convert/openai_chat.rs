@@ -5,7 +5,7 @@
 //! other document formats, PDF URLs and `s3://` URLs are errors. The model name travels with the
 //! endpoint, not in the converted body (see docs/providers.md).
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
 use super::payload::{self, DataUrl};
 use super::turns::Turn;
 use super::{ConvertOptions, Converted, Provider, ProviderId};
@@ -81,7 +81,7 @@ impl Provider for OpenAiChat {
             return Err(cx.report);
         }
         let mut messages = Vec::with_capacity(turns.len() + 1);
-        if let Some(system) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+        if let Some(system) = non_blank(options.system.as_deref()) {
             messages.push(ChatMessage::System { content: Content::Text(system) });
         }
         let mut documents = 0;
@@ -106,7 +106,7 @@ impl Provider for OpenAiChat {
                     kind: "function",
                     function: Function {
                         name: &spec.name,
-                        description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                        description: non_blank(spec.description.as_deref()),
                         parameters: schema,
                     },
                 })
@@ -224,11 +224,7 @@ fn message<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usi
                     Source::Url(url) => cx.no_url(url, path().key("source").key("data"), "document"),
                 }
             }
-            ContentBlock::Video(_) => cx.unsupported(
-                path(),
-                "video",
-                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
-            ),
+            ContentBlock::Video(_) => cx.no_video(path()),
         }
     }
     Some(ChatMessage::User { content: Content::Parts(parts) })

@@ -6,7 +6,7 @@
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
 //! and stop sequences are errors.
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
 use super::openai_chat::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits};
 use super::payload::{self, DataUrl};
 use super::turns::Turn;
@@ -66,8 +66,7 @@ impl Provider for OpenAiResponses {
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
-        let mut instructions: Vec<&str> =
-            options.system.as_deref().filter(|s| !s.trim().is_empty()).into_iter().collect();
+        let mut instructions: Vec<&str> = non_blank(options.system.as_deref()).into_iter().collect();
         let mut input = Vec::with_capacity(turns.len());
         let mut documents = 0;
         for turn in &turns {
@@ -88,7 +87,7 @@ impl Provider for OpenAiResponses {
                 .map(|(spec, schema)| Tool {
                     kind: "function",
                     name: &spec.name,
-                    description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                    description: non_blank(spec.description.as_deref()),
                     parameters: schema,
                     strict: false,
                 })
@@ -179,11 +178,7 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize
                     }
                 }
             }
-            ContentBlock::Video(_) => cx.unsupported(
-                path(),
-                "video",
-                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
-            ),
+            ContentBlock::Video(_) => cx.no_video(path()),
         }
     }
     parts

@@ -10,7 +10,7 @@ pub mod wire;
 
 use serde_json::value::RawValue;
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
 use super::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -102,7 +102,7 @@ impl Provider for BedrockConverse {
                 .map(|(spec, schema)| {
                     Tool::ToolSpec(ToolSpecification {
                         name: &spec.name,
-                        description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                        description: non_blank(spec.description.as_deref()),
                         input_schema: ToolInputSchema::Json(schema),
                     })
                 })
@@ -257,7 +257,7 @@ fn build<'a>(
     tool_config: Option<ToolConfiguration<'a>>,
 ) -> Option<ConverseRequest<'a>> {
     let mut system = Vec::new();
-    if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+    if let Some(prompt) = non_blank(options.system.as_deref()) {
         system.push(SystemContentBlock::Text(prompt));
     }
     let mut messages: Alternation<Message<'a>> = Alternation::new();
