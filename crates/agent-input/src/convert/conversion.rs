@@ -21,6 +21,8 @@ static EMPTY_SCHEMA: std::sync::LazyLock<Value> =
 
 /// What the shared checks need to know about one provider. Every difference between providers
 /// that the shared checks make is a field here, so it can be read in one place per provider.
+/// `roles_text` ("or" in Bedrock's list) and `legacy_option_wording` differ in wording only:
+/// they keep Bedrock's older messages word for word.
 #[derive(Debug)]
 pub(crate) struct Profile {
     /// How messages name the provider.
