@@ -8,12 +8,13 @@
 
 use serde_json::value::RawValue;
 
-use super::common::{self, Cx};
-use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
+use super::payload::Payload;
+use super::turns::{AlternatingTurn, Alternation, Turn};
+use super::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::path::Path;
 
 use self::wire::{Block, DocumentSource, ImageSource, Message, MessagesRequest, SystemBlock, Tool};
 
@@ -42,7 +43,18 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     limits: "≤ 100 images of ≤ 5 MB; request ≤ 32 MB; temperature ≤ 1",
 };
 
-const TOOL_NAME_RULE: &str = "1-64 letters, digits, '_' or '-'";
+/// What the shared checks need to know about Anthropic Messages.
+pub(crate) const PROFILE: Profile = Profile {
+    name: ProviderId::AnthropicMessages.display_name(),
+    max_temperature: MAX_TEMPERATURE,
+    max_stop_sequences: Some(usize::MAX),
+    tool_name: PLAIN_NAME,
+    tool_call_id: Some(Rule { holds: is_tool_use_id, says: "letters, digits, '_' or '-'" }),
+    roles: &["user", "assistant", "system", "tool"],
+    roles_text: "user, assistant, system, tool",
+    too_large: "send it by URL",
+    legacy_option_wording: false,
+};
 
 /// The Anthropic Messages converter.
 #[derive(Debug, Clone, Copy, Default)]
@@ -57,20 +69,18 @@ impl Provider for AnthropicMessages {
         options: &'a ConvertOptions,
     ) -> Result<Converted<MessagesRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Cx::new(Self::ID, &request.input_path);
-        let max_tokens = cx.sampling(options, MAX_TEMPERATURE, Some(usize::MAX));
-        let tools = cx.tools(options, common::is_plain_name, TOOL_NAME_RULE);
+        let mut cx = Conversion::of(&PROFILE, request);
+        let max_tokens = cx.sampling(options);
+        let tools = cx.tools(options);
         limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
         let mut system: Vec<SystemBlock<'a>> = Vec::new();
-        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+        if let Some(prompt) = non_blank(options.system.as_deref()) {
             system.push(SystemBlock { kind: "text", text: prompt });
         }
-        let mut messages: Vec<Message<'a>> = Vec::new();
-        let mut last_is_tool_group = false;
-        let mut tool_block_at = None;
+        let mut messages = Alternation::new();
         let mut documents = 0;
         cx.first_is_user(&turns);
         for turn in &turns {
@@ -78,70 +88,28 @@ impl Provider for AnthropicMessages {
                 Role::User | Role::Tool => "user",
                 Role::Assistant => "assistant",
                 Role::System => {
-                    let texts = super::openai_chat::text_only(&mut cx, turn, "system prompts");
+                    let texts = cx.text_only(turn, "system prompts");
                     system.extend(texts.into_iter().map(|text| SystemBlock { kind: "text", text }));
                     continue;
                 }
                 Role::Other(_) => {
-                    cx.role_not_supported(turn, &["user", "assistant", "system", "tool"]);
+                    cx.role_not_supported(turn);
                     continue;
                 }
             };
             let blocks = blocks(&mut cx, turn, &mut documents);
-            if tool_block_at.is_none() {
-                tool_block_at = if !turn.tool_calls.is_empty() {
-                    Some(turn.origin.field_path(cx.base, "toolCalls"))
-                } else if *turn.role == Role::Tool {
-                    Some(turn.origin.field_path(cx.base, "toolCallId"))
-                } else {
-                    None
-                };
-            }
-            let is_tool = *turn.role == Role::Tool;
-            match messages.last_mut() {
-                Some(last) if last.role == role => {
-                    if !(is_tool && last_is_tool_group) {
-                        let message = format!(
-                            "this message was merged into the previous {role} turn: Anthropic Messages needs user and assistant turns to alternate"
-                        );
-                        cx.report.push(Diagnostic::new(
-                            Code::MessagesMerged,
-                            turn.origin.message_path(cx.base),
-                            message,
-                        ));
-                    }
-                    last.content.extend(blocks);
-                    // Tool results must come first in a user turn.
-                    let (mut content, rest): (Vec<_>, Vec<_>) =
-                        last.content.drain(..).partition(|b| matches!(b, Block::ToolResult { .. }));
-                    content.extend(rest);
-                    last.content = content;
-                    last_is_tool_group = last_is_tool_group && is_tool;
-                }
-                _ => {
-                    messages.push(Message { role, content: blocks });
-                    last_is_tool_group = is_tool;
-                }
-            }
+            messages.push(&mut cx, turn, role, blocks);
         }
-        if let Some(at) = tool_block_at
-            && options.tools.is_empty()
-        {
-            cx.error(Diagnostic::new(
-                Code::ToolConfigRequired,
-                at,
-                "the conversation has tool calls or tool results, so Anthropic Messages needs the tool specs: pass tools (name, description, input_schema)",
-            ));
-        }
-        cx.tool_pairs(&turns, false);
-        check_prefill(&mut cx, &turns);
+        cx.tool_specs_required(&turns, options);
+        cx.pairs_by_message(&turns, false);
+        cx.prefill_without_trailing_space(&turns);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
         let body = MessagesRequest {
             max_tokens,
             system,
-            messages,
+            messages: messages.turns,
             temperature: options.temperature,
             top_p: options.top_p,
             stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
@@ -149,7 +117,7 @@ impl Provider for AnthropicMessages {
                 .into_iter()
                 .map(|(spec, schema)| Tool {
                     name: &spec.name,
-                    description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                    description: non_blank(spec.description.as_deref()),
                     input_schema: schema,
                 })
                 .collect(),
@@ -158,16 +126,33 @@ impl Provider for AnthropicMessages {
     }
 }
 
-/// The option checks of [`AnthropicMessages::convert`] alone.
-pub(crate) fn check_options(options: &ConvertOptions) -> Report {
-    let base = Path::root();
-    let mut cx = Cx::new(ProviderId::AnthropicMessages, &base);
-    cx.sampling(options, MAX_TEMPERATURE, Some(usize::MAX));
-    cx.tools(options, common::is_plain_name, TOOL_NAME_RULE);
-    cx.report
+impl<'a> AlternatingTurn for Message<'a> {
+    type Role = &'static str;
+    type Block = Block<'a>;
+    const ROLES: &'static str = "user and assistant";
+
+    fn new(role: &'static str, content: Vec<Block<'a>>) -> Self {
+        Self { role, content }
+    }
+
+    fn role(&self) -> &'static str {
+        self.role
+    }
+
+    fn blocks(&mut self) -> &mut Vec<Block<'a>> {
+        &mut self.content
+    }
+
+    fn role_name(role: &'static str) -> &'static str {
+        role
+    }
+
+    fn is_tool_result(block: &Block<'a>) -> bool {
+        matches!(block, Block::ToolResult { .. })
+    }
 }
 
-fn limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
     let mut images = 0u64;
     let mut media = 0u64;
     for turn in turns {
@@ -188,17 +173,7 @@ fn is_tool_use_id(id: &str) -> bool {
     !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-fn check_id(cx: &mut Cx<'_>, id: &str, path: Path) {
-    if !is_tool_use_id(id) {
-        let message = format!(
-            "Anthropic Messages tool call ids must be letters, digits, '_' or '-'; {} is not",
-            crate::validate::quote(id)
-        );
-        cx.error(Diagnostic::new(Code::InvalidForProvider, path, message).received(id));
-    }
-}
-
-fn blocks<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Block<'a>> {
+fn blocks<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Block<'a>> {
     let mut blocks = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
         blocks.push(Block::Text { text });
@@ -206,7 +181,7 @@ fn blocks<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Ve
     }
     if *turn.role == Role::Tool {
         let id = turn.tool_call_id.unwrap_or_default();
-        check_id(cx, id, turn.origin.field_path(cx.base, "toolCallId"));
+        cx.call_id(id, &turn.origin.field_path(cx.base, "toolCallId"));
         let content = turn.content.iter().enumerate().filter_map(|(j, b)| block(cx, turn, j, b, documents)).collect();
         blocks.push(Block::ToolResult { tool_use_id: id, content });
         return blocks;
@@ -220,11 +195,8 @@ fn blocks<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Ve
         blocks.extend(block(cx, turn, j, content, documents));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
-        let path = turn.origin.field_path(cx.base, "toolCalls").index(k);
-        check_id(cx, &call.id, path.key("id"));
-        if !common::is_plain_name(&call.name) {
-            cx.bad_tool_name(&call.name, path.key("function").key("name"), TOOL_NAME_RULE);
-        }
+        cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
+        cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
             blocks.push(Block::ToolUse { id: &call.id, name: &call.name, input });
@@ -234,7 +206,7 @@ fn blocks<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Ve
 }
 
 fn block<'a>(
-    cx: &mut Cx<'_>,
+    cx: &mut Conversion<'_>,
     turn: &Turn<'a, 'a>,
     j: usize,
     content: &'a ContentBlock<'a>,
@@ -245,7 +217,7 @@ fn block<'a>(
         ContentBlock::Text(text) => Some(Block::Text { text }),
         ContentBlock::Image(image) => match &image.source {
             Source::Base64(data) => Some(Block::Image {
-                source: ImageSource::Base64 { media_type: image.format.mime_type(), data: common::Payload(data) },
+                source: ImageSource::Base64 { media_type: image.format.mime_type(), data: Payload(data) },
             }),
             Source::Url(url) => cx
                 .web_url(url, path().key("source").key("data"), "image")
@@ -256,7 +228,7 @@ fn block<'a>(
             let title = document.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
             let source = match (document.format, &document.source) {
                 (DocumentFormat::Pdf, Source::Base64(data)) => {
-                    DocumentSource::Base64 { media_type: document.format.mime_type(), data: common::Payload(data) }
+                    DocumentSource::Base64 { media_type: document.format.mime_type(), data: Payload(data) }
                 }
                 (DocumentFormat::Pdf, Source::Url(url)) => {
                     if !cx.web_url(url, path().key("source").key("data"), "document") {
@@ -297,30 +269,9 @@ fn block<'a>(
             Some(Block::Document { source, title })
         }
         ContentBlock::Video(_) => {
-            cx.unsupported(
-                path(),
-                "video",
-                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
-            );
+            cx.no_video(path());
             None
         }
-    }
-}
-
-/// Anthropic rejects a final assistant message (a prefill) that ends with whitespace.
-fn check_prefill(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
-    let Some(last) = turns.iter().rev().find(|t| *t.role != Role::System) else { return };
-    if *last.role != Role::Assistant || !last.tool_calls.is_empty() {
-        return;
-    }
-    if let Some(ContentBlock::Text(text)) = last.content.last()
-        && text.ends_with(char::is_whitespace)
-    {
-        cx.error(Diagnostic::new(
-            Code::InvalidForProvider,
-            last.origin.block_path(cx.base, last.content.len() - 1).key("text"),
-            "Anthropic Messages rejects a final assistant message (a prefill) that ends with whitespace; remove the trailing spaces or line breaks",
-        ));
     }
 }
 
@@ -422,7 +373,7 @@ pub mod wire {
             /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
             media_type: &'static str,
             /// Base64.
-            data: super::common::Payload<'a>,
+            data: super::Payload<'a>,
         },
         /// A URL the provider fetches.
         Url {
@@ -440,7 +391,7 @@ pub mod wire {
             /// `application/pdf`.
             media_type: &'static str,
             /// Base64.
-            data: super::common::Payload<'a>,
+            data: super::Payload<'a>,
         },
         /// A PDF URL.
         Url {

@@ -8,12 +8,13 @@
 
 use serde_json::value::RawValue;
 
-use super::common::{CallSite, Cx, tool_text};
-use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
-use crate::diagnostic::{Code, Diagnostic, Report};
+use super::conversion::{Conversion, Profile, Rule, non_blank};
+use super::payload::Payload;
+use super::turns::{AlternatingTurn, Alternation, CallSite, Turn, tool_text};
+use super::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::diagnostic::Report;
 use crate::format::{DocumentFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::path::Path;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionDeclaration, FunctionResponse, GenerateContentRequest, GenerationConfig,
@@ -47,7 +48,21 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     limits: "≤ 3600 images; 100 MB inline; PDF ≤ 50 MB; ≤ 5 stop sequences; temperature ≤ 2",
 };
 
-const TOOL_NAME_RULE: &str = "1-64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'";
+/// What the shared checks need to know about Gemini.
+pub(crate) const PROFILE: Profile = Profile {
+    name: ProviderId::Gemini.display_name(),
+    max_temperature: MAX_TEMPERATURE,
+    max_stop_sequences: Some(MAX_STOP_SEQUENCES),
+    tool_name: Rule {
+        holds: is_function_name,
+        says: "1-64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'",
+    },
+    tool_call_id: None,
+    roles: &["user", "assistant", "system", "tool"],
+    roles_text: "user, assistant, system, tool",
+    too_large: "send it by URL",
+    legacy_option_wording: false,
+};
 
 /// Gemini function names: start with a letter or `_`; letters, digits, `_ . : -`; at most 64.
 fn is_function_name(name: &str) -> bool {
@@ -94,67 +109,42 @@ impl Provider for Gemini {
         options: &'a ConvertOptions,
     ) -> Result<Converted<GenerateContentRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Cx::new(Self::ID, &request.input_path);
-        let max_output_tokens = cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
-        let tools = cx.tools(options, is_function_name, TOOL_NAME_RULE);
+        let mut cx = Conversion::of(&PROFILE, request);
+        let max_output_tokens = cx.sampling(options);
+        let tools = cx.tools(options);
         limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
         cx.first_is_user(&turns);
-        let calls = cx.tool_pairs(&turns, false);
+        let calls = cx.pairs_by_message(&turns, false);
         let mut system: Vec<Part<'a>> = Vec::new();
-        if let Some(prompt) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+        if let Some(prompt) = non_blank(options.system.as_deref()) {
             system.push(Part::Text(prompt));
         }
-        let mut contents: Vec<Content<'a>> = Vec::new();
-        let mut last_is_tool_group = false;
+        let mut contents = Alternation::new();
         for turn in &turns {
             let role = match turn.role {
                 Role::User | Role::Tool => "user",
                 Role::Assistant => "model",
                 Role::System => {
-                    let texts = super::openai_chat::text_only(&mut cx, turn, "system instructions");
+                    let texts = cx.text_only(turn, "system instructions");
                     system.extend(texts.into_iter().map(Part::Text));
                     continue;
                 }
                 Role::Other(_) => {
-                    cx.role_not_supported(turn, &["user", "assistant", "system", "tool"]);
+                    cx.role_not_supported(turn);
                     continue;
                 }
             };
             let parts = parts(&mut cx, turn, &calls);
-            let is_tool = *turn.role == Role::Tool;
-            match contents.last_mut() {
-                Some(last) if last.role == role => {
-                    if !(is_tool && last_is_tool_group) {
-                        let message = format!(
-                            "this message was merged into the previous {role} turn: Gemini needs user and model turns to alternate"
-                        );
-                        cx.report.push(Diagnostic::new(
-                            Code::MessagesMerged,
-                            turn.origin.message_path(cx.base),
-                            message,
-                        ));
-                    }
-                    last.parts.extend(parts);
-                    let (mut ordered, rest): (Vec<_>, Vec<_>) =
-                        last.parts.drain(..).partition(|p| matches!(p, Part::FunctionResponse(_)));
-                    ordered.extend(rest);
-                    last.parts = ordered;
-                    last_is_tool_group = last_is_tool_group && is_tool;
-                }
-                _ => {
-                    contents.push(Content { role, parts });
-                    last_is_tool_group = is_tool;
-                }
-            }
+            contents.push(&mut cx, turn, role, parts);
         }
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
         let body = GenerateContentRequest {
-            contents,
+            contents: contents.turns,
             system_instruction: (!system.is_empty()).then_some(SystemInstruction { parts: system }),
             generation_config: GenerationConfig {
                 max_output_tokens,
@@ -170,7 +160,7 @@ impl Provider for Gemini {
                         .into_iter()
                         .map(|(spec, schema)| FunctionDeclaration {
                             name: &spec.name,
-                            description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                            description: non_blank(spec.description.as_deref()),
                             parameters_json_schema: schema,
                         })
                         .collect(),
@@ -181,16 +171,33 @@ impl Provider for Gemini {
     }
 }
 
-/// The option checks of [`Gemini::convert`] alone.
-pub(crate) fn check_options(options: &ConvertOptions) -> Report {
-    let base = Path::root();
-    let mut cx = Cx::new(ProviderId::Gemini, &base);
-    cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
-    cx.tools(options, is_function_name, TOOL_NAME_RULE);
-    cx.report
+impl<'a> AlternatingTurn for Content<'a> {
+    type Role = &'static str;
+    type Block = Part<'a>;
+    const ROLES: &'static str = "user and model";
+
+    fn new(role: &'static str, parts: Vec<Part<'a>>) -> Self {
+        Self { role, parts }
+    }
+
+    fn role(&self) -> &'static str {
+        self.role
+    }
+
+    fn blocks(&mut self) -> &mut Vec<Part<'a>> {
+        &mut self.parts
+    }
+
+    fn role_name(role: &'static str) -> &'static str {
+        role
+    }
+
+    fn is_tool_result(part: &Part<'a>) -> bool {
+        matches!(part, Part::FunctionResponse(_))
+    }
 }
 
-fn limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
     let mut images = 0u64;
     let mut inline = 0u64;
     for turn in turns {
@@ -214,7 +221,7 @@ fn limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
     cx.total(inline, MAX_INLINE_CHARS, "base64 inline data");
 }
 
-fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
+fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
     let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
         parts.push(Part::Text(text));
@@ -271,7 +278,7 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Ve
         };
         match block.source() {
             Some(Source::Base64(data)) => {
-                parts.push(Part::InlineData(InlineData { mime_type: mime, data: super::common::Payload(data) }));
+                parts.push(Part::InlineData(InlineData { mime_type: mime, data: Payload(data) }));
             }
             Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
                 parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
@@ -280,10 +287,7 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Ve
         }
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
-        if !is_function_name(&call.name) {
-            let path = turn.origin.field_path(cx.base, "toolCalls").index(k).key("function").key("name");
-            cx.bad_tool_name(&call.name, path, TOOL_NAME_RULE);
-        }
+        cx.call_name(&call.name, turn, k);
         if let Ok(args) = serde_json::from_str::<&RawValue>(&call.arguments) {
             parts.push(Part::FunctionCall(FunctionCall { name: &call.name, args }));
         }
@@ -353,7 +357,7 @@ pub mod wire {
         /// The MIME type.
         pub mime_type: &'static str,
         /// Base64.
-        pub data: super::super::common::Payload<'a>,
+        pub data: super::Payload<'a>,
     }
 
     /// A URL the provider fetches.

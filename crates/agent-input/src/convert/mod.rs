@@ -3,14 +3,21 @@
 //! One module per provider, each behind [`Provider`], each with typed wire structs. A converter
 //! never drops content silently: what the provider cannot carry is an error naming the provider
 //! and saying what to do instead.
+//!
+//! The checks providers share are written once: `conversion` (the conversion context, options,
+//! tool specs, URLs, limits), `turns` (the messages as turns, roles, pairing, merging) and
+//! `payload` (media in bodies). A provider module holds its wire structs, its `PROFILE` (what the
+//! shared checks need to know about it: name, ranges, naming rules, roles) and its own rules.
 
 pub mod anthropic_messages;
 pub mod bedrock_converse;
-mod common;
+mod conversion;
 pub mod gemini;
 pub mod mlcommons;
 pub mod openai_chat;
 pub mod openai_responses;
+mod payload;
+mod turns;
 
 use std::fmt;
 
@@ -18,15 +25,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Report};
-use crate::model::{AgentInput, ContentBlock, ExecuteRequest, Message, Role, ToolCall};
+use crate::model::ExecuteRequest;
 use crate::path::Path;
 
 pub use anthropic_messages::AnthropicMessages;
 pub use bedrock_converse::BedrockConverse;
-pub use common::DataUrl;
 pub use gemini::Gemini;
 pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
+pub use payload::DataUrl;
 
 /// A provider's request format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -222,12 +229,17 @@ pub trait Provider {
 /// The provider's own checks of conversion options (ranges, tool names and schemas), without
 /// converting anything: for checking options where they are configured (an agent's registration).
 pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
+    conversion::check_options(profile(provider), options)
+}
+
+/// The provider's data for the shared checks.
+const fn profile(provider: ProviderId) -> &'static conversion::Profile {
     match provider {
-        ProviderId::BedrockConverse => bedrock_converse::check_options(options),
-        ProviderId::OpenAiChat => openai_chat::check_options(options),
-        ProviderId::OpenAiResponses => openai_responses::check_options(options),
-        ProviderId::AnthropicMessages => anthropic_messages::check_options(options),
-        ProviderId::Gemini => gemini::check_options(options),
+        ProviderId::BedrockConverse => &bedrock_converse::PROFILE,
+        ProviderId::OpenAiChat => &openai_chat::PROFILE,
+        ProviderId::OpenAiResponses => &openai_responses::PROFILE,
+        ProviderId::AnthropicMessages => &anthropic_messages::PROFILE,
+        ProviderId::Gemini => &gemini::PROFILE,
     }
 }
 
@@ -378,87 +390,6 @@ fn serialize_failure(provider: ProviderId, error: &serde_json::Error) -> Report 
         format!("the {} request could not be written as JSON: {error}", provider.display_name()),
     ));
     report
-}
-
-/// Where one message of the input sits in the request, for paths.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Origin {
-    /// Text input: the input itself.
-    Text,
-    /// Content-block input: the blocks are the input array.
-    Blocks,
-    /// Message `i` of a messages input.
-    Message(usize),
-}
-
-/// A message of the input with its location: text and content-block inputs become one user message.
-#[derive(Debug)]
-pub(crate) struct Turn<'r, 'a> {
-    pub(crate) role: &'r Role<'a>,
-    /// Text input's text, which has no block of its own.
-    pub(crate) text: Option<&'r str>,
-    pub(crate) content: &'r [ContentBlock<'a>],
-    pub(crate) tool_calls: &'r [ToolCall<'a>],
-    pub(crate) tool_call_id: Option<&'r str>,
-    pub(crate) origin: Origin,
-}
-
-static USER: Role<'static> = Role::User;
-
-impl<'r, 'a> Turn<'r, 'a> {
-    pub(crate) fn all(input: &'r AgentInput<'a>) -> Vec<Turn<'r, 'a>> {
-        match input {
-            AgentInput::Text(text) => vec![Turn {
-                role: &USER,
-                text: Some(text),
-                content: &[],
-                tool_calls: &[],
-                tool_call_id: None,
-                origin: Origin::Text,
-            }],
-            AgentInput::Blocks(blocks) => vec![Turn {
-                role: &USER,
-                text: None,
-                content: blocks,
-                tool_calls: &[],
-                tool_call_id: None,
-                origin: Origin::Blocks,
-            }],
-            AgentInput::Messages(messages) => messages
-                .iter()
-                .enumerate()
-                .map(|(i, m): (usize, &'r Message<'a>)| Turn {
-                    role: &m.role,
-                    text: None,
-                    content: &m.content,
-                    tool_calls: &m.tool_calls,
-                    tool_call_id: m.tool_call_id.as_deref(),
-                    origin: Origin::Message(i),
-                })
-                .collect(),
-        }
-    }
-}
-
-impl Origin {
-    pub(crate) fn message_path(self, base: &Path) -> Path {
-        match self {
-            Self::Text | Self::Blocks => base.clone(),
-            Self::Message(i) => base.index(i),
-        }
-    }
-
-    pub(crate) fn block_path(self, base: &Path, j: usize) -> Path {
-        match self {
-            Self::Text => base.clone(),
-            Self::Blocks => base.index(j),
-            Self::Message(i) => base.index(i).key("content").index(j),
-        }
-    }
-
-    pub(crate) fn field_path(self, base: &Path, key: &str) -> Path {
-        self.message_path(base).key(key)
-    }
 }
 
 /// Path of a conversion option, for option errors.

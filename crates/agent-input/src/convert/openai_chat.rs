@@ -5,12 +5,13 @@
 //! other document formats, PDF URLs and `s3://` URLs are errors. The model name travels with the
 //! endpoint, not in the converted body (see docs/providers.md).
 
-use super::common::{self, Cx, DataUrl};
-use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use super::payload::{self, DataUrl};
+use super::turns::Turn;
+use super::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::path::Path;
 
 use self::wire::{
     ChatMessage, ChatRequest, Content, File, Function, FunctionCall, ImageUrl, Part, Tool, ToolCall, Url,
@@ -43,6 +44,22 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     limits: "≤ 500 images, 50 MB images, 32 MB PDFs; ≤ 4 stop sequences; temperature ≤ 2",
 };
 
+/// What the shared checks need to know about Chat Completions.
+pub(crate) const PROFILE: Profile = Profile {
+    name: ProviderId::OpenAiChat.display_name(),
+    max_temperature: MAX_TEMPERATURE,
+    max_stop_sequences: Some(MAX_STOP_SEQUENCES),
+    tool_name: PLAIN_NAME,
+    tool_call_id: None,
+    roles: OPENAI_ROLES,
+    roles_text: "system, developer, user, assistant, tool",
+    too_large: "send it by URL",
+    legacy_option_wording: false,
+};
+
+/// The standard roles both `OpenAI` APIs take (`developer` is theirs).
+pub(crate) const OPENAI_ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
+
 /// The `OpenAI` Chat Completions converter.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenAiChat;
@@ -56,15 +73,15 @@ impl Provider for OpenAiChat {
         options: &'a ConvertOptions,
     ) -> Result<Converted<ChatRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Cx::new(Self::ID, &request.input_path);
-        let max_completion_tokens = cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
-        let tools = cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
+        let mut cx = Conversion::of(&PROFILE, request);
+        let max_completion_tokens = cx.sampling(options);
+        let tools = cx.tools(options);
         openai_limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
         let mut messages = Vec::with_capacity(turns.len() + 1);
-        if let Some(system) = options.system.as_deref().filter(|s| !s.trim().is_empty()) {
+        if let Some(system) = non_blank(options.system.as_deref()) {
             messages.push(ChatMessage::System { content: Content::Text(system) });
         }
         let mut documents = 0;
@@ -73,7 +90,7 @@ impl Provider for OpenAiChat {
                 messages.push(message);
             }
         }
-        cx.tool_pairs(&turns, true);
+        cx.pairs_by_message(&turns, true);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
@@ -89,7 +106,7 @@ impl Provider for OpenAiChat {
                     kind: "function",
                     function: Function {
                         name: &spec.name,
-                        description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                        description: non_blank(spec.description.as_deref()),
                         parameters: schema,
                     },
                 })
@@ -99,17 +116,8 @@ impl Provider for OpenAiChat {
     }
 }
 
-/// The option checks of [`OpenAiChat::convert`] alone.
-pub(crate) fn check_options(options: &ConvertOptions) -> Report {
-    let base = Path::root();
-    let mut cx = Cx::new(ProviderId::OpenAiChat, &base);
-    cx.sampling(options, MAX_TEMPERATURE, Some(MAX_STOP_SEQUENCES));
-    cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
-    cx.report
-}
-
 /// The image and PDF limits `OpenAI`'s two APIs share.
-pub(crate) fn openai_limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
+pub(crate) fn openai_limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
     let (mut images, mut image_bytes, mut file_bytes) = (0u64, 0u64, 0u64);
     for turn in turns {
         for (j, block) in turn.content.iter().enumerate() {
@@ -129,11 +137,11 @@ pub(crate) fn openai_limits(cx: &mut Cx<'_>, turns: &[Turn<'_, '_>]) {
     cx.total(file_bytes, MAX_FILE_BYTES_TOTAL, "PDF files");
 }
 
-fn message<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {
+fn message<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {
     let role = match turn.role {
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => "developer",
         Role::Other(_) => {
-            cx.role_not_supported(turn, &["system", "developer", "user", "assistant", "tool"]);
+            cx.role_not_supported(turn);
             return None;
         }
         Role::User => "user",
@@ -150,7 +158,7 @@ fn message<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> O
             "tool" => "tool messages",
             _ => "system and developer messages",
         };
-        let texts = text_only(cx, turn, place);
+        let texts = cx.text_only(turn, place);
         let content = match texts.as_slice() {
             [] => None,
             [text] => Some(Content::Text(text)),
@@ -164,11 +172,7 @@ fn message<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> O
                     .iter()
                     .enumerate()
                     .map(|(k, call)| {
-                        if !common::is_plain_name(&call.name) {
-                            let path =
-                                turn.origin.field_path(cx.base, "toolCalls").index(k).key("function").key("name");
-                            cx.bad_tool_name(&call.name, path, "1-64 letters, digits, '_' or '-'");
-                        }
+                        cx.call_name(&call.name, turn, k);
                         ToolCall {
                             id: &call.id,
                             kind: "function",
@@ -213,33 +217,17 @@ fn message<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> O
                 match &document.source {
                     Source::Base64(data) => parts.push(Part::File {
                         file: File {
-                            filename: common::file_name(document.name.as_deref(), "pdf", *documents),
+                            filename: payload::file_name(document.name.as_deref(), "pdf", *documents),
                             file_data: DataUrl { mime: document.format.mime_type(), data },
                         },
                     }),
                     Source::Url(url) => cx.no_url(url, path().key("source").key("data"), "document"),
                 }
             }
-            ContentBlock::Video(_) => cx.unsupported(
-                path(),
-                "video",
-                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
-            ),
+            ContentBlock::Video(_) => cx.no_video(path()),
         }
     }
     Some(ChatMessage::User { content: Content::Parts(parts) })
-}
-
-/// The text blocks of a message whose role takes only text; other blocks are errors.
-pub(crate) fn text_only<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, place: &str) -> Vec<&'a str> {
-    let mut texts = Vec::with_capacity(turn.content.len());
-    for (j, block) in turn.content.iter().enumerate() {
-        match block {
-            ContentBlock::Text(text) => texts.push(text.as_ref()),
-            other => cx.media_in_role(turn, j, other, place),
-        }
-    }
-    texts
 }
 
 /// Chat Completions request shapes, limited to what the standard input can produce.

@@ -6,13 +6,14 @@
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
 //! and stop sequences are errors.
 
-use super::common::{self, Cx, DataUrl};
-use super::openai_chat::{MAX_TEMPERATURE, openai_limits, text_only};
-use super::{ConvertOptions, Converted, Provider, ProviderId, Turn};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use super::openai_chat::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits};
+use super::payload::{self, DataUrl};
+use super::turns::Turn;
+use super::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::path::Path;
 
 use self::wire::{Item, Output, Part, ResponsesRequest, Tool, Url};
 
@@ -32,6 +33,19 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2",
 };
 
+/// What the shared checks need to know about Responses.
+pub(crate) const PROFILE: Profile = Profile {
+    name: ProviderId::OpenAiResponses.display_name(),
+    max_temperature: MAX_TEMPERATURE,
+    max_stop_sequences: None,
+    tool_name: PLAIN_NAME,
+    tool_call_id: None,
+    roles: OPENAI_ROLES,
+    roles_text: "system, developer, user, assistant, tool",
+    too_large: "send it by URL",
+    legacy_option_wording: false,
+};
+
 /// The `OpenAI` Responses converter.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenAiResponses;
@@ -45,21 +59,20 @@ impl Provider for OpenAiResponses {
         options: &'a ConvertOptions,
     ) -> Result<Converted<ResponsesRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Cx::new(Self::ID, &request.input_path);
-        let max_output_tokens = cx.sampling(options, MAX_TEMPERATURE, None);
-        let tools = cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
+        let mut cx = Conversion::of(&PROFILE, request);
+        let max_output_tokens = cx.sampling(options);
+        let tools = cx.tools(options);
         openai_limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
-        let mut instructions: Vec<&str> =
-            options.system.as_deref().filter(|s| !s.trim().is_empty()).into_iter().collect();
+        let mut instructions: Vec<&str> = non_blank(options.system.as_deref()).into_iter().collect();
         let mut input = Vec::with_capacity(turns.len());
         let mut documents = 0;
         for turn in &turns {
             items(&mut cx, turn, &mut documents, &mut instructions, &mut input);
         }
-        cx.tool_pairs(&turns, false);
+        cx.pairs_by_message(&turns, false);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
@@ -74,7 +87,7 @@ impl Provider for OpenAiResponses {
                 .map(|(spec, schema)| Tool {
                     kind: "function",
                     name: &spec.name,
-                    description: spec.description.as_deref().filter(|d| !d.trim().is_empty()),
+                    description: non_blank(spec.description.as_deref()),
                     parameters: schema,
                     strict: false,
                 })
@@ -84,17 +97,8 @@ impl Provider for OpenAiResponses {
     }
 }
 
-/// The option checks of [`OpenAiResponses::convert`] alone.
-pub(crate) fn check_options(options: &ConvertOptions) -> Report {
-    let base = Path::root();
-    let mut cx = Cx::new(ProviderId::OpenAiResponses, &base);
-    cx.sampling(options, MAX_TEMPERATURE, None);
-    cx.tools(options, common::is_plain_name, "1-64 letters, digits, '_' or '-'");
-    cx.report
-}
-
 fn items<'a>(
-    cx: &mut Cx<'_>,
+    cx: &mut Conversion<'_>,
     turn: &Turn<'a, 'a>,
     documents: &mut usize,
     instructions: &mut Vec<&'a str>,
@@ -105,23 +109,20 @@ fn items<'a>(
         return;
     }
     match turn.role {
-        Role::System => instructions.extend(text_only(cx, turn, "instructions")),
+        Role::System => instructions.extend(cx.text_only(turn, "instructions")),
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => {
-            let content = text_only(cx, turn, "developer messages").into_iter().map(|text| Part::InputText { text });
+            let content = cx.text_only(turn, "developer messages").into_iter().map(|text| Part::InputText { text });
             input.push(Item::Message { role: "developer", content: content.collect() });
         }
-        Role::Other(_) => cx.role_not_supported(turn, &["system", "developer", "user", "assistant", "tool"]),
+        Role::Other(_) => cx.role_not_supported(turn),
         Role::Assistant => {
-            let texts = text_only(cx, turn, "assistant messages");
+            let texts = cx.text_only(turn, "assistant messages");
             if !texts.is_empty() {
                 let content = texts.into_iter().map(|text| Part::OutputText { text }).collect();
                 input.push(Item::Message { role: "assistant", content });
             }
             for (k, call) in turn.tool_calls.iter().enumerate() {
-                if !common::is_plain_name(&call.name) {
-                    let path = turn.origin.field_path(cx.base, "toolCalls").index(k).key("function").key("name");
-                    cx.bad_tool_name(&call.name, path, "1-64 letters, digits, '_' or '-'");
-                }
+                cx.call_name(&call.name, turn, k);
                 input.push(Item::FunctionCall { call_id: &call.id, name: &call.name, arguments: &call.arguments });
             }
         }
@@ -137,7 +138,7 @@ fn items<'a>(
     }
 }
 
-fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
+fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
     let mut parts = Vec::with_capacity(turn.content.len());
     for (j, block) in turn.content.iter().enumerate() {
         let path = || turn.origin.block_path(cx.base, j);
@@ -166,7 +167,7 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec
                 }
                 match &document.source {
                     Source::Base64(data) => parts.push(Part::InputFile {
-                        filename: Some(common::file_name(document.name.as_deref(), "pdf", *documents)),
+                        filename: Some(payload::file_name(document.name.as_deref(), "pdf", *documents)),
                         file_data: Some(DataUrl { mime: document.format.mime_type(), data }),
                         file_url: None,
                     }),
@@ -177,11 +178,7 @@ fn parts<'a>(cx: &mut Cx<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec
                     }
                 }
             }
-            ContentBlock::Video(_) => cx.unsupported(
-                path(),
-                "video",
-                "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
-            ),
+            ContentBlock::Video(_) => cx.no_video(path()),
         }
     }
     parts
@@ -193,6 +190,8 @@ pub mod wire {
     use serde_json::Value;
 
     use super::DataUrl;
+    /// A `data:` URL or a web URL, as Chat Completions takes it.
+    pub use crate::convert::openai_chat::wire::Url;
 
     /// The body of `POST /v1/responses` (without `model`, which the caller adds).
     #[derive(Debug, Clone, Serialize)]
@@ -287,16 +286,6 @@ pub mod wire {
             #[serde(skip_serializing_if = "Option::is_none")]
             file_url: Option<&'a str>,
         },
-    }
-
-    /// A `data:` URL or a web URL.
-    #[derive(Debug, Clone, Serialize)]
-    #[serde(untagged)]
-    pub enum Url<'a> {
-        /// Inline bytes.
-        Data(DataUrl<'a>),
-        /// A URL the provider fetches.
-        Web(&'a str),
     }
 
     /// A function tool.

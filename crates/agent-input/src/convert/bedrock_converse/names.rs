@@ -18,7 +18,7 @@ pub(crate) const MAX_LEN: usize = 200;
 
 /// What happened to a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub(crate) enum NameChange {
     /// Used as given, or generated with no clash.
     Unchanged,
     /// Changed to satisfy the character rules (and possibly made unique).
@@ -36,16 +36,16 @@ pub(crate) struct Names {
 
 impl Names {
     /// The name for the next document in order of appearance.
-    pub(crate) fn next(&mut self, given: Option<&str>) -> (String, Outcome) {
+    pub(crate) fn next(&mut self, given: Option<&str>) -> (String, NameChange) {
         self.count += 1;
         let fallback = || format!("document-{}", self.count);
         let (base, mut outcome) = match given {
             Some(given) => match sanitize(given) {
-                Some(name) if name == given => (name, Outcome::Unchanged),
-                Some(name) => (name, Outcome::Sanitized),
-                None => (fallback(), Outcome::Sanitized),
+                Some(name) if name == given => (name, NameChange::Unchanged),
+                Some(name) => (name, NameChange::Sanitized),
+                None => (fallback(), NameChange::Sanitized),
             },
-            None => (fallback(), Outcome::Unchanged),
+            None => (fallback(), NameChange::Unchanged),
         };
         let mut name = base.clone();
         let mut n = 1;
@@ -55,8 +55,8 @@ impl Names {
             let keep = MAX_LEN - suffix.len();
             let stem = if base.len() > keep { base[..keep].trim_end() } else { base.as_str() };
             name = format!("{stem}{suffix}");
-            if outcome == Outcome::Unchanged {
-                outcome = Outcome::MadeUnique;
+            if outcome == NameChange::Unchanged {
+                outcome = NameChange::MadeUnique;
             }
         }
         self.taken.insert(name.to_ascii_lowercase());
@@ -235,13 +235,13 @@ mod tests {
     #[test]
     fn makes_names_unique_in_order() {
         let mut names = Names::default();
-        assert_eq!(names.next(Some("report.pdf")), ("report".into(), Outcome::Sanitized));
-        assert_eq!(names.next(Some("report")), ("report (2)".into(), Outcome::MadeUnique));
-        assert_eq!(names.next(Some("Report")), ("Report (3)".into(), Outcome::MadeUnique));
-        assert_eq!(names.next(None), ("document-4".into(), Outcome::Unchanged));
-        assert_eq!(names.next(Some("document-6")), ("document-6".into(), Outcome::Unchanged));
-        assert_eq!(names.next(None), ("document-6 (2)".into(), Outcome::MadeUnique));
-        assert_eq!(names.next(Some("???")), ("document-7".into(), Outcome::Sanitized));
+        assert_eq!(names.next(Some("report.pdf")), ("report".into(), NameChange::Sanitized));
+        assert_eq!(names.next(Some("report")), ("report (2)".into(), NameChange::MadeUnique));
+        assert_eq!(names.next(Some("Report")), ("Report (3)".into(), NameChange::MadeUnique));
+        assert_eq!(names.next(None), ("document-4".into(), NameChange::Unchanged));
+        assert_eq!(names.next(Some("document-6")), ("document-6".into(), NameChange::Unchanged));
+        assert_eq!(names.next(None), ("document-6 (2)".into(), NameChange::MadeUnique));
+        assert_eq!(names.next(Some("???")), ("document-7".into(), NameChange::Sanitized));
         let long = "x".repeat(200);
         let mut names = Names::default();
         names.next(Some(&long));

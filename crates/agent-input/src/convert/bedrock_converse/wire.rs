@@ -150,7 +150,7 @@ impl Serialize for Base64<'_> {
         if let Some(raw) = self.literal.and_then(|literal| serde_json::from_str::<&RawValue>(literal).ok()) {
             return raw.serialize(serializer);
         }
-        crate::convert::common::plain_string(serializer, &[text])
+        crate::convert::payload::plain_string(serializer, &[text])
     }
 }
 

@@ -1,0 +1,312 @@
+//! The conversion of one request for one provider: the [`Conversion`] every converter reports
+//! into, and the provider's [`Profile`], the data that makes the shared checks its own (name,
+//! option ranges, naming rules, roles). Checks of options, tool specs, tool calls, URLs and
+//! limits live here; checks of the conversation's shape are in `turns.rs`.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::turns::Turn;
+use super::{ConvertOptions, DEFAULT_MAX_TOKENS, ToolSpec, option_path};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::model::{ExecuteRequest, Source};
+use crate::path::Path;
+use crate::url::{self, Scheme};
+use crate::validate::quote;
+
+/// The schema of a tool that takes no arguments, used when a spec gives none.
+static EMPTY_SCHEMA: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
+
+/// What the shared checks need to know about one provider. Every difference between providers
+/// that the shared checks make is a field here, so it can be read in one place per provider.
+/// `roles_text` ("or" in Bedrock's list) and `legacy_option_wording` differ in wording only:
+/// they keep Bedrock's older messages word for word.
+#[derive(Debug)]
+pub(crate) struct Profile {
+    /// How messages name the provider.
+    pub(crate) name: &'static str,
+    /// Highest temperature (`top_p` is 0 to 1 for every provider).
+    pub(crate) max_temperature: f64,
+    /// Most stop sequences; `None` when the provider takes none at all.
+    pub(crate) max_stop_sequences: Option<usize>,
+    /// What a tool's name must be, in specs and in calls.
+    pub(crate) tool_name: Rule,
+    /// What a tool call's id must be, where the provider restricts it.
+    pub(crate) tool_call_id: Option<Rule>,
+    /// The standard roles the provider takes, as `expected` lists them.
+    pub(crate) roles: &'static [&'static str],
+    /// The same roles as messages list them.
+    pub(crate) roles_text: &'static str,
+    /// What to do with a medium over a size limit, after "Shrink it or".
+    pub(crate) too_large: &'static str,
+    /// Bedrock's option messages, written before the shared ones and kept word for word: range
+    /// bounds written whole (`0..1`, not `0..1.0`) and "at most N stop sequences are allowed".
+    pub(crate) legacy_option_wording: bool,
+}
+
+/// A naming rule: the check, and how messages state it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rule {
+    /// Whether a name keeps the rule.
+    pub(crate) holds: fn(&str) -> bool,
+    /// The rule in words, after "must be".
+    pub(crate) says: &'static str,
+}
+
+/// Letters, digits, `_` and `-`, 1 to 64 of them: the tool name rule of Bedrock, `OpenAI` and
+/// Anthropic.
+pub(crate) const PLAIN_NAME: Rule = Rule { holds: is_plain_name, says: "1-64 letters, digits, '_' or '-'" };
+
+fn is_plain_name(name: &str) -> bool {
+    (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Text to send, or `None` when it is missing or blank: a blank system prompt or tool
+/// description is left out of the body rather than sent empty.
+pub(crate) fn non_blank(text: Option<&str>) -> Option<&str> {
+    text.filter(|text| !text.trim().is_empty())
+}
+
+/// The provider's own checks of conversion options alone (see [`super::check_options`]).
+pub(crate) fn check_options(profile: &'static Profile, options: &ConvertOptions) -> Report {
+    let base = Path::root();
+    let mut cx = Conversion::new(profile, &base);
+    cx.sampling(options);
+    cx.tools(options);
+    cx.report
+}
+
+/// The conversion of one request for one provider: where its input sits, and what was found.
+pub(crate) struct Conversion<'p> {
+    pub(crate) profile: &'static Profile,
+    /// Path of the input in the request; every input path starts here.
+    pub(crate) base: &'p Path,
+    /// The request text, when the input borrows from it (Bedrock copies payloads from it as is).
+    pub(crate) source_text: Option<&'p str>,
+    pub(crate) report: Report,
+}
+
+impl<'p> Conversion<'p> {
+    pub(crate) fn new(profile: &'static Profile, base: &'p Path) -> Self {
+        Self { profile, base, source_text: None, report: Report::default() }
+    }
+
+    /// The conversion of `request`'s input.
+    pub(crate) fn of(profile: &'static Profile, request: &'p ExecuteRequest<'p>) -> Self {
+        Self { source_text: request.source_text, ..Self::new(profile, &request.input_path) }
+    }
+
+    pub(crate) fn name(&self) -> &'static str {
+        self.profile.name
+    }
+
+    pub(crate) fn error(&mut self, diagnostic: Diagnostic) {
+        self.report.push(diagnostic);
+    }
+
+    /// Content the provider cannot carry at all.
+    pub(crate) fn unsupported(&mut self, path: Path, what: &str, instead: &str) {
+        let message = format!("{} cannot take {what}; {instead}", self.name());
+        self.error(Diagnostic::new(Code::UnsupportedByProvider, path, message));
+    }
+
+    /// Video, for providers that take none.
+    pub(crate) fn no_video(&mut self, path: Path) {
+        self.unsupported(
+            path,
+            "video",
+            "describe the video in text, send still frames as images, or use bedrock-converse or gemini",
+        );
+    }
+
+    /// `max_tokens` (default 4096), `temperature` up to the provider's highest, `top_p` in
+    /// `0..=1`, and non-empty stop sequences, as many as the provider takes.
+    pub(crate) fn sampling(&mut self, options: &ConvertOptions) -> u64 {
+        let profile = self.profile;
+        let max_tokens = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+        if max_tokens == 0 || max_tokens > i32::MAX as u64 {
+            self.error(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    option_path("max_tokens"),
+                    format!("max_tokens must be at least 1 (and at most {}), not {max_tokens}", i32::MAX),
+                )
+                .received(max_tokens.to_string()),
+            );
+        }
+        for (name, value, max) in
+            [("temperature", options.temperature, profile.max_temperature), ("top_p", options.top_p, 1.0)]
+        {
+            if let Some(value) = value
+                && !(0.0..=max).contains(&value)
+            {
+                let bound = super::number_text(max);
+                let bound = if profile.legacy_option_wording { bound.trim_end_matches(".0") } else { &bound };
+                let value = super::number_text(value);
+                let message = format!("{name} must be between 0 and {bound} for {}, not {value}", self.name());
+                self.error(
+                    Diagnostic::new(Code::InvalidParameter, option_path(name), message)
+                        .expected([format!("0..{bound}")])
+                        .received(value),
+                );
+            }
+        }
+        let stops = options.stop_sequences.len();
+        match profile.max_stop_sequences {
+            None if stops > 0 => {
+                let message = format!(
+                    "{} has no stop sequences; remove stop_sequences or use a provider that takes them",
+                    self.name()
+                );
+                self.error(Diagnostic::new(Code::UnsupportedByProvider, option_path("stop_sequences"), message));
+            }
+            Some(max) if stops > max => {
+                let message = if profile.legacy_option_wording {
+                    format!("at most {max} stop sequences are allowed, not {stops}")
+                } else {
+                    format!("{} takes at most {max} stop sequences, not {stops}", self.name())
+                };
+                self.error(
+                    Diagnostic::new(Code::InvalidParameter, option_path("stop_sequences"), message)
+                        .limit(max as u64, stops as u64),
+                );
+            }
+            _ => {}
+        }
+        for (i, stop) in options.stop_sequences.iter().enumerate() {
+            if stop.is_empty() {
+                self.error(Diagnostic::new(
+                    Code::InvalidParameter,
+                    option_path("stop_sequences").index(i),
+                    "a stop sequence must not be empty",
+                ));
+            }
+        }
+        max_tokens
+    }
+
+    /// Checks tool specs: names by the provider's rule, unique, object schemas. Returns each spec
+    /// with its schema (an empty object schema when none is given).
+    pub(crate) fn tools<'a>(&mut self, options: &'a ConvertOptions) -> Vec<(&'a ToolSpec, &'a Value)> {
+        let rule = self.profile.tool_name;
+        let mut seen = HashSet::new();
+        let mut tools = Vec::with_capacity(options.tools.len());
+        for (i, spec) in options.tools.iter().enumerate() {
+            let path = option_path("tools").index(i);
+            if !(rule.holds)(&spec.name) {
+                self.bad_tool_name(&spec.name, path.key("name"));
+            } else if !seen.insert(spec.name.as_str()) {
+                self.error(
+                    Diagnostic::new(
+                        Code::InvalidForProvider,
+                        path.key("name"),
+                        format!("tool '{}' is given twice; tool names must be unique", spec.name),
+                    )
+                    .received(spec.name.clone()),
+                );
+            }
+            let schema = match &spec.input_schema {
+                None => &*EMPTY_SCHEMA,
+                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => {
+                    schema
+                }
+                Some(other) => {
+                    let json = crate::json::Json::from_value(other);
+                    let message = format!(
+                        "{} needs a tool's input_schema to be a JSON Schema object with \"type\": \"object\"; got {} {}",
+                        self.name(),
+                        crate::validate::a_or_an(json.type_name()),
+                        json.type_name()
+                    );
+                    self.error(Diagnostic::new(Code::InvalidForProvider, path.key("input_schema"), message));
+                    continue;
+                }
+            };
+            tools.push((spec, schema));
+        }
+        tools
+    }
+
+    /// The name of `turn`'s tool call `k`, by the provider's tool name rule.
+    pub(crate) fn call_name(&mut self, name: &str, turn: &Turn<'_, '_>, k: usize) {
+        if !(self.profile.tool_name.holds)(name) {
+            let path = turn.origin.field_path(self.base, "toolCalls").index(k).key("function").key("name");
+            self.bad_tool_name(name, path);
+        }
+    }
+
+    fn bad_tool_name(&mut self, name: &str, path: Path) {
+        let message =
+            format!("{} tool names must be {}; {} is not", self.name(), self.profile.tool_name.says, quote(name));
+        self.error(Diagnostic::new(Code::InvalidForProvider, path, message).received(name));
+    }
+
+    /// A tool call id (of a call or of a tool result), by the provider's rule if it has one.
+    pub(crate) fn call_id(&mut self, id: &str, path: &Path) {
+        let Some(rule) = self.profile.tool_call_id else { return };
+        if !(rule.holds)(id) {
+            let message = format!("{} tool call ids must be {}; {} is not", self.name(), rule.says, quote(id));
+            self.error(Diagnostic::new(Code::InvalidForProvider, path.clone(), message).received(id));
+        }
+    }
+
+    /// A web URL source the provider fetches itself: `https`/`http` pass; `s3://` is refused.
+    pub(crate) fn web_url(&mut self, url: &str, path: Path, what: &str) -> bool {
+        match url::check(url) {
+            Ok(Scheme::S3) => {
+                let message = format!(
+                    "{} cannot read s3:// URLs for {what}s; use an https URL (a presigned S3 URL works) or base64 data",
+                    self.name()
+                );
+                self.error(Diagnostic::new(Code::UrlNotSupportedByProvider, path, message).received(url));
+                false
+            }
+            // Validation accepted only https, http and s3.
+            Ok(_) | Err(_) => true,
+        }
+    }
+
+    /// A URL where the provider takes none.
+    pub(crate) fn no_url(&mut self, url: &str, path: Path, what: &str) {
+        let message = format!("{} cannot take a URL for {what}s; send the bytes as base64 data", self.name());
+        self.error(Diagnostic::new(Code::UrlNotSupportedByProvider, path, message).received(url));
+    }
+
+    /// A count limit, reported once at the first block over it.
+    pub(crate) fn count(&mut self, n: u64, max: u64, what: &str, path: &dyn Fn() -> Path) {
+        if n == max + 1 {
+            let message = format!("{} accepts at most {max} {what}s in one request; this is {what} {n}", self.name());
+            self.error(Diagnostic::new(Code::ProviderLimit, path(), message).limit(max, n));
+        }
+    }
+
+    /// A decoded size limit of one base64 source.
+    pub(crate) fn size(&mut self, source: &Source<'_>, max: u64, what: &str, path: &dyn Fn() -> Path) {
+        if let Some(size) = source.decoded_len() {
+            let size = size as u64;
+            if size > max {
+                let message = format!(
+                    "{} accepts {what}s of at most {max} bytes; this one is {size} bytes. Shrink it or {}",
+                    self.name(),
+                    self.profile.too_large
+                );
+                self.error(
+                    Diagnostic::new(Code::ProviderLimit, path().key("source").key("data"), message).limit(max, size),
+                );
+            }
+        }
+    }
+
+    /// A limit on the total of something over the request, reported at the input.
+    pub(crate) fn total(&mut self, total: u64, max: u64, what: &str) {
+        if total > max {
+            let message = format!(
+                "{} accepts at most {max} bytes of {what} in one request; this one has {total}. Send some of it by URL or in several requests",
+                self.name()
+            );
+            self.error(Diagnostic::new(Code::ProviderLimit, self.base.clone(), message).limit(max, total));
+        }
+    }
+}
