@@ -47,7 +47,7 @@ class Known:
         if provider != self.provider or problem.kind != self.kind:
             return False
         want, got = self.path.split("/"), problem.path.split("/")
-        return len(want) == len(got) and all(w in ("*", g) for w, g in zip(want, got))
+        return len(want) == len(got) and all(w in ("*", g) for w, g in zip(want, got, strict=True))
 
 
 def load_known(path: Path) -> list[Known]:
@@ -105,7 +105,10 @@ def main() -> int:
     passed = tests - len(failures)
 
     fixtures = inputs.fixture_jobs(args.fixtures)
-    jobs = fixtures.jobs + inputs.generated_jobs(args.generated, args.seed)
+    generated = inputs.generated_jobs(args.generated, args.seed)
+    for job, codes in inputs.invalid_inputs(args.cli, generated[:: len(inputs.PROVIDERS)], args.workers):
+        failures.append(f"generator: {job.case} is not valid input ({', '.join(codes)}): fix inputs.Generator")
+    jobs = fixtures.jobs + generated
     outcomes, unrepresentable = inputs.convert_all(args.cli, jobs, args.workers)
     print(
         f"inputs: {len({j.case for j in fixtures.jobs})} fixture inputs (valid cases × option sets), "
@@ -157,8 +160,10 @@ def main() -> int:
         for entry in known:
             if entry.seen:
                 case, problem = groups[id(entry)][0]
-                print(f"  {entry.provider}, {entry.kind} at {entry.path}: {entry.seen} times, "
-                      f"e.g. {case} {problem.path}: {problem.detail}")
+                print(
+                    f"  {entry.provider}, {entry.kind} at {entry.path}: {entry.seen} times, "
+                    f"e.g. {case} {problem.path}: {problem.detail}"
+                )
                 print(f"    issue {entry.issue}: {entry.reason}")
 
     failed = 0
@@ -174,8 +179,10 @@ def main() -> int:
         failed += len(unexpected)
     stale = [entry for entry in known if entry.seen == 0]
     for entry in stale:
-        print(f"\nstale known entry (no body shows it any more; remove it from known.json): "
-              f"{entry.provider}, {entry.kind} at {entry.path} (issue {entry.issue})")
+        print(
+            f"\nstale known entry (no body shows it any more; remove it from known.json): "
+            f"{entry.provider}, {entry.kind} at {entry.path} (issue {entry.issue})"
+        )
     failed += len(stale)
     for failure in failures:
         print(failure)

@@ -157,13 +157,33 @@ MEDIA_BYTES = {
     "md": b"# Title\n\n- item\n",
 }
 
-WORDS = "weather Seattle picture report summary table chart invoice résumé 東京 naïve plan".split()
+FORMAT_ALIASES = {"jpeg": "jpg", "three_gp": "3gp", "html": "htm", "md": "markdown"}
+WORDS = [
+    "weather",
+    "Seattle",
+    "picture",
+    "report",
+    "summary",
+    "table",
+    "chart",
+    "invoice",
+    "résumé",
+    "東京",
+    "naïve",
+    "plan",
+]
 NAMES = ["Q3 report", "résumé (final) [v2]", "notes.md", "data_2024.csv", "Version 2.0", "报告", "a"]
 TOOLS = [
-    {"name": "get_weather", "description": "Weather for a city",
-     "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
-    {"name": "search_docs", "description": "Search the docs",
-     "input_schema": {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}}},
+    {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+    {
+        "name": "search_docs",
+        "description": "Search the docs",
+        "input_schema": {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}},
+    },
     {"name": "lookup-order", "input_schema": {"type": "object"}},
     {"name": "no_schema", "description": "A tool without a schema"},
 ]
@@ -175,20 +195,32 @@ class Generator:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.calls = 0
+        self.prefill = False
 
     def text(self) -> str:
         words = self.rng.choices(WORDS, k=self.rng.randint(1, 8))
         return " ".join(words) + self.rng.choice(["", "?", ".", "\nSecond line."])
 
     def source(self, fmt: str, kind: str) -> dict[str, Any]:
-        roll = self.rng.random()
+        rng = self.rng
+        # Sometimes an alias or another letter case, which validation normalizes (§3.3).
+        label = fmt
+        if rng.random() < 0.15:
+            label = rng.choice([FORMAT_ALIASES.get(fmt, fmt.upper()), fmt.upper()])
+        roll = rng.random()
         if roll < 0.6:
-            data = MEDIA_BYTES[fmt] + bytes(self.rng.randint(0, 24))
-            return {"type": "base64", "format": fmt, "data": base64.b64encode(data).decode()}
+            data = base64.b64encode(MEDIA_BYTES[fmt] + bytes(rng.randint(0, 24))).decode()
+            # Sometimes a data: URL prefix or line breaks, which the bodies must not carry (§3.4).
+            if kind == "image" and rng.random() < 0.15:
+                data = f"data:image/{fmt};base64,{data}"
+            elif rng.random() < 0.1:
+                data = "\n".join(data[i : i + 8] for i in range(0, len(data), 8))
+            return {"type": "base64", "format": label, "data": data}
         ext = "3gp" if fmt == "three_gp" else fmt
+        n = rng.randint(1, 99)
         if roll < 0.8:
-            return {"type": "url", "format": fmt, "data": f"https://example.com/{kind}/file{self.rng.randint(1, 99)}.{ext}"}
-        return {"type": "url", "format": fmt, "data": f"s3://agent-input-bucket/{kind}/file{self.rng.randint(1, 99)}.{ext}"}
+            return {"type": "url", "format": label, "data": f"https://example.com/{kind}/file{n}.{ext}"}
+        return {"type": "url", "format": label, "data": f"s3://agent-input-bucket/{kind}/file{n}.{ext}"}
 
     def block(self, kinds: list[str]) -> dict[str, Any]:
         kind = self.rng.choice(kinds)
@@ -219,6 +251,8 @@ class Generator:
         out: list[dict[str, Any]] = []
         if rng.random() < 0.3:
             out.append({"role": "system", "content": [{"type": "text", "text": self.text()}]})
+        if rng.random() < 0.05:
+            out.append({"role": "developer", "content": [{"type": "text", "text": self.text()}]})
         for turn in range(rng.randint(1, 3)):
             out.append({"role": "user", "content": self.blocks(media=rng.random() < 0.5)})
             last_turn = turn > 0 and rng.random() < 0.4
@@ -240,12 +274,14 @@ class Generator:
                 out.append({"role": "assistant", "content": [{"type": "text", "text": self.text()}]})
             else:
                 out.append({"role": "assistant", "content": [{"type": "text", "text": self.text()}]})
-        if out[-1]["role"] == "assistant":
+        if out[-1]["role"] == "assistant" and not self.prefill:
             out.append({"role": "user", "content": self.blocks(media=False)})
         return out
 
     def options(self, tools: list[dict[str, Any]]) -> dict[str, Any]:
         rng, options = self.rng, {}
+        if self.prefill:
+            options["allow_prefill"] = True
         if rng.random() < 0.4:
             options["system"] = self.text()
         if rng.random() < 0.4:
@@ -273,11 +309,16 @@ class Generator:
         elif form == "blocks":
             request = {"input": self.blocks(media=True)}
         else:
+            # Sometimes a prefill: the conversation ends with assistant text for the model to continue.
+            self.prefill = rng.random() < 0.08
             request = {"input": self.messages(tools)}
-        return request, self.options(tools)
+        options = self.options(tools)
+        self.prefill = False
+        return request, options
 
 
 def generated_jobs(count: int, seed: int) -> list[Job]:
+    """`count` generated inputs, each for every provider (five jobs per input, in order)."""
     gen = Generator(seed)
     jobs = []
     for i in range(count):
@@ -285,6 +326,19 @@ def generated_jobs(count: int, seed: int) -> list[Job]:
         text = json.dumps(request, ensure_ascii=False)
         jobs += [Job(f"generated/{i:04d}", provider, text, options=options) for provider in PROVIDERS]
     return jobs
+
+
+def invalid_inputs(cli: Path, jobs: list[Job], workers: int) -> list[tuple[Job, list[str]]]:
+    """The jobs whose input the validator refuses, with the error codes (for generated inputs,
+    which must all be valid)."""
+
+    def one(job: Job) -> tuple[Job, list[str]]:
+        args = [str(cli), "validate", "--compact"] + (["--allow-prefill"] if job.options.get("allow_prefill") else [])
+        done = subprocess.run(args, input=job.text.encode(), capture_output=True, check=False)
+        return job, [e["code"] for e in json.loads(done.stdout)["errors"]]
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return [(job, codes) for job, codes in pool.map(one, jobs) if codes]
 
 
 # --- The converter ----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import sys
 import typing
 import warnings
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 KINDS = (
     "unknown_key",  # a key the definition does not have
@@ -272,7 +272,7 @@ def _condense(items: list[tuple[list[tuple[bool, Any]], Any]], level: int) -> li
             (keys if is_key else members).setdefault(seg, []).append(item)
     for group in keys.values():
         out += _condense(group, level + 1)
-    best: Optional[tuple[tuple[int, int, int], list[Any]]] = None
+    best: tuple[tuple[int, int, int], list[Any]] | None = None
     for group in members.values():
         condensed = _condense(group, level + 1)
         depth = max(sum(1 for is_key, _ in segments if is_key) for segments, _ in condensed)
@@ -297,12 +297,13 @@ def _list_iterables(packages: list[str]) -> int:
         root = importlib.import_module(package)
         for info in pkgutil.walk_packages(root.__path__, package + "."):
             importlib.import_module(info.name)
+    roots = {package.split(".")[0] for package in packages}
     rebound = 0
     for name, module in list(sys.modules.items()):
-        if name.split(".")[0] in {p.split(".")[0] for p in packages} and ".types" in name:
-            if getattr(module, "Iterable", None) in (typing.Iterable, collections.abc.Iterable):
-                module.Iterable = typing.List  # type: ignore[attr-defined]
-                rebound += 1
+        in_sdk = name.split(".")[0] in roots and ".types" in name
+        if in_sdk and getattr(module, "Iterable", None) in (typing.Iterable, collections.abc.Iterable):
+            module.Iterable = list  # type: ignore[attr-defined]
+            rebound += 1
     return rebound
 
 
@@ -338,7 +339,7 @@ class SdkTypedDict:
         _check_no_aliases(definition)
         # A TypedDict takes no config of its own through TypeAdapter; inside a list the config
         # applies to it and every nested TypedDict.
-        self.adapter = TypeAdapter(typing.List[definition], config=ConfigDict(extra="forbid", strict=True))
+        self.adapter = TypeAdapter(list[definition], config=ConfigDict(extra="forbid", strict=True))
 
     def check(self, body: Any) -> list[Problem]:
         from pydantic import ValidationError
@@ -367,14 +368,14 @@ class Gemini:
 
         class GenerateContentRequest(_common.BaseModel):  # type: ignore[misc, name-defined]
             contents: list[types.Content]
-            system_instruction: Optional[types.Content] = None
-            generation_config: Optional[types.GenerationConfig] = None
-            tools: Optional[list[types.Tool]] = None
-            tool_config: Optional[types.ToolConfig] = None
-            safety_settings: Optional[list[types.SafetySetting]] = None
-            cached_content: Optional[str] = None
+            system_instruction: types.Content | None = None
+            generation_config: types.GenerationConfig | None = None
+            tools: list[types.Tool] | None = None
+            tool_config: types.ToolConfig | None = None
+            safety_settings: list[types.SafetySetting] | None = None
+            cached_content: str | None = None
 
-        GenerateContentRequest.model_rebuild(_types_namespace={"types": types, "Optional": Optional})
+        GenerateContentRequest.model_rebuild(_types_namespace={"types": types})
         self.model = GenerateContentRequest
 
     def check(self, body: Any) -> list[Problem]:
@@ -403,7 +404,9 @@ def _unknown_enum_values(value: Any, path: list[str | int]) -> typing.Iterator[P
     if isinstance(value, enum.Enum):
         if value not in type(value).__members__.values():
             members = ", ".join(m.value for m in type(value).__members__.values())
-            yield Problem(pointer(path), "wrong_literal", f"'{value.value}' is not one of {members} [{type(value).__name__}]")
+            yield Problem(
+                pointer(path), "wrong_literal", f"'{value.value}' is not one of {members} [{type(value).__name__}]"
+            )
     elif isinstance(value, BaseModel):
         for name, info in type(value).model_fields.items():
             if name in value.model_fields_set:
@@ -418,7 +421,8 @@ def _unknown_enum_values(value: Any, path: list[str | int]) -> typing.Iterator[P
 
 def oracles() -> dict[str, Any]:
     """One validator per provider id."""
-    rebound = _list_iterables(["openai.types.chat", "openai.types.responses", "openai.types.shared_params", "anthropic.types"])
+    packages = ["openai.types.chat", "openai.types.responses", "openai.types.shared_params", "anthropic.types"]
+    rebound = _list_iterables(packages)
     if rebound == 0:
         raise RuntimeError("no Iterable field annotations found: the SDK layout changed; review _list_iterables")
     from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
