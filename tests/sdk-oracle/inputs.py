@@ -196,6 +196,7 @@ class Generator:
         self.rng = random.Random(seed)
         self.calls = 0
         self.prefill = False
+        self.portable = False
 
     def text(self) -> str:
         words = self.rng.choices(WORDS, k=self.rng.randint(1, 8))
@@ -208,6 +209,10 @@ class Generator:
         if rng.random() < 0.15:
             label = rng.choice([FORMAT_ALIASES.get(fmt, fmt.upper()), fmt.upper()])
         roll = rng.random()
+        if self.portable and (kind == "document" or roll < 0.5):
+            roll = 0.0  # base64
+        elif self.portable:
+            roll = 0.7  # https
         if roll < 0.6:
             data = base64.b64encode(MEDIA_BYTES[fmt] + bytes(rng.randint(0, 24))).decode()
             # Sometimes a data: URL prefix or line breaks, which the bodies must not carry (§3.4).
@@ -226,14 +231,19 @@ class Generator:
         kind = self.rng.choice(kinds)
         if kind == "text":
             return {"type": "text", "text": self.text()}
-        fmt = self.rng.choice({"image": IMAGE_FORMATS, "video": VIDEO_FORMATS, "document": DOCUMENT_FORMATS}[kind])
+        if self.portable:
+            fmt = "pdf" if kind == "document" else self.rng.choice(IMAGE_FORMATS)
+        else:
+            fmt = self.rng.choice({"image": IMAGE_FORMATS, "video": VIDEO_FORMATS, "document": DOCUMENT_FORMATS}[kind])
         block: dict[str, Any] = {"type": kind, "source": self.source(fmt, kind)}
         if kind == "document" and self.rng.random() < 0.7:
             block["name"] = self.rng.choice(NAMES)
         return block
 
     def blocks(self, media: bool) -> list[dict[str, Any]]:
-        kinds = ["text", "image", "document", "video"] if media else ["text"]
+        kinds = ["text"]
+        if media:
+            kinds += ["image", "document"] if self.portable else ["image", "document", "video"]
         blocks = [{"type": "text", "text": self.text()}]  # a text first: documents need one (§6)
         blocks += [self.block(kinds) for _ in range(self.rng.randint(0, 3))]
         self.rng.shuffle(blocks)
@@ -298,6 +308,9 @@ class Generator:
 
     def request(self) -> tuple[dict[str, Any], dict[str, Any]]:
         rng = self.rng
+        # Some inputs keep to media most providers take (images, PDFs; base64 or https), so that
+        # media reaches every provider's body and not only its refusals.
+        self.portable = rng.random() < 0.4
         form = rng.choices(["text", "blocks", "messages", "legacy"], weights=[2, 4, 8, 1])[0]
         tools: list[dict[str, Any]] = []
         if form == "messages" or rng.random() < 0.2:
