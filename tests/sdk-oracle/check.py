@@ -115,8 +115,11 @@ def main() -> int:
         f"{args.generated} generated (seed {args.seed}); not converted: {fixtures.invalid_cases} invalid fixture "
         f"cases, {fixtures.ml_commons_sets} option sets in ml-commons parity mode (the body is ml-commons' own)"
     )
+    unflagged: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
     for job, why in unrepresentable:
-        print(f"  not converted: {job.case} [{job.provider}]: the CLI has no flag for the option {why}")
+        unflagged[(job.case, why)].append(job.provider)
+    for (case, why), providers in sorted(unflagged.items()):
+        print(f"  not converted for {len(providers)} providers: {case}: the CLI takes no flags for its options: {why}")
 
     rows: dict[str, collections.Counter[str]] = {p: collections.Counter() for p in inputs.PROVIDERS}
     refusals: dict[str, collections.Counter[str]] = {p: collections.Counter() for p in inputs.PROVIDERS}

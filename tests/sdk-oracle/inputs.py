@@ -358,28 +358,27 @@ def invalid_inputs(cli: Path, jobs: list[Job], workers: int) -> list[tuple[Job, 
 
 
 class UnrepresentableOptions(Exception):
-    """A fixture option the CLI has no flag for (a number written as a string, say)."""
+    """Options the CLI takes no flags for (a negative or non-numeric number, say): its usage error."""
 
 
 def _flags(options: dict[str, Any], tmp: Path) -> list[str]:
+    """CLI flags for conversion options, by the CLI's convention: `top_p` is `--top-p=VALUE`, a
+    list repeats the flag (`--stop-sequence` for `stop_sequences`), `true` is the bare flag, and
+    anything holding objects (`tools`) goes in a JSON file named by the flag."""
     flags: list[str] = []
     for key, value in options.items():
-        if key == "system" and isinstance(value, str):
-            flags.append(f"--system={value}")
-        elif key == "max_tokens" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            flags.append(f"--max-tokens={value}")
-        elif key in ("temperature", "top_p") and isinstance(value, (int, float)) and not isinstance(value, bool):
-            flags.append(f"--{key.replace('_', '-')}={value}")
-        elif key == "stop_sequences" and isinstance(value, list) and all(isinstance(s, str) for s in value):
-            flags += [f"--stop-sequence={s}" for s in value]
-        elif key == "allow_prefill" and isinstance(value, bool):
-            flags += ["--allow-prefill"] if value else []
-        elif key == "tools":
-            path = tmp / "tools.json"
-            path.write_text(json.dumps(value), encoding="utf-8")
-            flags.append(f"--tools={path}")
+        flag = "--stop-sequence" if key == "stop_sequences" else "--" + key.replace("_", "-")
+        scalars = isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value)
+        if isinstance(value, bool):
+            flags += [flag] if value else []
+        elif isinstance(value, (str, int, float)):
+            flags.append(f"{flag}={value}")
+        elif scalars and key != "tools":
+            flags += [f"{flag}={v}" for v in value]
         else:
-            raise UnrepresentableOptions(f"{key}={value!r}")
+            path = tmp / f"{key}.json"
+            path.write_text(json.dumps(value), encoding="utf-8")
+            flags.append(f"{flag}={path}")
     return flags
 
 
@@ -391,7 +390,8 @@ def convert(cli: Path, job: Job) -> Outcome:
         args += _flags(job.options, Path(tmp))
         done = subprocess.run(args, input=job.text.encode(), capture_output=True, check=False)
     if done.returncode == 2:
-        raise RuntimeError(f"{job.case} [{job.provider}]: usage error: {done.stderr.decode(errors='replace')}")
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        raise UnrepresentableOptions(lines[0] if lines else "usage error")
     report = json.loads(done.stdout)
     if report["ok"]:
         return Outcome(job, body=report["body"])
