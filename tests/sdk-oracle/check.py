@@ -84,6 +84,84 @@ def generalize(path: str) -> str:
     return "/".join("*" if seg.isdigit() else seg for seg in path.split("/"))
 
 
+@dataclass
+class Tally:
+    """What checking the converter's outcomes found."""
+
+    rows: dict[str, collections.Counter[str]]  # per provider: fixtures, generated, valid, problems, ...
+    refusals: dict[str, collections.Counter[str]]  # per provider: the converter's error codes
+    unexpected: list[tuple[str, str, oracle.Problem]]  # provider, case, problem
+    known_hits: list[tuple[Known, str, oracle.Problem]]
+
+
+def tally(outcomes: list[inputs.Outcome], oracles: dict[str, Any], known: list[Known]) -> Tally:
+    result = Tally(
+        {p: collections.Counter() for p in inputs.PROVIDERS},
+        {p: collections.Counter() for p in inputs.PROVIDERS},
+        [],
+        [],
+    )
+    for outcome in outcomes:
+        provider, row = outcome.job.provider, result.rows[outcome.job.provider]
+        if outcome.body is None:
+            result.refusals[provider].update(set(outcome.errors))
+            row["refused"] += 1
+            continue
+        row["generated" if outcome.job.case.startswith("generated/") else "fixtures"] += 1
+        problems = oracles[provider].check(outcome.body)
+        row["valid" if not problems else "invalid"] += 1
+        row["problems"] += len(problems)
+        for problem in problems:
+            entry = next((k for k in known if k.matches(provider, problem)), None)
+            if entry is None:
+                result.unexpected.append((provider, outcome.job.case, problem))
+                row["unexpected"] += 1
+            else:
+                entry.seen += 1
+                result.known_hits.append((entry, outcome.job.case, problem))
+                row["known"] += 1
+    return result
+
+
+def print_table(result: Tally) -> None:
+    header = ("provider", "bodies", "fixtures", "generated", "valid", "problems", "known", "unexpected", "refused")
+    print("\n" + "".join(f"{h:>11}" if i else f"{h:<20}" for i, h in enumerate(header)))
+    for provider, row in result.rows.items():
+        cells = [row["fixtures"] + row["generated"]] + [row[h] for h in header[2:]]
+        print(f"{provider:<20}" + "".join(f"{c:>11}" for c in cells))
+    for provider, codes in result.refusals.items():
+        if codes:
+            listed = ", ".join(f"{code} {n}" for code, n in codes.most_common())
+            print(f"  {provider} refused (the converter's own errors; no body to check): {listed}")
+
+
+def print_known(result: Tally, known: list[Known]) -> None:
+    first: dict[int, tuple[str, oracle.Problem]] = {}
+    for entry, case, problem in result.known_hits:
+        first.setdefault(id(entry), (case, problem))
+    if first:
+        print("\nknown problems (known.json):")
+    for entry in known:
+        if id(entry) in first:
+            case, problem = first[id(entry)]
+            print(f"  {entry.provider}, {entry.kind} at {entry.path}: {entry.seen} times")
+            print(f"    e.g. {entry.provider}, {case}, {problem.path}, {problem.kind}: {problem.detail}")
+            print(f"    issue {entry.issue}: {entry.reason}")
+
+
+def print_unexpected(result: Tally, verbose: bool) -> None:
+    if not result.unexpected:
+        return
+    print("\nunexpected problems (provider, case, path, problem):")
+    groups: dict[tuple[str, str, str], list[tuple[str, oracle.Problem]]] = collections.defaultdict(list)
+    for provider, case, problem in result.unexpected:
+        groups[(provider, problem.kind, generalize(problem.path))].append((case, problem))
+    for (provider, kind, path), hits in groups.items():
+        print(f"  {provider}, {kind} at {path}: {len(hits)} times")
+        for case, problem in hits if verbose else hits[:3]:
+            print(f"    {provider}, {case}, {problem.path}, {problem.kind}: {problem.detail}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cli", type=Path, default=ROOT / "target/debug/agent-input", help="the agent-input binary")
@@ -102,14 +180,13 @@ def main() -> int:
 
     tests, failures = self_test(oracles, HERE / "selftest.json")
     print(f"self-test: {tests} hand-written bodies, {len(failures)} failures")
-    passed = tests - len(failures)
+    passed = max(tests - len(failures), 0)
 
     fixtures = inputs.fixture_jobs(args.fixtures)
     generated = inputs.generated_jobs(args.generated, args.seed)
     for job, codes in inputs.invalid_inputs(args.cli, generated[:: len(inputs.PROVIDERS)], args.workers):
         failures.append(f"generator: {job.case} is not valid input ({', '.join(codes)}): fix inputs.Generator")
-    jobs = fixtures.jobs + generated
-    outcomes, unrepresentable = inputs.convert_all(args.cli, jobs, args.workers)
+    outcomes, unrepresentable = inputs.convert_all(args.cli, fixtures.jobs + generated, args.workers)
     print(
         f"inputs: {len({j.case for j in fixtures.jobs})} fixture inputs (valid cases × option sets), "
         f"{args.generated} generated (seed {args.seed}); not converted: {fixtures.invalid_cases} invalid fixture "
@@ -121,85 +198,29 @@ def main() -> int:
     for (case, why), providers in sorted(unflagged.items()):
         print(f"  not converted for {len(providers)} providers: {case}: the CLI takes no flags for its options: {why}")
 
-    rows: dict[str, collections.Counter[str]] = {p: collections.Counter() for p in inputs.PROVIDERS}
-    refusals: dict[str, collections.Counter[str]] = {p: collections.Counter() for p in inputs.PROVIDERS}
-    unexpected: list[tuple[str, str, oracle.Problem]] = []
-    known_hits: list[tuple[Known, str, oracle.Problem]] = []
-    for outcome in outcomes:
-        provider, row = outcome.job.provider, rows[outcome.job.provider]
-        if outcome.body is None:
-            refusals[provider].update(set(outcome.errors))
-            row["refused"] += 1
-            continue
-        row["fixtures" if not outcome.job.case.startswith("generated/") else "generated"] += 1
-        problems = oracles[provider].check(outcome.body)
-        row["valid" if not problems else "invalid"] += 1
-        row["problems"] += len(problems)
-        for problem in problems:
-            entry = next((k for k in known if k.matches(provider, problem)), None)
-            if entry is None:
-                unexpected.append((provider, outcome.job.case, problem))
-                row["unexpected"] += 1
-            else:
-                entry.seen += 1
-                known_hits.append((entry, outcome.job.case, problem))
-                row["known"] += 1
-
-    header = ("provider", "bodies", "fixtures", "generated", "valid", "problems", "known", "unexpected", "refused")
-    print("\n" + "".join(f"{h:>11}" if i else f"{h:<20}" for i, h in enumerate(header)))
-    for provider, row in rows.items():
-        cells = [row["fixtures"] + row["generated"]] + [row[h] for h in header[2:]]
-        print(f"{provider:<20}" + "".join(f"{c:>11}" for c in cells))
-    for provider, codes in refusals.items():
-        if codes:
-            listed = ", ".join(f"{code} {n}" for code, n in codes.most_common())
-            print(f"  {provider} refused (the converter's own errors; no body to check): {listed}")
-
-    if known_hits:
-        print("\nknown problems (known.json):")
-        groups: dict[int, list[tuple[str, oracle.Problem]]] = collections.defaultdict(list)
-        for entry, case, problem in known_hits:
-            groups[id(entry)].append((case, problem))
-        for entry in known:
-            if entry.seen:
-                case, problem = groups[id(entry)][0]
-                print(
-                    f"  {entry.provider}, {entry.kind} at {entry.path}: {entry.seen} times, "
-                    f"e.g. {case} {problem.path}: {problem.detail}"
-                )
-                print(f"    issue {entry.issue}: {entry.reason}")
-
-    failed = 0
-    if unexpected:
-        print("\nunexpected problems (provider, case, path, problem):")
-        by_group: dict[tuple[str, str, str], list[tuple[str, oracle.Problem]]] = collections.defaultdict(list)
-        for provider, case, problem in unexpected:
-            by_group[(provider, problem.kind, generalize(problem.path))].append((case, problem))
-        for (provider, kind, path), hits in by_group.items():
-            print(f"  {provider}, {kind} at {path}: {len(hits)} times")
-            for case, problem in hits if args.verbose else hits[:3]:
-                print(f"    {provider}, {case}, {problem.path}, {problem.kind}: {problem.detail}")
-        failed += len(unexpected)
+    result = tally(outcomes, oracles, known)
+    print_table(result)
+    print_known(result, known)
+    print_unexpected(result, args.verbose)
     stale = [entry for entry in known if entry.seen == 0]
     for entry in stale:
         print(
             f"\nstale known entry (no body shows it any more; remove it from known.json): "
             f"{entry.provider}, {entry.kind} at {entry.path} (issue {entry.issue})"
         )
-    failed += len(stale)
     for failure in failures:
         print(failure)
-    failed += len(failures)
 
-    bodies = sum(row["fixtures"] + row["generated"] for row in rows.values())
-    valid = sum(row["valid"] for row in rows.values())
-    passed += valid
+    rows = result.rows.values()
+    bodies = sum(row["fixtures"] + row["generated"] for row in rows)
+    valid = sum(row["valid"] for row in rows)
     print(
-        f"\n{bodies} bodies checked, {valid} valid; {sum(r['problems'] for r in rows.values())} problems: "
-        f"{len(known_hits)} known, {len(unexpected)} unexpected; {len(stale)} stale known entries; "
+        f"\n{bodies} bodies checked, {valid} valid; {sum(row['problems'] for row in rows)} problems: "
+        f"{len(result.known_hits)} known, {len(result.unexpected)} unexpected; {len(stale)} stale known entries; "
         f"{time.monotonic() - start:.1f} s"
     )
-    print(f"{passed} passed, {failed} failed")
+    failed = len(result.unexpected) + len(stale) + len(failures)
+    print(f"{passed + valid} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
 
