@@ -253,7 +253,9 @@ class Generator:
         self.calls += 1
         tool = self.rng.choice(tools)
         args = {"city": self.rng.choice(["Seattle", "Tōkyō"])} if tool["name"] == "get_weather" else {}
-        call_id = self.rng.choice([f"call_{self.calls}", f"tooluse-{self.calls:04d}", f"c{self.calls}"])
+        # Ids from other providers too (`call.1`, `tooluse:2`), which Anthropic's pattern refuses.
+        n = self.calls
+        call_id = self.rng.choice([f"call_{n}", f"tooluse-{n:04d}", f"c{n}", f"call_{n}", f"call.{n}", f"tooluse:{n}"])
         return {"id": call_id, "type": "function", "function": {"name": tool["name"], "arguments": json.dumps(args)}}
 
     def messages(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
