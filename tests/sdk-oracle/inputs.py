@@ -90,19 +90,28 @@ def _load_exact(path: Path) -> Any:
 @dataclass
 class FixtureInputs:
     jobs: list[Job]
-    invalid_cases: int  # cases whose input is invalid: nothing to convert
+    invalid_cases: int  # cases whose input is invalid with every option set: nothing to convert
     ml_commons_sets: int  # option sets in ml-commons parity mode: the body is ml-commons' own
 
 
 def fixture_jobs(fixtures: Path) -> FixtureInputs:
-    """Every valid fixture case, for every provider, with no options and with each distinct
-    option set of its `convert` entries."""
+    """Every fixture case, for every provider, with no options and with each distinct option set
+    of its `convert` entries. Of an invalid case only the option sets with `allow_prefill`: a
+    conversation ending with the assistant is invalid by default and valid with it."""
     jobs: list[Job] = []
     invalid = ml_commons = 0
     for path in sorted(fixtures.glob("*.json")):
         for case in _load_exact(path)["cases"]:
             name = f"{path.stem}/{case['name']}"
-            if not case["expect"]["valid"]:
+            valid = case["expect"]["valid"]
+            option_sets: list[dict[str, Any]] = [{}] if valid else []
+            for entry in case["expect"].get("convert", {}).values():
+                options = entry.get("options", {})
+                if options.get("ml_commons"):
+                    ml_commons += 1
+                elif options not in option_sets and (valid or options.get("allow_prefill") is True):
+                    option_sets.append(options)
+            if not option_sets:
                 invalid += 1
                 continue
             if "raw" in case:
@@ -111,15 +120,8 @@ def fixture_jobs(fixtures: Path) -> FixtureInputs:
                 text, bare = json.dumps(_expand(case["bare"])), True
             else:
                 text, bare = json.dumps(_expand(case["request"])), False
-            option_sets: list[dict[str, Any]] = [{}]
-            for entry in case["expect"].get("convert", {}).values():
-                options = entry.get("options", {})
-                if options.get("ml_commons"):
-                    ml_commons += 1
-                elif options not in option_sets:
-                    option_sets.append(options)
-            for k, options in enumerate(option_sets):
-                label = name if k == 0 else f"{name}#{k}"
+            for k, options in enumerate(option_sets, start=0 if valid else 1):
+                label = f"{name}#{k}" if options else name
                 for provider in PROVIDERS:
                     jobs.append(Job(label, provider, text, bare, options, case.get("limits", {})))
     return FixtureInputs(jobs, invalid, ml_commons)
