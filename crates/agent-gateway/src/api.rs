@@ -9,9 +9,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 
-use crate::app::{AppState, new_id};
-use crate::error::{ApiError, json_response};
+use crate::error::{ApiError, ErrorKind, json_response};
 use crate::provider;
+use crate::state::{AppState, new_id};
 use crate::store::{Agent, Credential, ModelSpec, Store, StoreError, now_ms};
 
 type Answer = Result<Response, ApiError>;
@@ -86,18 +86,13 @@ pub async fn memory_messages(State(state): State<AppState>, UrlPath(memory_id): 
 
 /// Anything else under the API.
 pub async fn unknown(request: Request) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "resource_not_found_exception",
-        format!("no route for {} {}", request.method(), request.uri().path()),
-    )
+    ApiError::new(ErrorKind::ResourceNotFound, format!("no route for {} {}", request.method(), request.uri().path()))
 }
 
 /// A known API path with a method it does not take, in the `OpenSearch` error shape.
 pub async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed_exception",
+        ErrorKind::MethodNotAllowed,
         format!("{} is not allowed on {}", request.method(), request.uri().path()),
     )
 }
@@ -137,10 +132,8 @@ async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
             format!("the request body is over the limit of {limit} bytes"),
         );
         diagnostic.limit = Some(limit as u64);
-        let mut error = ApiError::invalid_one(diagnostic);
-        error.status = StatusCode::PAYLOAD_TOO_LARGE;
-        error.kind = "request_too_large";
-        Err(error)
+        let reason = diagnostic.message.clone();
+        Err(ApiError { details: vec![diagnostic], ..ApiError::new(ErrorKind::RequestTooLarge, reason) })
     }
 }
 

@@ -1,12 +1,12 @@
-//! The HTTP application: routes, shared state, and the layers around them (auth, CORS, limits,
-//! logging, panics).
+//! The HTTP application: routes and the layers around them (auth, CORS, limits, logging,
+//! panics). The top of the crate: it imports the handlers ([`crate::api`]); nothing imports it.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -16,44 +16,8 @@ use tower_http::services::{ServeDir, ServeFile};
 
 use crate::api;
 use crate::config::{ApiAuth, Config};
-use crate::error::ApiError;
-use crate::provider::Clients;
-use crate::store::Store;
-
-/// What every request shares.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    /// The `SQLite` file.
-    pub store: Store,
-    /// Provider HTTP clients.
-    pub clients: Clients,
-    /// Fetches allowlisted URL sources (`--fetch-allow`).
-    pub fetcher: crate::fetch::Fetcher,
-    /// The configuration.
-    pub config: Arc<Config>,
-}
-
-impl AppState {
-    /// State for `config`, with the store opened.
-    ///
-    /// # Errors
-    /// The store cannot be opened or the HTTP client cannot be built.
-    pub fn new(config: Config) -> Result<Self, String> {
-        let store = Store::open(&config.db).map_err(|e| format!("{}: {e}", config.db.display()))?;
-        let http = reqwest::Client::builder()
-            .connect_timeout(config.provider_timeout.min(std::time::Duration::from_secs(10)))
-            .pool_idle_timeout(std::time::Duration::from_secs(60))
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        let fetcher = crate::fetch::Fetcher::new(config.fetch_allow.clone(), config.provider_timeout)?;
-        Ok(Self {
-            store,
-            clients: Clients { http, timeout: config.provider_timeout },
-            fetcher,
-            config: Arc::new(config),
-        })
-    }
-}
+use crate::error::{ApiError, ErrorKind};
+use crate::state::AppState;
 
 /// The router: the API under `/_plugins/_ml`, the playground (or a short page) at `/`.
 pub fn router(state: AppState) -> Router {
@@ -140,12 +104,8 @@ async fn authenticate(State(config): State<Arc<Config>>, request: Request, next:
     if allowed {
         return next.run(request).await;
     }
-    let mut response = ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "security_exception",
-        "missing or wrong credentials for the gateway's API",
-    )
-    .into_response();
+    let mut response =
+        ApiError::new(ErrorKind::Security, "missing or wrong credentials for the gateway's API").into_response();
     let challenge = match config.auth {
         ApiAuth::Basic { .. } => "Basic realm=\"agent-gateway\"",
         _ => "Bearer",
@@ -164,8 +124,7 @@ async fn time_limit(State(config): State<Arc<Config>>, request: Request, next: N
     match tokio::time::timeout(config.request_timeout, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "request_timeout",
+            ErrorKind::RequestTimeout,
             format!("the request took longer than {} s", config.request_timeout.as_secs()),
         )
         .into_response(),
@@ -188,25 +147,10 @@ async fn log(request: Request, next: Next) -> Response {
     response
 }
 
-/// A fresh random id: 20 characters of `[A-Za-z0-9_-]`, like `OpenSearch` document ids.
-pub fn new_id() -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut bytes = [0_u8; 20];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No OS randomness: fall back to the clock and a counter, still unique per process.
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let seed =
-            crate::store::now_ms().unsigned_abs() ^ COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 40;
-        for (i, byte) in bytes.iter_mut().enumerate() {
-            *byte = u8::try_from((seed >> (i % 8 * 8)) & 0xff).unwrap_or(0) ^ u8::try_from(i).unwrap_or(0);
-        }
-    }
-    bytes.iter().map(|b| char::from(ALPHABET[usize::from(b % 64)])).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::new_id;
 
     #[test]
     fn ids_are_random_and_url_safe() {

@@ -6,12 +6,11 @@ use agent_input::response::{ExecutionResult, ProviderResponse};
 use agent_input::{
     AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, Message, Path, Report, Segment, validate,
 };
-use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 use crate::provider::{self, Outgoing, Provider};
+use crate::state::{AppState, new_id};
 use crate::store::{Store, StoreError};
 
 /// Everything decided before the provider is called.
@@ -69,7 +68,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     let answer = serde_json::to_string(&response.message)
         .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
     new_messages.push(("assistant".into(), answer));
-    let memory_id = memory_id.unwrap_or_else(crate::app::new_id);
+    let memory_id = memory_id.unwrap_or_else(new_id);
     let (memory, owner) = (memory_id.clone(), agent.id.clone());
     let parent = state
         .store
@@ -78,8 +77,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         .map_err(storage)?
         .ok_or_else(|| {
             ApiError::new(
-                StatusCode::CONFLICT,
-                "version_conflict_engine_exception",
+                ErrorKind::VersionConflict,
                 format!(
                     "memory {memory_id} received another turn while this one ran; this turn was not stored — send it again to continue from the new history"
                 ),

@@ -14,10 +14,9 @@ use std::time::Duration;
 
 use agent_input::convert::bedrock_converse::{MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, MAX_VIDEO_BASE64_CHARS};
 use agent_input::{Code, Diagnostic, Path, format};
-use axum::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 
 /// Most redirects followed for one URL.
 const MAX_REDIRECTS: usize = 5;
@@ -208,9 +207,8 @@ impl Fetcher {
     /// Fetches `url`, reading at most `wanted.cap` bytes, and checks its type.
     async fn fetch(&self, url: &str, wanted: Wanted, path: &Path) -> Result<Vec<u8>, ApiError> {
         let cap = wanted.cap;
-        let failed = |why: String| {
-            ApiError::new(StatusCode::BAD_REQUEST, "url_fetch_failed", format!("{path}: could not fetch {url}: {why}"))
-        };
+        let failed =
+            |why: String| ApiError::new(ErrorKind::UrlFetchFailed, format!("{path}: could not fetch {url}: {why}"));
         let work = async {
             let mut response = self.http.get(url).send().await.map_err(|e| failed(without_url(&e)))?;
             let status = response.status();
@@ -295,8 +293,8 @@ fn check_type(wanted: &Wanted, mime: Option<&str>, bytes: &[u8], path: &Path) ->
 /// web URLs (Bedrock; the others take https URLs themselves).
 pub fn needs_inlining(model_provider: &str) -> bool {
     matches!(
-        crate::provider::Kind::parse(model_provider),
-        Some(crate::provider::Kind::Core(agent_input::ProviderId::BedrockConverse))
+        crate::provider::Backend::parse(model_provider),
+        Some(crate::provider::Backend::Core(agent_input::ProviderId::BedrockConverse))
     )
 }
 

@@ -14,12 +14,14 @@ pub mod fetch;
 pub mod provider;
 pub mod schema;
 pub mod sigv4;
+pub mod state;
 pub mod store;
 
 use std::future::Future;
 
-pub use app::{AppState, router};
+pub use app::router;
 pub use config::{Args, Config};
+pub use state::AppState;
 
 /// Opens the store and registers the `echo` agent if configured: everything that can fail
 /// before the server listens.

@@ -10,11 +10,10 @@ use std::time::{Duration, SystemTime};
 
 use agent_input::response::{ProviderResponse, parse_bedrock_converse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
-use axum::http::StatusCode;
 use serde_json::Value;
 
 use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 use crate::sigv4::{self, Credentials};
 use crate::store::ModelSpec;
 
@@ -110,8 +109,7 @@ impl Bedrock {
             None => format!("https://bedrock-runtime.{region}.amazonaws.com"),
         };
         let url = format!("{base}/model/{}/converse", sigv4::uri_encode(&model.model_id));
-        let url = parse_endpoint(&url)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "illegal_argument_exception", e))?;
+        let url = parse_endpoint(&url).map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let credential = &model.credential;
         let auth = match (credential.get("access_key"), credential.get("secret_key")) {
             (Some(access_key), Some(secret_key)) => Auth::SigV4(Credentials {
@@ -171,7 +169,7 @@ impl Bedrock {
         let retry_after = header("retry-after");
         let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
         if !(200..300).contains(&status) {
-            return Err(ProviderError::Status { status, kind: error_type, message: error_message(&text), retry_after });
+            return Err(ProviderError::Status { status, error_type, message: error_message(&text), retry_after });
         }
         parse_bedrock_converse(&text).map_err(|report| ProviderError::BadResponse(report.to_string()))
     }

@@ -11,12 +11,11 @@ use std::time::Duration;
 
 use agent_input::response::{self, ProviderResponse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
-use axum::http::StatusCode;
 use serde_json::Value;
 
 use super::bedrock::{parse_endpoint, read_limited, transport_error};
 use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 use crate::store::ModelSpec;
 
 /// The `anthropic-version` header the Messages API requires.
@@ -124,8 +123,7 @@ impl Hosted {
     pub fn new(provider: ProviderId, model: &ModelSpec, clients: &Clients) -> Result<Self, ApiError> {
         let Some(flavor) = Flavor::of(provider) else {
             return Err(ApiError::new(
-                StatusCode::NOT_IMPLEMENTED,
-                "provider_not_supported",
+                ErrorKind::ProviderNotSupported,
                 format!("the gateway has no client for {} yet", provider.display_name()),
             ));
         };
@@ -136,7 +134,7 @@ impl Hosted {
         }
         let base = endpoint(model).unwrap_or(flavor.base()).trim_end_matches('/');
         let url = parse_endpoint(&format!("{base}{}", flavor.path(&model.model_id)))
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "illegal_argument_exception", e))?;
+            .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         Ok(Self {
             provider,
             flavor,
@@ -167,8 +165,8 @@ impl Hosted {
         let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
         let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
         if !(200..300).contains(&status) {
-            let (kind, message) = error_of(&text);
-            return Err(ProviderError::Status { status, kind, message, retry_after });
+            let (error_type, message) = error_of(&text);
+            return Err(ProviderError::Status { status, error_type, message, retry_after });
         }
         response::parse(self.provider, &text).map_err(|report| ProviderError::BadResponse(report.to_string()))
     }
