@@ -26,7 +26,7 @@ pub async fn register(State(state): State<AppState>, request: Request) -> Answer
             format!("the request is not valid JSON: {e}"),
         ))
     })?;
-    let agent = agent_from_json(&value, new_id()).map_err(ApiError::invalid)?;
+    let agent = agent_from_json(&value, new_id(), &state.config.endpoint_allow).map_err(ApiError::invalid)?;
     let id = agent.id.clone();
     state.store.call(move |store| store.put_agent(&agent)).await.map_err(storage)?;
     Ok(json_response(StatusCode::OK, &json!({"agent_id": id})))
@@ -164,7 +164,7 @@ fn public_agent(agent: &Agent) -> Value {
 }
 
 /// Reads a registration body, reporting every problem (ml-commons' messages where it has them).
-fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
+fn agent_from_json(value: &Value, id: String, endpoint_allow: &[String]) -> Result<Agent, Report> {
     let mut report = Report::default();
     let root = Path::root();
     let Some(body) = value.as_object() else {
@@ -225,7 +225,7 @@ fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
         }
     };
     if let Some(model) = &model {
-        report.extend(provider::check_model(model));
+        report.extend(provider::check_model(model, endpoint_allow));
     }
     match (report.is_ok(), model) {
         (true, Some(model)) => Ok(Agent {
@@ -306,6 +306,7 @@ mod tests {
         let report = agent_from_json(
             &json!({"type": 5, "model": {"model_provider": "nope", "credential": {"k": [1]}}}),
             "x".into(),
+            &[],
         )
         .unwrap_err();
         let paths: Vec<String> = report.errors.iter().map(|d| format!("{} {}", d.code, d.path)).collect();
@@ -327,6 +328,7 @@ mod tests {
             &json!({"name": "n", "type": "conversational", "model": {"model_id": "m", "model_provider": "bedrock/converse",
                 "credential": {"api_key": "k"}, "model_parameters": {"region": "us-west-2", "max_tokens": "100"}}}),
             "x".into(),
+            &[],
         )
         .unwrap();
         assert_eq!(agent.model.credential.get("api_key"), Some("k"));

@@ -29,6 +29,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_plugins/_ml/memory/{memory_id}/messages", get(api::memory_messages))
         .route("/_plugins/{*rest}", axum::routing::any(api::unknown))
         .method_not_allowed_fallback(api::method_not_allowed)
+        .route_layer(middleware::from_fn(json_only))
         .route_layer(middleware::from_fn_with_state(Arc::clone(&config), authenticate))
         .with_state(state);
     let mut app = match &config.site {
@@ -51,7 +52,9 @@ pub fn router(state: AppState) -> Router {
     };
     app = app
         .layer(middleware::from_fn_with_state(Arc::clone(&config), time_limit))
-        .layer(CatchPanicLayer::custom(panicked));
+        .layer(CatchPanicLayer::custom(panicked))
+        .layer(middleware::from_fn_with_state(Arc::clone(&config), browser_guard))
+        .layer(middleware::from_fn(frame_guard));
     if let Some(cors) = cors(&config.cors_origins) {
         app = app.layer(cors);
     }
@@ -114,6 +117,92 @@ async fn authenticate(State(config): State<Arc<Config>>, request: Request, next:
     response
 }
 
+/// What keeps web pages from reading the gateway: the `Host` must be the gateway's own (a
+/// DNS-rebinding page sends its own name), and an `Origin` must be the gateway's or on the CORS
+/// list. [`json_only`] keeps them from writing to it.
+async fn browser_guard(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !host_allowed(&config, host) {
+        return ApiError::new(
+            ErrorKind::HostNotAllowed,
+            format!(
+                "the Host header {host:?} is not this gateway's; start it with --allowed-host NAME to accept \
+                 another name"
+            ),
+        )
+        .into_response();
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default().trim_end_matches('/');
+        let same = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) == Some(host);
+        let listed = config.cors_origins.iter().any(|o| o == "*" || o.trim_end_matches('/') == origin);
+        if !same && !listed {
+            return ApiError::new(
+                ErrorKind::OriginNotAllowed,
+                format!("requests from the page at {origin:?} are refused; allow it with --cors-origin {origin}"),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// A POST must declare a JSON body: an HTML form or a `text/plain` fetch cannot, without a
+/// preflight that CORS then refuses.
+async fn json_only(request: Request, next: Next) -> Response {
+    if request.method() == Method::POST {
+        let headers = request.headers();
+        let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+        let media = content_type.split(';').next().unwrap_or_default().trim();
+        if !media.eq_ignore_ascii_case("application/json") {
+            return ApiError::new(
+                ErrorKind::UnsupportedMediaType,
+                format!(
+                    "the body must be sent with Content-Type: application/json (got {:?})",
+                    if content_type.is_empty() { "none" } else { content_type }
+                ),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Whether `host` (a `Host` header: name or address, optional port) names this gateway: a
+/// loopback address, `localhost` or a `*.localhost` name, the address it listens on, or an
+/// `--allowed-host` entry.
+fn host_allowed(config: &Config, host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host
+            .rsplit_once(':')
+            .map_or(host, |(name, port)| if port.bytes().all(|b| b.is_ascii_digit()) { name } else { host }),
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    if name.is_empty() {
+        return false;
+    }
+    if name == "localhost" || name.ends_with(".localhost") {
+        return true;
+    }
+    if let Ok(ip) = name.parse::<std::net::IpAddr>()
+        && (ip.is_loopback() || (ip == config.listen.ip() && !ip.is_unspecified()))
+    {
+        return true;
+    }
+    config.allowed_hosts.iter().any(|allowed| allowed == "*" || *allowed == name)
+}
+
+/// No page may frame the gateway's (Execute could be clickjacked).
+async fn frame_guard(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
+    response
+}
+
 /// Compares secrets in time independent of where they differ.
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0_u8, |acc, (x, y)| acc | (x ^ y)) == 0
@@ -159,5 +248,16 @@ mod tests {
         assert_eq!(a.len(), 20);
         assert!(a.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
         assert!(same("abc", "abc") && !same("abc", "abd") && !same("abc", "ab"));
+    }
+
+    #[test]
+    fn hosts_are_the_gateways_own() {
+        let config = Config { allowed_hosts: vec!["gw.example.com".into()], ..Config::default() };
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "app.localhost:1", "[::1]:8080", "gw.example.com"] {
+            assert!(host_allowed(&config, ok), "{ok}");
+        }
+        for bad in ["", "evil.example:8080", "10.0.0.1:8080", "localhost.evil.com", "gw.example.com.evil"] {
+            assert!(!host_allowed(&config, bad), "{bad}");
+        }
     }
 }

@@ -15,6 +15,12 @@ pub enum ErrorKind {
     UrlFetchFailed,
     /// 401: missing or wrong credentials for the gateway.
     Security,
+    /// 403: a `Host` header that is not the gateway's (DNS rebinding).
+    HostNotAllowed,
+    /// 403: a browser request from an origin not on the CORS list.
+    OriginNotAllowed,
+    /// 415: a POST whose body is not declared `application/json`.
+    UnsupportedMediaType,
     /// 404: no such agent, memory or route.
     ResourceNotFound,
     /// 405: a known path with a method it does not take.
@@ -54,6 +60,9 @@ impl ErrorKind {
             Self::IllegalArgument => "illegal_argument_exception",
             Self::UrlFetchFailed => "url_fetch_failed",
             Self::Security => "security_exception",
+            Self::HostNotAllowed => "host_not_allowed",
+            Self::OriginNotAllowed => "origin_not_allowed",
+            Self::UnsupportedMediaType => "unsupported_media_type",
             Self::ResourceNotFound => "resource_not_found_exception",
             Self::MethodNotAllowed => "method_not_allowed_exception",
             Self::VersionConflict => "version_conflict_engine_exception",
@@ -77,6 +86,8 @@ impl ErrorKind {
         match self {
             Self::IllegalArgument | Self::UrlFetchFailed | Self::ProviderRejectedRequest => StatusCode::BAD_REQUEST,
             Self::Security => StatusCode::UNAUTHORIZED,
+            Self::HostNotAllowed | Self::OriginNotAllowed => StatusCode::FORBIDDEN,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::ResourceNotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::VersionConflict => StatusCode::CONFLICT,

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod app;
 pub mod config;
+mod conn;
 pub mod error;
 pub mod execute;
 pub mod fetch;
@@ -37,7 +38,13 @@ pub fn prepare(config: Config) -> Result<AppState, String> {
     Ok(state)
 }
 
-/// Serves on `listener` until `shutdown` completes.
+/// Serves on `listener` until `shutdown` completes, then lets the open requests finish.
+///
+/// Connections are served by hyper directly rather than `axum::serve`, which gives hyper no timer
+/// and so no header-read timeout: here a client has `--header-timeout-secs` to send its headers
+/// (and to start its next request on a kept-alive connection), a connection with no request
+/// running and no byte moving is closed after `--idle-timeout-secs`, and at most
+/// `--max-connections` are open (the rest wait in the listen queue).
 ///
 /// # Errors
 /// The server fails.
@@ -46,5 +53,35 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())
+    let config = std::sync::Arc::clone(&state.config);
+    let router = router(state);
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(config.max_connections));
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            () = &mut shutdown => break,
+            slot = std::sync::Arc::clone(&slots).acquire_owned() => slot.map_err(|e| e.to_string())?,
+        };
+        let stream = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => {
+                if let Ok((stream, _)) = accepted {
+                    stream
+                } else {
+                    // Out of file descriptors, or a connection reset before it was accepted:
+                    // the listener is fine; wait a little rather than spin.
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            }
+        };
+        while connections.try_join_next().is_some() {}
+        let connection = conn::Connection::new(stream, router.clone(), &config);
+        connections.spawn(connection.run(stopping.clone(), slot));
+    }
+    let _ = stop.send(true);
+    while connections.join_next().await.is_some() {}
+    Ok(())
 }

@@ -31,12 +31,19 @@ impl AppState {
         let http = reqwest::Client::builder()
             .connect_timeout(config.provider_timeout.min(std::time::Duration::from_secs(10)))
             .pool_idle_timeout(std::time::Duration::from_secs(60))
+            // A redirect would carry the keys (x-api-key, x-goog-api-key, the session token) to
+            // wherever it points, and turn an endpoint into a proxy: none is followed.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
         let fetcher = Fetcher::new(config.fetch_allow.clone(), config.provider_timeout)?;
         Ok(Self {
             store,
-            clients: Clients { http, timeout: config.provider_timeout },
+            clients: Clients {
+                http,
+                timeout: config.provider_timeout,
+                endpoint_allow: config.endpoint_allow.clone().into(),
+            },
             fetcher,
             config: Arc::new(config),
         })

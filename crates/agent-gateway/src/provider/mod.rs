@@ -11,6 +11,7 @@ pub mod hosted;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use agent_input::response::ProviderResponse;
@@ -143,6 +144,53 @@ pub struct Clients {
     pub http: reqwest::Client,
     /// Time limit for one provider call.
     pub timeout: Duration,
+    /// Hosts an endpoint may name besides loopback (`--endpoint-allow`), lowercase.
+    pub endpoint_allow: Arc<[String]>,
+}
+
+/// Whether a `model_parameters.endpoint` may be called, and whether its answers are trusted like
+/// the provider's own: the provider's own host (https) and `--endpoint-allow` hosts (https, or
+/// http on loopback) are trusted; other loopback addresses are allowed but their error bodies are
+/// not passed on (an agent must not read local services through the gateway); any other host is
+/// refused, and so is plain http off loopback (keys would travel in clear).
+///
+/// # Errors
+/// Why the endpoint is refused, for a person.
+pub fn endpoint_trust(url: &reqwest::Url, official_host: &str, allow: &[String]) -> Result<bool, String> {
+    let (name, loopback) = match url.host() {
+        Some(url::Host::Domain(domain)) => {
+            let domain = domain.trim_end_matches('.').to_ascii_lowercase();
+            let loopback = domain == "localhost";
+            (domain, loopback)
+        }
+        Some(url::Host::Ipv4(ip)) => (ip.to_string(), ip.is_loopback()),
+        Some(url::Host::Ipv6(ip)) => (ip.to_string(), ip.is_loopback()),
+        None => return Err("endpoint must name a host".into()),
+    };
+    let https = url.scheme() == "https";
+    if !https && !loopback {
+        return Err(format!("endpoint {name} must use https: plain http is allowed only to loopback"));
+    }
+    if https && name == official_host {
+        return Ok(true);
+    }
+    if allow.contains(&name) {
+        return Ok(true);
+    }
+    if loopback {
+        return Ok(false);
+    }
+    Err(format!(
+        "endpoint host {name} is not allowed: the gateway's operator must list it with --endpoint-allow {name}"
+    ))
+}
+
+/// The message of an error answered by an endpoint that is not trusted (see [`endpoint_trust`]).
+pub(crate) fn withheld(url: &reqwest::Url) -> String {
+    format!(
+        "(its body is not passed on: {} is neither the provider's own host nor on --endpoint-allow)",
+        url.host_str().unwrap_or_default()
+    )
 }
 
 /// `model_parameters` keys that feed the conversion.
@@ -197,7 +245,7 @@ fn reroot_option(path: &Path) -> Path {
 
 /// Checks a `model` block (provider, credential, parameters) at registration, reporting every
 /// problem.
-pub fn check_model(model: &ModelSpec) -> Report {
+pub fn check_model(model: &ModelSpec, endpoint_allow: &[String]) -> Report {
     let mut report = Report::default();
     match Backend::parse(&model.model_provider) {
         None => report.push(
@@ -209,8 +257,10 @@ pub fn check_model(model: &ModelSpec) -> Report {
             .expected(Backend::supported())
             .received(model.model_provider.clone()),
         ),
-        Some(Backend::Core(ProviderId::BedrockConverse)) => bedrock::check(model, &mut report),
-        Some(Backend::Core(provider)) if hosted::handles(provider) => hosted::check(provider, model, &mut report),
+        Some(Backend::Core(ProviderId::BedrockConverse)) => bedrock::check(model, endpoint_allow, &mut report),
+        Some(Backend::Core(provider)) if hosted::handles(provider) => {
+            hosted::check(provider, model, endpoint_allow, &mut report);
+        }
         Some(_) => {}
     }
     // Every problem of the options at once: those that cannot be read, and the provider's range
