@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use agent_input::{Code, Diagnostic, Path, Report};
 use axum::body::Body;
-use axum::extract::{Path as UrlPath, Request, State};
+use axum::extract::{Path as UrlPath, Query, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
@@ -61,11 +61,52 @@ pub async fn execute(State(state): State<AppState>, UrlPath(agent_id): UrlPath<S
     Ok(json_response(StatusCode::OK, &answer))
 }
 
-/// `GET /_plugins/_ml/memory/{memory_id}/messages`: every stored message, in order.
-pub async fn memory_messages(State(state): State<AppState>, UrlPath(memory_id): UrlPath<String>) -> Answer {
+/// Most messages in one page of `GET …/messages`, and the default.
+pub const MAX_PAGE: usize = 1000;
+
+/// The query of `GET …/messages`, as ml-commons names it: `max_results` (1 to [`MAX_PAGE`]) and
+/// `next_token` (the `next_token` of the previous page).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct Page {
+    max_results: Option<String>,
+    next_token: Option<String>,
+}
+
+/// `GET /_plugins/_ml/memory/{memory_id}/messages`: the stored messages in order, a page at a time
+/// (`next_token` in the answer when more follow).
+pub async fn memory_messages(
+    State(state): State<AppState>,
+    UrlPath(memory_id): UrlPath<String>,
+    Query(page): Query<Page>,
+) -> Answer {
+    let number = |raw: Option<&String>, name: &str, min: i64, max: i64| -> Result<Option<i64>, ApiError> {
+        raw.map(|text| match text.trim().parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::invalid_one(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    Path::root().key(name),
+                    format!("{name} must be a whole number from {min} to {max}"),
+                )
+                .received(text.clone()),
+            )),
+        })
+        .transpose()
+    };
+    let max_page = i64::try_from(MAX_PAGE).unwrap_or(i64::MAX);
+    let size = number(page.max_results.as_ref(), "max_results", 1, max_page)?.unwrap_or(max_page);
+    let after = number(page.next_token.as_ref(), "next_token", 0, i64::MAX)?.unwrap_or(0);
     let lookup = memory_id.clone();
-    let (memory, rows) =
-        state.store.call(move |store| Ok((store.memory(&lookup)?, store.messages(&lookup)?))).await.map_err(storage)?;
+    let limit = usize::try_from(size).unwrap_or(MAX_PAGE) + 1; // one more tells whether a page follows
+    let (memory, mut rows) = state
+        .store
+        .call(move |store| Ok((store.memory(&lookup)?, store.messages_page(&lookup, after, limit)?)))
+        .await
+        .map_err(storage)?;
+    let next_token = (rows.len() >= limit).then(|| {
+        rows.truncate(limit - 1);
+        rows.last().map_or(after, |row| row.message_id)
+    });
     let memory = memory.ok_or_else(|| {
         ApiError::not_found(format!("Failed to find memory with the provided memory id: {memory_id}"))
     })?;
@@ -77,11 +118,12 @@ pub async fn memory_messages(State(state): State<AppState>, UrlPath(memory_id): 
             json!({"message_id": row.message_id, "role": row.role, "create_time": row.created_ms, "message": message}),
         );
     }
-    Ok(json_response(
-        StatusCode::OK,
-        &json!({"memory_id": memory.id, "agent_id": memory.agent_id, "create_time": memory.created_ms,
-                "last_updated_time": memory.updated_ms, "messages": messages}),
-    ))
+    let mut answer = json!({"memory_id": memory.id, "agent_id": memory.agent_id, "create_time": memory.created_ms,
+            "last_updated_time": memory.updated_ms, "messages": messages});
+    if let Some(token) = next_token {
+        answer["next_token"] = json!(token.to_string());
+    }
+    Ok(json_response(StatusCode::OK, &answer))
 }
 
 /// Anything else under the API.

@@ -55,8 +55,9 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     let store = state.store.clone();
     let preparing = Arc::clone(&client);
     let schema = agent.parameters_schema.clone();
+    let caps = MemoryCaps { bytes: state.config.max_memory_bytes, messages: state.config.max_memory_messages };
     let prepared = tokio::task::spawn_blocking(move || {
-        prepare(&store, &body, limits, &options, preparing.as_ref(), schema.as_ref())
+        prepare(&store, &body, limits, caps, &options, preparing.as_ref(), schema.as_ref())
     })
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
@@ -109,11 +110,53 @@ fn storage(error: StoreError) -> ApiError {
     ApiError::internal(error.to_string())
 }
 
+/// The largest memory a turn may continue (`--max-memory-bytes`, `--max-memory-messages`).
+#[derive(Debug, Clone, Copy)]
+struct MemoryCaps {
+    bytes: usize,
+    messages: usize,
+}
+
+impl MemoryCaps {
+    /// A 400 when a memory holding `held` messages of `held_bytes` cannot take `adding` more of
+    /// `adding_bytes` (the answer to come counts as one message).
+    fn check(
+        self,
+        id: &str,
+        (held, held_bytes): (usize, usize),
+        adding: usize,
+        adding_bytes: usize,
+    ) -> Result<(), ApiError> {
+        let count = held.saturating_add(adding).saturating_add(1);
+        let bytes = held_bytes.saturating_add(adding_bytes);
+        let (what, limit, actual) = if count > self.messages {
+            ("messages", self.messages, count)
+        } else if bytes > self.bytes {
+            ("bytes", self.bytes, bytes)
+        } else {
+            return Ok(());
+        };
+        Err(ApiError::invalid_one(
+            Diagnostic::new(
+                Code::TooLarge,
+                Path::root().key("parameters").key("memory_id"),
+                format!(
+                    "memory {id} is full: this turn would bring it to {actual} {what}, over the gateway's limit of \
+                     {limit}; start a new memory by sending the request without parameters.memory_id (include \
+                     the context the model still needs in the input)"
+                ),
+            )
+            .limit(limit as u64, actual as u64),
+        ))
+    }
+}
+
 /// Validates the request, loads and appends the memory, and has the provider build its request.
 fn prepare(
     store: &Store,
     body: &[u8],
     limits: validate::Limits,
+    caps: MemoryCaps,
     options: &ConvertOptions,
     client: &dyn Provider,
     schema: Option<&Value>,
@@ -149,16 +192,6 @@ fn prepare(
             ));
         }
     };
-    let history = match &memory_id {
-        None => Vec::new(),
-        Some(id) => {
-            if store.memory(id).map_err(storage)?.is_none() {
-                return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
-            }
-            store.messages(id).map_err(storage)?
-        }
-    };
-
     let input_path = request.input_path.clone();
     let input_kind = request.input.input_type();
     let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
@@ -172,16 +205,37 @@ fn prepare(
         Ok(stored)
     };
 
+    let mut stored = None;
+    let history = match &memory_id {
+        None => Vec::new(),
+        Some(id) => {
+            if store.memory(id).map_err(storage)?.is_none() {
+                return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
+            }
+            // The cap is checked from the sizes SQLite keeps, before the history is loaded.
+            let input = stored.insert(store_form(&new_messages)?);
+            let adding_bytes = input.iter().map(|(_, m)| m.len()).sum();
+            caps.check(id, store.memory_size(id).map_err(storage)?, input.len(), adding_bytes)?;
+            store.messages(id).map_err(storage)?
+        }
+    };
+
     if history.is_empty() {
         // The provider's checks (its limits among them) before the work of writing the input out.
         let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
-        let stored = store_form(&new_messages)?;
+        let stored = match stored {
+            Some(stored) => stored,
+            None => store_form(&new_messages)?,
+        };
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
         return Ok(Prepared { memory_id, conversation, new_messages: stored, known: 0, outgoing, warnings });
     }
 
-    let stored = store_form(&new_messages)?;
+    let stored = match stored {
+        Some(stored) => stored,
+        None => store_form(&new_messages)?,
+    };
     // The stored history and the new input, validated and converted as one conversation.
     let mut combined = String::with_capacity(
         history.iter().map(|m| m.message.len() + 1).sum::<usize>()
