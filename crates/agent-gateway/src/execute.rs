@@ -45,7 +45,10 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     let mut limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };
     let mut body = body;
     if crate::fetch::needs_inlining(&agent.model.model_provider) {
-        let inlined = state.fetcher.inline(&body).await?;
+        // What the fetched files may add: the room the body limit leaves, in raw bytes (base64
+        // makes 4 characters of 3 bytes).
+        let room = state.config.max_body_bytes.saturating_sub(body.len()) / 4 * 3;
+        let inlined = state.fetcher.inline(&body, room).await?;
         if let Some(rewritten) = inlined.body {
             body = rewritten;
             limits.max_body_bytes = limits.max_body_bytes.saturating_add(inlined.added);
