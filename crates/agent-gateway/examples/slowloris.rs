@@ -31,6 +31,7 @@ fn main() {
     let args = Args::parse();
     let started = Instant::now();
     let deadline = started + Duration::from_secs(args.seconds.min(120));
+    let mut out = std::io::stdout().lock();
     let mut open: Vec<TcpStream> = Vec::new();
     let mut refused = 0;
     for _ in 0..args.connections.min(2000) {
@@ -43,7 +44,8 @@ fn main() {
             Err(_) => refused += 1,
         }
     }
-    println!("opened {} connections ({refused} refused) in {} ms", open.len(), started.elapsed().as_millis());
+    let _ =
+        writeln!(out, "opened {} connections ({refused} refused) in {} ms", open.len(), started.elapsed().as_millis());
     let mut next_report = Instant::now();
     while Instant::now() < deadline && !open.is_empty() {
         open.retain_mut(|stream| {
@@ -54,10 +56,11 @@ fn main() {
             }
         });
         if Instant::now() >= next_report {
-            println!("t={:>5.1} s held {}", started.elapsed().as_secs_f64(), open.len());
+            let _ = writeln!(out, "t={:>5.1} s held {}", started.elapsed().as_secs_f64(), open.len());
+            let _ = out.flush();
             next_report += Duration::from_secs(1);
         }
         std::thread::sleep(Duration::from_millis(250));
     }
-    println!("t={:>5.1} s held {} at the end", started.elapsed().as_secs_f64(), open.len());
+    let _ = writeln!(out, "t={:>5.1} s held {} at the end", started.elapsed().as_secs_f64(), open.len());
 }

@@ -3,6 +3,9 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
+use common::stub::{self, Mode, Stub};
 use common::{Gateway, Scratch, client, get, output, post};
 use serde_json::{Value, json};
 
@@ -76,4 +79,39 @@ async fn messages_come_a_page_at_a_time() {
         let (status, body) = get(&http, &format!("{url}?{bad}")).await;
         assert_eq!(status, 400, "{bad}: {body}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_provider_call_holds_up_no_other_request() {
+    let stub = Stub::start().await;
+    let scratch = Scratch::new("memory-lock");
+    let gateway = Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "10"]);
+    let http = client();
+    let agent = json!({"name": "b", "type": "conversational", "model": {"model_id": "m", "model_provider": "bedrock/converse",
+        "credential": {"api_key": stub::API_KEY}, "model_parameters": {"endpoint": stub.url}}});
+    let (_, registered) = post(&http, &gateway.at("/_plugins/_ml/agents/_register"), &agent.to_string()).await;
+    let slow = gateway.at(&format!("/_plugins/_ml/agents/{}/_execute", registered["agent_id"].as_str().unwrap()));
+    let (status, answer) = post(&http, &slow, r#"{"input": "one"}"#).await;
+    assert_eq!(status, 200, "{answer}");
+    let memory = output(&answer, "memory_id")["result"].as_str().unwrap().to_string();
+
+    // A turn of that memory waits 2 s on the provider; meanwhile the same memory is read and
+    // other turns are stored.
+    stub.set(Mode::Sleep(Duration::from_secs(2)));
+    let second = json!({"input": "two", "parameters": {"memory_id": memory}}).to_string();
+    let running = {
+        let (http, slow) = (http.clone(), slow.clone());
+        tokio::spawn(async move { post(&http, &slow, &second).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let (status, _) = get(&http, &gateway.at(&format!("/_plugins/_ml/memory/{memory}/messages"))).await;
+    assert_eq!(status, 200);
+    let (status, _) = turn(&http, &gateway, "elsewhere", None).await;
+    assert_eq!(status, 200);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(1), "other requests waited {took:?} on the provider call");
+    assert!(!running.is_finished(), "the slow call ended early");
+    let (status, answer) = running.await.unwrap();
+    assert_eq!(status, 200, "{answer}");
 }

@@ -103,12 +103,22 @@ fn exposed_setups_refuse_to_start() {
     let scratch = Scratch::new("sec-refuse");
     let site = scratch.path("www");
     std::fs::create_dir_all(&site).unwrap();
+    // Runs the binary, which must exit by itself within 10 s (a gateway that starts serving is
+    // killed, and the test fails on its exit status).
     let run = |args: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_agent-gateway"))
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agent-gateway"))
             .args(args)
             .stdin(Stdio::null())
-            .output()
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
             .expect("run agent-gateway");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let output = child.wait_with_output().unwrap();
         (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
     };
     let db = scratch.path("g.db");
