@@ -354,6 +354,8 @@ fn hosts(entries: Vec<String>, flag: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for entry in entries {
         let entry = entry.trim().trim_end_matches('.').to_ascii_lowercase();
+        // `[::1]` as written in a URL is the address `::1`.
+        let entry = entry.strip_prefix('[').and_then(|e| e.strip_suffix(']')).map_or(entry.clone(), str::to_string);
         if entry.is_empty() {
             continue;
         }
@@ -402,6 +404,30 @@ mod tests {
         let args = Args { basic_auth: Some("a:b".into()), bearer_token: Some("t".into()), ..Args::default() };
         assert!(Config::from_args(args).is_err());
         assert!(toml::from_str::<File>("lisen = \"x\"").is_err());
+    }
+
+    #[test]
+    fn the_security_settings_come_from_the_file_too() {
+        let dir = std::env::temp_dir().join(format!("gw-config-security-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gateway.toml");
+        std::fs::write(
+            &path,
+            "endpoint_allow = [\"Proxy.Example.com.\", \"[::1]\"]\nallowed_hosts = [\"gw.example\"]\n\
+             header_timeout_secs = 3\nidle_timeout_secs = 4\nmax_connections = 5\nmax_memory_bytes = 6\n\
+             max_memory_messages = 7\n",
+        )
+        .unwrap();
+        let config = Config::from_args(Args { config: Some(path), ..Args::default() }).unwrap();
+        assert_eq!(config.endpoint_allow, ["proxy.example.com", "::1"]);
+        assert_eq!(config.allowed_hosts, ["gw.example"]);
+        assert_eq!((config.header_timeout, config.idle_timeout), (Duration::from_secs(3), Duration::from_secs(4)));
+        assert_eq!((config.max_connections, config.max_memory_bytes, config.max_memory_messages), (5, 6, 7));
+        let defaults = Config::from_args(Args::default()).unwrap();
+        assert_eq!((defaults.header_timeout, defaults.max_connections), (Duration::from_secs(10), 512));
+        assert!(Config::from_args(Args { max_connections: Some(0), ..Args::default() }).is_err());
+        assert!(Config::from_args(Args { endpoint_allow: vec!["https://x.com".into()], ..Args::default() }).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub fn prepare(config: Config) -> Result<AppState, String> {
     Ok(state)
 }
 
-/// Serves on `listener` until `shutdown` completes, then lets the open requests finish.
+/// Serves on `listener` until `shutdown` completes, then lets the open requests finish (within
+/// the request and header time limits).
 ///
 /// Connections are served by hyper directly rather than `axum::serve`, which gives hyper no timer
 /// and so no header-read timeout: here a client has `--header-timeout-secs` to send its headers
@@ -82,6 +83,12 @@ pub async fn serve(
         connections.spawn(connection.run(stopping.clone(), slot));
     }
     let _ = stop.send(true);
-    while connections.join_next().await.is_some() {}
+    // Running requests end within their time limit; a client still sending headers within the
+    // header timeout. Whatever is left after both is cut, so a stop never hangs.
+    let grace = config.request_timeout + config.header_timeout;
+    let drained = tokio::time::timeout(grace, async { while connections.join_next().await.is_some() {} }).await;
+    if drained.is_err() {
+        connections.shutdown().await;
+    }
     Ok(())
 }
