@@ -4,11 +4,13 @@ use std::sync::Arc;
 
 use agent_input::response::{ExecutionResult, ProviderResponse};
 use agent_input::{
-    AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, Message, Path, Report, Segment, validate,
+    AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, ExecuteRequest, Message, Path, Report, Segment,
+    validate,
 };
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ErrorKind};
+use crate::history::HistoryCache;
 use crate::provider::{self, Outgoing, Provider};
 use crate::state::{AppState, new_id};
 use crate::store::{Store, StoreError};
@@ -23,6 +25,8 @@ struct Prepared {
     new_messages: Vec<(String, String)>,
     /// How many messages the memory held when the turn was prepared.
     known: i64,
+    /// Their bytes, as stored.
+    history_bytes: usize,
     /// The provider request.
     outgoing: Outgoing,
     /// Warnings of validation and conversion.
@@ -55,23 +59,27 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         }
     }
 
-    let store = state.store.clone();
+    let memories = Memories {
+        store: state.store.clone(),
+        cache: state.history.clone(),
+        caps: MemoryCaps { bytes: state.config.max_memory_bytes, messages: state.config.max_memory_messages },
+    };
     let preparing = Arc::clone(&client);
     let schema = agent.parameters_schema.clone();
-    let caps = MemoryCaps { bytes: state.config.max_memory_bytes, messages: state.config.max_memory_messages };
     let prepared = tokio::task::spawn_blocking(move || {
-        prepare(&store, &body, limits, caps, &options, preparing.as_ref(), schema.as_ref())
+        prepare(&memories, &body, limits, &options, preparing.as_ref(), schema.as_ref())
     })
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
     let provider_name = agent.model.model_provider.clone();
-    let Prepared { memory_id, conversation, mut new_messages, known, outgoing, warnings } = prepared;
+    let Prepared { memory_id, conversation, mut new_messages, known, history_bytes, outgoing, warnings } = prepared;
     let response: ProviderResponse = client.send(outgoing).await.map_err(|e| e.into_api_error(&provider_name))?;
 
     let answer = serde_json::to_string(&response.message)
         .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
     new_messages.push(("assistant".into(), answer));
+    let memory_bytes = history_bytes + new_messages.iter().map(|(_, m)| m.len()).sum::<usize>();
     let memory_id = memory_id.unwrap_or_else(new_id);
     let (memory, owner) = (memory_id.clone(), agent.id.clone());
     let parent = state
@@ -99,6 +107,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         .collect::<Vec<_>>()
         .join("\n");
     let result = ExecutionResult::answered(conversation, response);
+    state.history.put(&memory_id, result.conversation.clone(), memory_bytes);
     let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
     data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
     Ok(json!({"inference_results": [{"output": [
@@ -154,12 +163,18 @@ impl MemoryCaps {
     }
 }
 
+/// Where a turn's history comes from, and how large it may grow.
+struct Memories {
+    store: Store,
+    cache: HistoryCache,
+    caps: MemoryCaps,
+}
+
 /// Validates the request, loads and appends the memory, and has the provider build its request.
 fn prepare(
-    store: &Store,
+    memories: &Memories,
     body: &[u8],
     limits: validate::Limits,
-    caps: MemoryCaps,
     options: &ConvertOptions,
     client: &dyn Provider,
     schema: Option<&Value>,
@@ -208,7 +223,9 @@ fn prepare(
         Ok(stored)
     };
 
+    let Memories { store, cache, caps } = memories;
     let mut stored = None;
+    let mut history_bytes = 0;
     let history = match &memory_id {
         None => Vec::new(),
         Some(id) => {
@@ -218,7 +235,43 @@ fn prepare(
             // The cap is checked from the sizes SQLite keeps, before the history is loaded.
             let input = stored.insert(store_form(&new_messages)?);
             let adding_bytes = input.iter().map(|(_, m)| m.len()).sum();
-            caps.check(id, store.memory_size(id).map_err(storage)?, input.len(), adding_bytes)?;
+            let size = store.memory_size(id).map_err(storage)?;
+            caps.check(id, size, input.len(), adding_bytes)?;
+            history_bytes = size.1;
+            // A history this process validated is used as it is: no reading, no validating.
+            if let Some(history) = cache.get(id, size.0)
+                && history.len() + new_messages.len() <= limits.max_messages
+            {
+                let stored = stored.take().unwrap_or_default();
+                let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
+                let mut messages = Vec::with_capacity(history.len() + new_messages.len());
+                messages.extend(history.iter().cloned());
+                messages.extend(new_messages.into_iter().map(Message::into_owned));
+                let conversation = ExecuteRequest {
+                    input: AgentInput::Messages(messages),
+                    parameters: serde_json::Map::new(),
+                    legacy_question: false,
+                    input_path: Path::root().key("input"),
+                    source_text: None,
+                };
+                let outgoing =
+                    client.prepare(&conversation, options).map_err(|r| ApiError::invalid(remap.report(r)))?;
+                warnings.extend(outgoing.warnings.iter().map(|d| remap.diagnostic(d.clone())));
+                let messages = match conversation.input {
+                    AgentInput::Messages(messages) => messages,
+                    other => other.into_messages(),
+                };
+                let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
+                return Ok(Prepared {
+                    memory_id,
+                    conversation: messages,
+                    new_messages: stored,
+                    known,
+                    history_bytes,
+                    outgoing,
+                    warnings,
+                });
+            }
             store.messages(id).map_err(storage)?
         }
     };
@@ -232,7 +285,15 @@ fn prepare(
         };
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
-        return Ok(Prepared { memory_id, conversation, new_messages: stored, known: 0, outgoing, warnings });
+        return Ok(Prepared {
+            memory_id,
+            conversation,
+            new_messages: stored,
+            known: 0,
+            history_bytes,
+            outgoing,
+            warnings,
+        });
     }
 
     let stored = match stored {
@@ -269,7 +330,7 @@ fn prepare(
         other => other.into_messages(),
     };
     let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
-    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, outgoing, warnings })
+    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, history_bytes, outgoing, warnings })
 }
 
 /// Maps paths into the combined conversation (`/input/i/...`) back to what the caller sent:

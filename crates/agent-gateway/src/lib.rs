@@ -12,6 +12,7 @@ mod conn;
 pub mod error;
 pub mod execute;
 pub mod fetch;
+pub mod history;
 pub mod provider;
 pub mod schema;
 pub mod sigv4;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::fetch::Fetcher;
+use crate::history::HistoryCache;
 use crate::provider::Clients;
 use crate::store::Store;
 
@@ -17,6 +18,8 @@ pub struct AppState {
     pub clients: Clients,
     /// Fetches allowlisted URL sources (`--fetch-allow`).
     pub fetcher: Fetcher,
+    /// Conversations already validated, by memory.
+    pub history: HistoryCache,
     /// The configuration.
     pub config: Arc<Config>,
 }
@@ -45,6 +48,7 @@ impl AppState {
                 endpoint_allow: config.endpoint_allow.clone().into(),
             },
             fetcher,
+            history: HistoryCache::default(),
             config: Arc::new(config),
         })
     }

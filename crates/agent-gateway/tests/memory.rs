@@ -115,3 +115,29 @@ async fn a_slow_provider_call_holds_up_no_other_request() {
     let (status, answer) = running.await.unwrap();
     assert_eq!(status, 200, "{answer}");
 }
+
+#[tokio::test]
+async fn a_stored_history_is_validated_once_not_on_every_turn() {
+    let scratch = Scratch::new("memory-once");
+    let db = scratch.path("g.db");
+    let gateway = Gateway::start(&db, &[]);
+    let http = client();
+    let (_, answer) = turn(&http, &gateway, "one", None).await;
+    let memory = output(&answer, "memory_id")["result"].as_str().unwrap().to_string();
+    // Behind the gateway's back, the first stored message stops being valid input.
+    let broken = r#"{"role":"user","content":[]}"#;
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    let changed = connection
+        .execute("UPDATE messages SET message = ?1 WHERE memory_id = ?2 AND message_id = 1", [broken, &memory])
+        .unwrap();
+    assert_eq!(changed, 1);
+    // The running gateway validated that history when it was written and does not read it again.
+    let (status, body) = turn(&http, &gateway, "two", Some(&memory)).await;
+    assert_eq!(status, 200, "{body}");
+    // A restarted one validates it once, and finds the change.
+    gateway.stop();
+    let gateway = Gateway::start(&db, &[]);
+    let (status, body) = turn(&http, &gateway, "three", Some(&memory)).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"]["details"][0]["path"], "/memory/0/content", "{body}");
+}
