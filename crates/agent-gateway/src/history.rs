@@ -1,8 +1,8 @@
 //! Conversations the gateway validated itself, kept in memory so that a continued turn does not
 //! parse and validate its stored history again: each stored message is validated when it is
 //! written (the input by the request's validation, the answer by the response parser), and
-//! again only once after a restart or an eviction. Bounded by [`CACHE_BYTES`], least recently
-//! used first out.
+//! again only once after a restart or an eviction. Bounded by [`CACHE_BYTES`] and
+//! [`CACHE_ENTRIES`], least recently used first out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -11,6 +11,9 @@ use agent_input::Message;
 
 /// Most bytes of conversations kept, counted as their stored JSON.
 pub const CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Most conversations kept (finding the least recently used one is a scan of them all).
+pub const CACHE_ENTRIES: usize = 4096;
 
 /// The cache, shared by all requests.
 #[derive(Debug, Clone, Default)]
@@ -49,7 +52,7 @@ impl HistoryCache {
     }
 
     /// Keeps `messages`, every stored message of `memory_id` (`bytes` of stored JSON), evicting
-    /// the least recently used conversations to stay within [`CACHE_BYTES`].
+    /// the least recently used conversations to stay within [`CACHE_BYTES`] and [`CACHE_ENTRIES`].
     pub fn put(&self, memory_id: &str, messages: Vec<Message<'static>>, bytes: usize) {
         let mut inner = self.lock();
         if let Some(old) = inner.entries.remove(memory_id) {
@@ -58,7 +61,7 @@ impl HistoryCache {
         if bytes > CACHE_BYTES {
             return;
         }
-        while inner.bytes + bytes > CACHE_BYTES {
+        while inner.bytes + bytes > CACHE_BYTES || inner.entries.len() >= CACHE_ENTRIES {
             let Some(oldest) = inner.entries.iter().min_by_key(|(_, e)| e.used).map(|(k, _)| k.clone()) else { break };
             if let Some(old) = inner.entries.remove(&oldest) {
                 inner.bytes -= old.bytes;
@@ -99,5 +102,10 @@ mod tests {
         cache.put("huge", messages(1), CACHE_BYTES + 1);
         assert!(cache.get("huge", 1).is_none());
         assert_eq!(cache.lock().bytes, CACHE_BYTES / 2 + 10);
+        for i in 0..CACHE_ENTRIES + 5 {
+            cache.put(&i.to_string(), messages(1), 1);
+        }
+        assert_eq!(cache.lock().entries.len(), CACHE_ENTRIES);
+        assert!(cache.get(&(CACHE_ENTRIES + 4).to_string(), 1).is_some() && cache.get("0", 1).is_none());
     }
 }
