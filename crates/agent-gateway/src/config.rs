@@ -122,6 +122,63 @@ struct File {
     quiet: Option<bool>,
 }
 
+/// Hosts (https) and origins (http) whose URL sources may be fetched (`--fetch-allow`; used by
+/// [`crate::fetch`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Allowlist {
+    hosts: Vec<String>,
+    http_origins: Vec<(String, u16)>,
+}
+
+impl Allowlist {
+    /// Reads `--fetch-allow` entries.
+    ///
+    /// # Errors
+    /// An entry that is neither a host name nor an `http://host:port` origin.
+    pub fn parse(entries: &[String]) -> Result<Self, String> {
+        let mut allow = Self::default();
+        for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+            if let Some(origin) = entry.strip_prefix("http://") {
+                let url = reqwest::Url::parse(entry).map_err(|e| format!("--fetch-allow {entry}: {e}"))?;
+                let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
+                    return Err(format!("--fetch-allow {entry}: an http entry must be http://host:port"));
+                };
+                if origin.trim_end_matches('/').contains('/') {
+                    return Err(format!("--fetch-allow {entry}: an http entry is an origin, without a path"));
+                }
+                allow.http_origins.push((host.to_ascii_lowercase(), port));
+            } else if entry.contains(['/', ':', '@', ' ', '*']) {
+                return Err(format!(
+                    "--fetch-allow {entry}: give a host name (images.example.com) or an http://host:port origin"
+                ));
+            } else {
+                allow.hosts.push(entry.trim_end_matches('.').to_ascii_lowercase());
+            }
+        }
+        Ok(allow)
+    }
+
+    /// Whether nothing is allowed.
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty() && self.http_origins.is_empty()
+    }
+
+    /// Whether `url` may be fetched.
+    pub fn allows(&self, url: &reqwest::Url) -> bool {
+        let Some(host) = url.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()) else {
+            return false;
+        };
+        if !url.username().is_empty() || url.password().is_some() {
+            return false;
+        }
+        match url.scheme() {
+            "https" => self.hosts.contains(&host),
+            "http" => url.port_or_known_default().is_some_and(|port| self.http_origins.contains(&(host, port))),
+            _ => false,
+        }
+    }
+}
+
 /// How callers must authenticate to the gateway's own API.
 #[derive(Clone, PartialEq, Eq)]
 pub enum ApiAuth {
@@ -169,7 +226,7 @@ pub struct Config {
     /// Time limit for one provider call.
     pub provider_timeout: Duration,
     /// Hosts whose URL sources may be fetched (`--fetch-allow`); empty: nothing is fetched.
-    pub fetch_allow: crate::fetch::Allowlist,
+    pub fetch_allow: Allowlist,
     /// Hosts `model_parameters.endpoint` may name besides loopback, lowercase (`--endpoint-allow`).
     pub endpoint_allow: Vec<String>,
     /// `Host` names accepted besides the listen address and localhost names, lowercase.
@@ -201,7 +258,7 @@ impl Default for Config {
             max_body_bytes: 64 * 1024 * 1024,
             request_timeout: Duration::from_secs(120),
             provider_timeout: Duration::from_secs(60),
-            fetch_allow: crate::fetch::Allowlist::default(),
+            fetch_allow: Allowlist::default(),
             endpoint_allow: Vec::new(),
             allowed_hosts: Vec::new(),
             header_timeout: Duration::from_secs(10),
@@ -247,7 +304,7 @@ impl Config {
         };
         let cors_origins =
             if args.cors_origins.is_empty() { file.cors_origins.unwrap_or_default() } else { args.cors_origins };
-        let fetch_allow = crate::fetch::Allowlist::parse(&if args.fetch_allow.is_empty() {
+        let fetch_allow = Allowlist::parse(&if args.fetch_allow.is_empty() {
             file.fetch_allow.unwrap_or_default()
         } else {
             args.fetch_allow

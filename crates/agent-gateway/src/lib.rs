@@ -4,6 +4,10 @@
 //! Requests are validated and converted by the `agent-input` core; models are the offline
 //! [`provider::echo`] model or Bedrock Converse ([`provider::bedrock`]); agents, credentials and
 //! conversation memory live in one `SQLite` file ([`store`]).
+//!
+//! Layers, each importing only those below it: [`config`] and [`error`]; [`store`], [`sigv4`],
+//! [`schema`] and [`history`]; [`provider`] and [`fetch`]; [`state`]; the pipeline
+//! ([`execute`]); the HTTP handlers ([`api`]); the router ([`app`]) and the server (here).
 
 pub mod api;
 pub mod app;
