@@ -4,14 +4,14 @@ use std::collections::BTreeMap;
 
 use agent_input::{Code, Diagnostic, Path, Report};
 use axum::body::Body;
-use axum::extract::{Path as UrlPath, Request, State};
+use axum::extract::{Path as UrlPath, Query, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 
-use crate::app::{AppState, new_id};
-use crate::error::{ApiError, json_response};
+use crate::error::{ApiError, ErrorKind, json_response};
 use crate::provider;
+use crate::state::{AppState, new_id};
 use crate::store::{Agent, Credential, ModelSpec, Store, StoreError, now_ms};
 
 type Answer = Result<Response, ApiError>;
@@ -26,7 +26,7 @@ pub async fn register(State(state): State<AppState>, request: Request) -> Answer
             format!("the request is not valid JSON: {e}"),
         ))
     })?;
-    let agent = agent_from_json(&value, new_id()).map_err(ApiError::invalid)?;
+    let agent = agent_from_json(&value, new_id(), &state.config.endpoint_allow).map_err(ApiError::invalid)?;
     let id = agent.id.clone();
     state.store.call(move |store| store.put_agent(&agent)).await.map_err(storage)?;
     Ok(json_response(StatusCode::OK, &json!({"agent_id": id})))
@@ -61,11 +61,52 @@ pub async fn execute(State(state): State<AppState>, UrlPath(agent_id): UrlPath<S
     Ok(json_response(StatusCode::OK, &answer))
 }
 
-/// `GET /_plugins/_ml/memory/{memory_id}/messages`: every stored message, in order.
-pub async fn memory_messages(State(state): State<AppState>, UrlPath(memory_id): UrlPath<String>) -> Answer {
+/// Most messages in one page of `GET …/messages`, and the default.
+pub const MAX_PAGE: usize = 1000;
+
+/// The query of `GET …/messages`, as ml-commons names it: `max_results` (1 to [`MAX_PAGE`]) and
+/// `next_token` (the `next_token` of the previous page).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct Page {
+    max_results: Option<String>,
+    next_token: Option<String>,
+}
+
+/// `GET /_plugins/_ml/memory/{memory_id}/messages`: the stored messages in order, a page at a time
+/// (`next_token` in the answer when more follow).
+pub async fn memory_messages(
+    State(state): State<AppState>,
+    UrlPath(memory_id): UrlPath<String>,
+    Query(page): Query<Page>,
+) -> Answer {
+    let number = |raw: Option<&String>, name: &str, min: i64, max: i64| -> Result<Option<i64>, ApiError> {
+        raw.map(|text| match text.trim().parse::<i64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(n),
+            _ => Err(ApiError::invalid_one(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    Path::root().key(name),
+                    format!("{name} must be a whole number from {min} to {max}"),
+                )
+                .received(text.clone()),
+            )),
+        })
+        .transpose()
+    };
+    let max_page = i64::try_from(MAX_PAGE).unwrap_or(i64::MAX);
+    let size = number(page.max_results.as_ref(), "max_results", 1, max_page)?.unwrap_or(max_page);
+    let after = number(page.next_token.as_ref(), "next_token", 0, i64::MAX)?.unwrap_or(0);
     let lookup = memory_id.clone();
-    let (memory, rows) =
-        state.store.call(move |store| Ok((store.memory(&lookup)?, store.messages(&lookup)?))).await.map_err(storage)?;
+    let limit = usize::try_from(size).unwrap_or(MAX_PAGE) + 1; // one more tells whether a page follows
+    let (memory, mut rows) = state
+        .store
+        .call(move |store| Ok((store.memory(&lookup)?, store.messages_page(&lookup, after, limit)?)))
+        .await
+        .map_err(storage)?;
+    let next_token = (rows.len() >= limit).then(|| {
+        rows.truncate(limit - 1);
+        rows.last().map_or(after, |row| row.message_id)
+    });
     let memory = memory.ok_or_else(|| {
         ApiError::not_found(format!("Failed to find memory with the provided memory id: {memory_id}"))
     })?;
@@ -77,27 +118,23 @@ pub async fn memory_messages(State(state): State<AppState>, UrlPath(memory_id): 
             json!({"message_id": row.message_id, "role": row.role, "create_time": row.created_ms, "message": message}),
         );
     }
-    Ok(json_response(
-        StatusCode::OK,
-        &json!({"memory_id": memory.id, "agent_id": memory.agent_id, "create_time": memory.created_ms,
-                "last_updated_time": memory.updated_ms, "messages": messages}),
-    ))
+    let mut answer = json!({"memory_id": memory.id, "agent_id": memory.agent_id, "create_time": memory.created_ms,
+            "last_updated_time": memory.updated_ms, "messages": messages});
+    if let Some(token) = next_token {
+        answer["next_token"] = json!(token.to_string());
+    }
+    Ok(json_response(StatusCode::OK, &answer))
 }
 
 /// Anything else under the API.
 pub async fn unknown(request: Request) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "resource_not_found_exception",
-        format!("no route for {} {}", request.method(), request.uri().path()),
-    )
+    ApiError::new(ErrorKind::ResourceNotFound, format!("no route for {} {}", request.method(), request.uri().path()))
 }
 
 /// A known API path with a method it does not take, in the `OpenSearch` error shape.
 pub async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed_exception",
+        ErrorKind::MethodNotAllowed,
         format!("{} is not allowed on {}", request.method(), request.uri().path()),
     )
 }
@@ -137,10 +174,8 @@ async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
             format!("the request body is over the limit of {limit} bytes"),
         );
         diagnostic.limit = Some(limit as u64);
-        let mut error = ApiError::invalid_one(diagnostic);
-        error.status = StatusCode::PAYLOAD_TOO_LARGE;
-        error.kind = "request_too_large";
-        Err(error)
+        let reason = diagnostic.message.clone();
+        Err(ApiError { details: vec![diagnostic], ..ApiError::new(ErrorKind::RequestTooLarge, reason) })
     }
 }
 
@@ -171,7 +206,7 @@ fn public_agent(agent: &Agent) -> Value {
 }
 
 /// Reads a registration body, reporting every problem (ml-commons' messages where it has them).
-fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
+fn agent_from_json(value: &Value, id: String, endpoint_allow: &[String]) -> Result<Agent, Report> {
     let mut report = Report::default();
     let root = Path::root();
     let Some(body) = value.as_object() else {
@@ -232,7 +267,7 @@ fn agent_from_json(value: &Value, id: String) -> Result<Agent, Report> {
         }
     };
     if let Some(model) = &model {
-        report.extend(provider::check_model(model));
+        report.extend(provider::check_model(model, endpoint_allow));
     }
     match (report.is_ok(), model) {
         (true, Some(model)) => Ok(Agent {
@@ -313,6 +348,7 @@ mod tests {
         let report = agent_from_json(
             &json!({"type": 5, "model": {"model_provider": "nope", "credential": {"k": [1]}}}),
             "x".into(),
+            &[],
         )
         .unwrap_err();
         let paths: Vec<String> = report.errors.iter().map(|d| format!("{} {}", d.code, d.path)).collect();
@@ -334,6 +370,7 @@ mod tests {
             &json!({"name": "n", "type": "conversational", "model": {"model_id": "m", "model_provider": "bedrock/converse",
                 "credential": {"api_key": "k"}, "model_parameters": {"region": "us-west-2", "max_tokens": "100"}}}),
             "x".into(),
+            &[],
         )
         .unwrap();
         assert_eq!(agent.model.credential.get("api_key"), Some("k"));

@@ -1,12 +1,12 @@
-//! The HTTP application: routes, shared state, and the layers around them (auth, CORS, limits,
-//! logging, panics).
+//! The HTTP application: routes and the layers around them (auth, CORS, limits, logging,
+//! panics). The top of the crate: it imports the handlers ([`crate::api`]); nothing imports it.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -16,44 +16,8 @@ use tower_http::services::{ServeDir, ServeFile};
 
 use crate::api;
 use crate::config::{ApiAuth, Config};
-use crate::error::ApiError;
-use crate::provider::Clients;
-use crate::store::Store;
-
-/// What every request shares.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    /// The `SQLite` file.
-    pub store: Store,
-    /// Provider HTTP clients.
-    pub clients: Clients,
-    /// Fetches allowlisted URL sources (`--fetch-allow`).
-    pub fetcher: crate::fetch::Fetcher,
-    /// The configuration.
-    pub config: Arc<Config>,
-}
-
-impl AppState {
-    /// State for `config`, with the store opened.
-    ///
-    /// # Errors
-    /// The store cannot be opened or the HTTP client cannot be built.
-    pub fn new(config: Config) -> Result<Self, String> {
-        let store = Store::open(&config.db).map_err(|e| format!("{}: {e}", config.db.display()))?;
-        let http = reqwest::Client::builder()
-            .connect_timeout(config.provider_timeout.min(std::time::Duration::from_secs(10)))
-            .pool_idle_timeout(std::time::Duration::from_secs(60))
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        let fetcher = crate::fetch::Fetcher::new(config.fetch_allow.clone(), config.provider_timeout)?;
-        Ok(Self {
-            store,
-            clients: Clients { http, timeout: config.provider_timeout },
-            fetcher,
-            config: Arc::new(config),
-        })
-    }
-}
+use crate::error::{ApiError, ErrorKind};
+use crate::state::AppState;
 
 /// The router: the API under `/_plugins/_ml`, the playground (or a short page) at `/`.
 pub fn router(state: AppState) -> Router {
@@ -65,6 +29,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_plugins/_ml/memory/{memory_id}/messages", get(api::memory_messages))
         .route("/_plugins/{*rest}", axum::routing::any(api::unknown))
         .method_not_allowed_fallback(api::method_not_allowed)
+        .route_layer(middleware::from_fn(json_only))
         .route_layer(middleware::from_fn_with_state(Arc::clone(&config), authenticate))
         .with_state(state);
     let mut app = match &config.site {
@@ -87,7 +52,9 @@ pub fn router(state: AppState) -> Router {
     };
     app = app
         .layer(middleware::from_fn_with_state(Arc::clone(&config), time_limit))
-        .layer(CatchPanicLayer::custom(panicked));
+        .layer(CatchPanicLayer::custom(panicked))
+        .layer(middleware::from_fn_with_state(Arc::clone(&config), browser_guard))
+        .layer(middleware::from_fn(frame_guard));
     if let Some(cors) = cors(&config.cors_origins) {
         app = app.layer(cors);
     }
@@ -140,17 +107,99 @@ async fn authenticate(State(config): State<Arc<Config>>, request: Request, next:
     if allowed {
         return next.run(request).await;
     }
-    let mut response = ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "security_exception",
-        "missing or wrong credentials for the gateway's API",
-    )
-    .into_response();
+    let mut response =
+        ApiError::new(ErrorKind::Security, "missing or wrong credentials for the gateway's API").into_response();
     let challenge = match config.auth {
         ApiAuth::Basic { .. } => "Basic realm=\"agent-gateway\"",
         _ => "Bearer",
     };
     response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+    response
+}
+
+/// What keeps web pages from reading the gateway: the `Host` must be the gateway's own (a
+/// DNS-rebinding page sends its own name), and an `Origin` must be the gateway's or on the CORS
+/// list. [`json_only`] keeps them from writing to it.
+async fn browser_guard(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !host_allowed(&config, host) {
+        return ApiError::new(
+            ErrorKind::HostNotAllowed,
+            format!(
+                "the Host header {host:?} is not this gateway's; start it with --allowed-host NAME to accept \
+                 another name"
+            ),
+        )
+        .into_response();
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default().trim_end_matches('/');
+        let same = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) == Some(host);
+        let listed = config.cors_origins.iter().any(|o| o == "*" || o.trim_end_matches('/') == origin);
+        if !same && !listed {
+            return ApiError::new(
+                ErrorKind::OriginNotAllowed,
+                format!("requests from the page at {origin:?} are refused; allow it with --cors-origin {origin}"),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// A POST must declare a JSON body: an HTML form or a `text/plain` fetch cannot, without a
+/// preflight that CORS then refuses.
+async fn json_only(request: Request, next: Next) -> Response {
+    if request.method() == Method::POST {
+        let headers = request.headers();
+        let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+        let media = content_type.split(';').next().unwrap_or_default().trim();
+        if !media.eq_ignore_ascii_case("application/json") {
+            return ApiError::new(
+                ErrorKind::UnsupportedMediaType,
+                format!(
+                    "the body must be sent with Content-Type: application/json (got {:?})",
+                    if content_type.is_empty() { "none" } else { content_type }
+                ),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Whether `host` (a `Host` header: name or address, optional port) names this gateway: a
+/// loopback address, `localhost` or a `*.localhost` name, the address it listens on, or an
+/// `--allowed-host` entry.
+fn host_allowed(config: &Config, host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => host
+            .rsplit_once(':')
+            .map_or(host, |(name, port)| if port.bytes().all(|b| b.is_ascii_digit()) { name } else { host }),
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    if name.is_empty() {
+        return false;
+    }
+    if name == "localhost" || name.ends_with(".localhost") {
+        return true;
+    }
+    if let Ok(ip) = name.parse::<std::net::IpAddr>()
+        && (ip.is_loopback() || (ip == config.listen.ip() && !ip.is_unspecified()))
+    {
+        return true;
+    }
+    config.allowed_hosts.iter().any(|allowed| allowed == "*" || *allowed == name)
+}
+
+/// No page may frame the gateway's (Execute could be clickjacked).
+async fn frame_guard(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("frame-ancestors 'none'"));
     response
 }
 
@@ -164,8 +213,7 @@ async fn time_limit(State(config): State<Arc<Config>>, request: Request, next: N
     match tokio::time::timeout(config.request_timeout, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
-            "request_timeout",
+            ErrorKind::RequestTimeout,
             format!("the request took longer than {} s", config.request_timeout.as_secs()),
         )
         .into_response(),
@@ -188,25 +236,10 @@ async fn log(request: Request, next: Next) -> Response {
     response
 }
 
-/// A fresh random id: 20 characters of `[A-Za-z0-9_-]`, like `OpenSearch` document ids.
-pub fn new_id() -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut bytes = [0_u8; 20];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No OS randomness: fall back to the clock and a counter, still unique per process.
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let seed =
-            crate::store::now_ms().unsigned_abs() ^ COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 40;
-        for (i, byte) in bytes.iter_mut().enumerate() {
-            *byte = u8::try_from((seed >> (i % 8 * 8)) & 0xff).unwrap_or(0) ^ u8::try_from(i).unwrap_or(0);
-        }
-    }
-    bytes.iter().map(|b| char::from(ALPHABET[usize::from(b % 64)])).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::new_id;
 
     #[test]
     fn ids_are_random_and_url_safe() {
@@ -215,5 +248,16 @@ mod tests {
         assert_eq!(a.len(), 20);
         assert!(a.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
         assert!(same("abc", "abc") && !same("abc", "abd") && !same("abc", "ab"));
+    }
+
+    #[test]
+    fn hosts_are_the_gateways_own() {
+        let config = Config { allowed_hosts: vec!["gw.example.com".into()], ..Config::default() };
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "app.localhost:1", "[::1]:8080", "gw.example.com"] {
+            assert!(host_allowed(&config, ok), "{ok}");
+        }
+        for bad in ["", "evil.example:8080", "10.0.0.1:8080", "localhost.evil.com", "gw.example.com.evil"] {
+            assert!(!host_allowed(&config, bad), "{bad}");
+        }
     }
 }

@@ -20,7 +20,9 @@ use serde::Deserialize;
                   listen = \"127.0.0.1:8080\"\n  db = \"agent-gateway.db\"\n  site = \"www\"\n  \
                   cors_origins = [\"http://localhost:5173\"]\n  bearer_token = \"s3cret\"\n  \
                   max_body_bytes = 67108864\n  request_timeout_secs = 120\n  provider_timeout_secs = 60\n  \
-                  fetch_allow = [\"images.example.com\"]\n\n\
+                  fetch_allow = [\"images.example.com\"]\n  endpoint_allow = [\"bedrock.internal.example.com\"]\n  \
+                  allowed_hosts = [\"gateway.example.com\"]\n  header_timeout_secs = 10\n  idle_timeout_secs = 60\n  \
+                  max_connections = 512\n  max_memory_bytes = 16777216\n  max_memory_messages = 1000\n\n\
                   An agent with id `echo` (provider echo) is registered at start unless --no-echo-agent.\n\
                   Agents and credentials are kept in the `SQLite` file (created mode 0600); credentials are \
                   never returned by the API nor logged."
@@ -61,6 +63,32 @@ pub struct Args {
     /// then no URL is ever fetched.
     #[arg(long = "fetch-allow", env = "AGENT_GATEWAY_FETCH_ALLOW", value_delimiter = ',', value_name = "HOST")]
     pub fetch_allow: Vec<String>,
+    /// Host a `model_parameters.endpoint` may name besides loopback (repeatable): https only.
+    /// An endpoint on this list is trusted like the provider's own host (its error bodies are
+    /// passed on). None by default: endpoints may name only loopback or the provider's own host.
+    #[arg(long = "endpoint-allow", env = "AGENT_GATEWAY_ENDPOINT_ALLOW", value_delimiter = ',', value_name = "HOST")]
+    pub endpoint_allow: Vec<String>,
+    /// Name the `Host` header may carry besides the listen address and localhost names
+    /// (repeatable; `*` for any): a DNS-rebinding page sends its own name and is refused.
+    #[arg(long = "allowed-host", env = "AGENT_GATEWAY_ALLOWED_HOSTS", value_delimiter = ',', value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
+    /// Time a client has to send a request's headers, and the longest wait for the next request on
+    /// a kept-alive connection [default: 10].
+    #[arg(long, env = "AGENT_GATEWAY_HEADER_TIMEOUT_SECS", value_name = "SECS")]
+    pub header_timeout_secs: Option<u64>,
+    /// A connection with no request running and no byte moving for this long is closed
+    /// [default: 60].
+    #[arg(long, env = "AGENT_GATEWAY_IDLE_TIMEOUT_SECS", value_name = "SECS")]
+    pub idle_timeout_secs: Option<u64>,
+    /// Most connections open at once; further clients wait in the listen queue [default: 512].
+    #[arg(long, env = "AGENT_GATEWAY_MAX_CONNECTIONS", value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Largest conversation memory, in bytes of stored messages [default: 16777216 (16 MiB)].
+    #[arg(long, env = "AGENT_GATEWAY_MAX_MEMORY_BYTES", value_name = "BYTES")]
+    pub max_memory_bytes: Option<usize>,
+    /// Most messages in one conversation memory [default: 1000].
+    #[arg(long, env = "AGENT_GATEWAY_MAX_MEMORY_MESSAGES", value_name = "N")]
+    pub max_memory_messages: Option<usize>,
     /// Do not register the `echo` agent at start.
     #[arg(long, env = "AGENT_GATEWAY_NO_ECHO_AGENT")]
     pub no_echo_agent: bool,
@@ -83,8 +111,72 @@ struct File {
     request_timeout_secs: Option<u64>,
     provider_timeout_secs: Option<u64>,
     fetch_allow: Option<Vec<String>>,
+    endpoint_allow: Option<Vec<String>>,
+    allowed_hosts: Option<Vec<String>>,
+    header_timeout_secs: Option<u64>,
+    idle_timeout_secs: Option<u64>,
+    max_connections: Option<usize>,
+    max_memory_bytes: Option<usize>,
+    max_memory_messages: Option<usize>,
     echo_agent: Option<bool>,
     quiet: Option<bool>,
+}
+
+/// Hosts (https) and origins (http) whose URL sources may be fetched (`--fetch-allow`; used by
+/// [`crate::fetch`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Allowlist {
+    hosts: Vec<String>,
+    http_origins: Vec<(String, u16)>,
+}
+
+impl Allowlist {
+    /// Reads `--fetch-allow` entries.
+    ///
+    /// # Errors
+    /// An entry that is neither a host name nor an `http://host:port` origin.
+    pub fn parse(entries: &[String]) -> Result<Self, String> {
+        let mut allow = Self::default();
+        for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
+            if let Some(origin) = entry.strip_prefix("http://") {
+                let url = reqwest::Url::parse(entry).map_err(|e| format!("--fetch-allow {entry}: {e}"))?;
+                let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
+                    return Err(format!("--fetch-allow {entry}: an http entry must be http://host:port"));
+                };
+                if origin.trim_end_matches('/').contains('/') {
+                    return Err(format!("--fetch-allow {entry}: an http entry is an origin, without a path"));
+                }
+                allow.http_origins.push((host.to_ascii_lowercase(), port));
+            } else if entry.contains(['/', ':', '@', ' ', '*']) {
+                return Err(format!(
+                    "--fetch-allow {entry}: give a host name (images.example.com) or an http://host:port origin"
+                ));
+            } else {
+                allow.hosts.push(entry.trim_end_matches('.').to_ascii_lowercase());
+            }
+        }
+        Ok(allow)
+    }
+
+    /// Whether nothing is allowed.
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty() && self.http_origins.is_empty()
+    }
+
+    /// Whether `url` may be fetched.
+    pub fn allows(&self, url: &reqwest::Url) -> bool {
+        let Some(host) = url.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()) else {
+            return false;
+        };
+        if !url.username().is_empty() || url.password().is_some() {
+            return false;
+        }
+        match url.scheme() {
+            "https" => self.hosts.contains(&host),
+            "http" => url.port_or_known_default().is_some_and(|port| self.http_origins.contains(&(host, port))),
+            _ => false,
+        }
+    }
 }
 
 /// How callers must authenticate to the gateway's own API.
@@ -134,7 +226,21 @@ pub struct Config {
     /// Time limit for one provider call.
     pub provider_timeout: Duration,
     /// Hosts whose URL sources may be fetched (`--fetch-allow`); empty: nothing is fetched.
-    pub fetch_allow: crate::fetch::Allowlist,
+    pub fetch_allow: Allowlist,
+    /// Hosts `model_parameters.endpoint` may name besides loopback, lowercase (`--endpoint-allow`).
+    pub endpoint_allow: Vec<String>,
+    /// `Host` names accepted besides the listen address and localhost names, lowercase.
+    pub allowed_hosts: Vec<String>,
+    /// Time to send a request's headers (and to start the next one on a kept-alive connection).
+    pub header_timeout: Duration,
+    /// A connection with no request running and no byte moving for this long is closed.
+    pub idle_timeout: Duration,
+    /// Most connections open at once.
+    pub max_connections: usize,
+    /// Largest memory, in bytes of stored messages.
+    pub max_memory_bytes: usize,
+    /// Most messages in one memory.
+    pub max_memory_messages: usize,
     /// Register the `echo` agent at start.
     pub echo_agent: bool,
     /// Log one line per request.
@@ -152,7 +258,14 @@ impl Default for Config {
             max_body_bytes: 64 * 1024 * 1024,
             request_timeout: Duration::from_secs(120),
             provider_timeout: Duration::from_secs(60),
-            fetch_allow: crate::fetch::Allowlist::default(),
+            fetch_allow: Allowlist::default(),
+            endpoint_allow: Vec::new(),
+            allowed_hosts: Vec::new(),
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 512,
+            max_memory_bytes: 16 * 1024 * 1024,
+            max_memory_messages: 1000,
             echo_agent: true,
             log_requests: true,
         }
@@ -191,12 +304,25 @@ impl Config {
         };
         let cors_origins =
             if args.cors_origins.is_empty() { file.cors_origins.unwrap_or_default() } else { args.cors_origins };
-        let fetch_allow = crate::fetch::Allowlist::parse(&if args.fetch_allow.is_empty() {
+        let fetch_allow = Allowlist::parse(&if args.fetch_allow.is_empty() {
             file.fetch_allow.unwrap_or_default()
         } else {
             args.fetch_allow
         })?;
-        Ok(Self {
+        let endpoint_allow = hosts(
+            if args.endpoint_allow.is_empty() { file.endpoint_allow.unwrap_or_default() } else { args.endpoint_allow },
+            "--endpoint-allow",
+        )?;
+        let allowed_hosts = hosts(
+            if args.allowed_hosts.is_empty() { file.allowed_hosts.unwrap_or_default() } else { args.allowed_hosts },
+            "--allowed-host",
+        )?;
+        let count = |value: Option<usize>, default: usize, name: &str| match value {
+            Some(0) => Err(format!("{name} must be at least 1")),
+            Some(n) => Ok(n),
+            None => Ok(default),
+        };
+        let config = Self {
             listen: args.listen.or(file.listen).unwrap_or(defaults.listen),
             db: args.db.or(file.db).unwrap_or(defaults.db),
             site: args.site.or(file.site),
@@ -214,10 +340,88 @@ impl Config {
                 "provider_timeout_secs",
             )?,
             fetch_allow,
+            endpoint_allow,
+            allowed_hosts,
+            header_timeout: secs(
+                args.header_timeout_secs.or(file.header_timeout_secs),
+                defaults.header_timeout,
+                "header_timeout_secs",
+            )?,
+            idle_timeout: secs(
+                args.idle_timeout_secs.or(file.idle_timeout_secs),
+                defaults.idle_timeout,
+                "idle_timeout_secs",
+            )?,
+            max_connections: count(
+                args.max_connections.or(file.max_connections),
+                defaults.max_connections,
+                "max_connections",
+            )?,
+            max_memory_bytes: count(
+                args.max_memory_bytes.or(file.max_memory_bytes),
+                defaults.max_memory_bytes,
+                "max_memory_bytes",
+            )?,
+            max_memory_messages: count(
+                args.max_memory_messages.or(file.max_memory_messages),
+                defaults.max_memory_messages,
+                "max_memory_messages",
+            )?,
             echo_agent: !args.no_echo_agent && file.echo_agent.unwrap_or(true),
             log_requests: !args.quiet && !file.quiet.unwrap_or(false),
-        })
+        };
+        config.check_exposure()?;
+        Ok(config)
     }
+
+    /// Refuses the settings that would expose secrets: an open API on a non-loopback address,
+    /// and a database the playground's file server would hand out (its WAL holds credentials).
+    fn check_exposure(&self) -> Result<(), String> {
+        if !self.listen.ip().is_loopback() && self.auth == ApiAuth::None {
+            return Err(format!(
+                "refusing to listen on {} without authentication: anyone who can reach it could use the \
+                 stored credentials; add --bearer-token or --basic-auth, or listen on 127.0.0.1",
+                self.listen
+            ));
+        }
+        if let Some(site) = &self.site
+            && let Ok(site) = std::fs::canonicalize(site)
+            && absolute(&self.db).is_some_and(|db| db.starts_with(&site))
+        {
+            return Err(format!(
+                "refusing to start: the database {} is inside --site {}, which serves every file in it; \
+                 put the database elsewhere",
+                self.db.display(),
+                site.display()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `path` made absolute with its directory's symbolic links resolved (the file may not exist yet).
+fn absolute(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?;
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Some(std::fs::canonicalize(parent).ok()?.join(name))
+}
+
+/// Host-name entries, lowercase without a trailing dot.
+fn hosts(entries: Vec<String>, flag: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry.trim().trim_end_matches('.').to_ascii_lowercase();
+        // `[::1]` as written in a URL is the address `::1`.
+        let entry = entry.strip_prefix('[').and_then(|e| e.strip_suffix(']')).map_or(entry.clone(), str::to_string);
+        if entry.is_empty() {
+            continue;
+        }
+        if entry != "*" && entry.contains(['/', '@', ' ', '*']) {
+            return Err(format!("{flag} {entry}: give a host name or an IP address, without scheme or path"));
+        }
+        out.push(entry);
+    }
+    Ok(out)
 }
 
 fn read_file(path: &Path) -> Result<File, String> {
@@ -257,5 +461,45 @@ mod tests {
         let args = Args { basic_auth: Some("a:b".into()), bearer_token: Some("t".into()), ..Args::default() };
         assert!(Config::from_args(args).is_err());
         assert!(toml::from_str::<File>("lisen = \"x\"").is_err());
+    }
+
+    #[test]
+    fn the_security_settings_come_from_the_file_too() {
+        let dir = std::env::temp_dir().join(format!("gw-config-security-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gateway.toml");
+        std::fs::write(
+            &path,
+            "endpoint_allow = [\"Proxy.Example.com.\", \"[::1]\"]\nallowed_hosts = [\"gw.example\"]\n\
+             header_timeout_secs = 3\nidle_timeout_secs = 4\nmax_connections = 5\nmax_memory_bytes = 6\n\
+             max_memory_messages = 7\n",
+        )
+        .unwrap();
+        let config = Config::from_args(Args { config: Some(path), ..Args::default() }).unwrap();
+        assert_eq!(config.endpoint_allow, ["proxy.example.com", "::1"]);
+        assert_eq!(config.allowed_hosts, ["gw.example"]);
+        assert_eq!((config.header_timeout, config.idle_timeout), (Duration::from_secs(3), Duration::from_secs(4)));
+        assert_eq!((config.max_connections, config.max_memory_bytes, config.max_memory_messages), (5, 6, 7));
+        let defaults = Config::from_args(Args::default()).unwrap();
+        assert_eq!((defaults.header_timeout, defaults.max_connections), (Duration::from_secs(10), 512));
+        assert!(Config::from_args(Args { max_connections: Some(0), ..Args::default() }).is_err());
+        assert!(Config::from_args(Args { endpoint_allow: vec!["https://x.com".into()], ..Args::default() }).is_err());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn refuses_an_open_api_off_loopback_and_a_database_inside_the_site() {
+        let open = Args { listen: Some("0.0.0.0:0".parse().unwrap()), ..Args::default() };
+        assert!(Config::from_args(open).unwrap_err().contains("without authentication"));
+        let guarded =
+            Args { listen: Some("0.0.0.0:0".parse().unwrap()), bearer_token: Some("t".into()), ..Args::default() };
+        assert!(Config::from_args(guarded).is_ok());
+        let dir = std::env::temp_dir().join(format!("gw-config-site-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("www/sub")).unwrap();
+        let inside = Args { site: Some(dir.join("www")), db: Some(dir.join("www/sub/../x.db")), ..Args::default() };
+        assert!(Config::from_args(inside).unwrap_err().contains("inside --site"));
+        let beside = Args { site: Some(dir.join("www")), db: Some(dir.join("x.db")), ..Args::default() };
+        assert!(Config::from_args(beside).is_ok());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -4,14 +4,15 @@ use std::sync::Arc;
 
 use agent_input::response::{ExecutionResult, ProviderResponse};
 use agent_input::{
-    AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, Message, Path, Report, Segment, validate,
+    AgentInput, Code, ContentBlock, ConvertOptions, Diagnostic, ExecuteRequest, Message, Path, Report, Segment,
+    validate,
 };
-use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
+use crate::history::HistoryCache;
 use crate::provider::{self, Outgoing, Provider};
+use crate::state::{AppState, new_id};
 use crate::store::{Store, StoreError};
 
 /// Everything decided before the provider is called.
@@ -24,6 +25,8 @@ struct Prepared {
     new_messages: Vec<(String, String)>,
     /// How many messages the memory held when the turn was prepared.
     known: i64,
+    /// Their bytes, as stored.
+    history_bytes: usize,
     /// The provider request.
     outgoing: Outgoing,
     /// Warnings of validation and conversion.
@@ -46,30 +49,38 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     let mut limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };
     let mut body = body;
     if crate::fetch::needs_inlining(&agent.model.model_provider) {
-        let inlined = state.fetcher.inline(&body).await?;
+        // What the fetched files may add: the room the body limit leaves, in raw bytes (base64
+        // makes 4 characters of 3 bytes).
+        let room = state.config.max_body_bytes.saturating_sub(body.len()) / 4 * 3;
+        let inlined = state.fetcher.inline(&body, room).await?;
         if let Some(rewritten) = inlined.body {
             body = rewritten;
             limits.max_body_bytes = limits.max_body_bytes.saturating_add(inlined.added);
         }
     }
 
-    let store = state.store.clone();
+    let memories = Memories {
+        store: state.store.clone(),
+        cache: state.history.clone(),
+        caps: MemoryCaps { bytes: state.config.max_memory_bytes, messages: state.config.max_memory_messages },
+    };
     let preparing = Arc::clone(&client);
     let schema = agent.parameters_schema.clone();
     let prepared = tokio::task::spawn_blocking(move || {
-        prepare(&store, &body, limits, &options, preparing.as_ref(), schema.as_ref())
+        prepare(&memories, &body, limits, &options, preparing.as_ref(), schema.as_ref())
     })
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
     let provider_name = agent.model.model_provider.clone();
-    let Prepared { memory_id, conversation, mut new_messages, known, outgoing, warnings } = prepared;
+    let Prepared { memory_id, conversation, mut new_messages, known, history_bytes, outgoing, warnings } = prepared;
     let response: ProviderResponse = client.send(outgoing).await.map_err(|e| e.into_api_error(&provider_name))?;
 
     let answer = serde_json::to_string(&response.message)
         .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
     new_messages.push(("assistant".into(), answer));
-    let memory_id = memory_id.unwrap_or_else(crate::app::new_id);
+    let memory_bytes = history_bytes + new_messages.iter().map(|(_, m)| m.len()).sum::<usize>();
+    let memory_id = memory_id.unwrap_or_else(new_id);
     let (memory, owner) = (memory_id.clone(), agent.id.clone());
     let parent = state
         .store
@@ -78,8 +89,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         .map_err(storage)?
         .ok_or_else(|| {
             ApiError::new(
-                StatusCode::CONFLICT,
-                "version_conflict_engine_exception",
+                ErrorKind::VersionConflict,
                 format!(
                     "memory {memory_id} received another turn while this one ran; this turn was not stored — send it again to continue from the new history"
                 ),
@@ -97,6 +107,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         .collect::<Vec<_>>()
         .join("\n");
     let result = ExecutionResult::answered(conversation, response);
+    state.history.put(&memory_id, result.conversation.clone(), memory_bytes);
     let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
     data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
     Ok(json!({"inference_results": [{"output": [
@@ -111,9 +122,57 @@ fn storage(error: StoreError) -> ApiError {
     ApiError::internal(error.to_string())
 }
 
+/// The largest memory a turn may continue (`--max-memory-bytes`, `--max-memory-messages`).
+#[derive(Debug, Clone, Copy)]
+struct MemoryCaps {
+    bytes: usize,
+    messages: usize,
+}
+
+impl MemoryCaps {
+    /// A 400 when a memory holding `held` messages of `held_bytes` cannot take `adding` more of
+    /// `adding_bytes` (the answer to come counts as one message).
+    fn check(
+        self,
+        id: &str,
+        (held, held_bytes): (usize, usize),
+        adding: usize,
+        adding_bytes: usize,
+    ) -> Result<(), ApiError> {
+        let count = held.saturating_add(adding).saturating_add(1);
+        let bytes = held_bytes.saturating_add(adding_bytes);
+        let (what, limit, actual) = if count > self.messages {
+            ("messages", self.messages, count)
+        } else if bytes > self.bytes {
+            ("bytes", self.bytes, bytes)
+        } else {
+            return Ok(());
+        };
+        Err(ApiError::invalid_one(
+            Diagnostic::new(
+                Code::TooLarge,
+                Path::root().key("parameters").key("memory_id"),
+                format!(
+                    "memory {id} is full: this turn would bring it to {actual} {what}, over the gateway's limit of \
+                     {limit}; start a new memory by sending the request without parameters.memory_id (include \
+                     the context the model still needs in the input)"
+                ),
+            )
+            .limit(limit as u64, actual as u64),
+        ))
+    }
+}
+
+/// Where a turn's history comes from, and how large it may grow.
+struct Memories {
+    store: Store,
+    cache: HistoryCache,
+    caps: MemoryCaps,
+}
+
 /// Validates the request, loads and appends the memory, and has the provider build its request.
 fn prepare(
-    store: &Store,
+    memories: &Memories,
     body: &[u8],
     limits: validate::Limits,
     options: &ConvertOptions,
@@ -151,16 +210,6 @@ fn prepare(
             ));
         }
     };
-    let history = match &memory_id {
-        None => Vec::new(),
-        Some(id) => {
-            if store.memory(id).map_err(storage)?.is_none() {
-                return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
-            }
-            store.messages(id).map_err(storage)?
-        }
-    };
-
     let input_path = request.input_path.clone();
     let input_kind = request.input.input_type();
     let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
@@ -174,16 +223,83 @@ fn prepare(
         Ok(stored)
     };
 
+    let Memories { store, cache, caps } = memories;
+    let mut stored = None;
+    let mut history_bytes = 0;
+    let history = match &memory_id {
+        None => Vec::new(),
+        Some(id) => {
+            if store.memory(id).map_err(storage)?.is_none() {
+                return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
+            }
+            // The cap is checked from the sizes SQLite keeps, before the history is loaded.
+            let input = stored.insert(store_form(&new_messages)?);
+            let adding_bytes = input.iter().map(|(_, m)| m.len()).sum();
+            let size = store.memory_size(id).map_err(storage)?;
+            caps.check(id, size, input.len(), adding_bytes)?;
+            history_bytes = size.1;
+            // A history this process validated is used as it is: no reading, no validating.
+            if let Some(history) = cache.get(id, size.0)
+                && history.len() + new_messages.len() <= limits.max_messages
+            {
+                let stored = stored.take().unwrap_or_default();
+                let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
+                let mut messages = Vec::with_capacity(history.len() + new_messages.len());
+                messages.extend(history.iter().cloned());
+                messages.extend(new_messages.into_iter().map(Message::into_owned));
+                let conversation = ExecuteRequest {
+                    input: AgentInput::Messages(messages),
+                    parameters: serde_json::Map::new(),
+                    legacy_question: false,
+                    input_path: Path::root().key("input"),
+                    source_text: None,
+                };
+                let outgoing =
+                    client.prepare(&conversation, options).map_err(|r| ApiError::invalid(remap.report(r)))?;
+                warnings.extend(outgoing.warnings.iter().map(|d| remap.diagnostic(d.clone())));
+                let messages = match conversation.input {
+                    AgentInput::Messages(messages) => messages,
+                    other => other.into_messages(),
+                };
+                let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
+                return Ok(Prepared {
+                    memory_id,
+                    conversation: messages,
+                    new_messages: stored,
+                    known,
+                    history_bytes,
+                    outgoing,
+                    warnings,
+                });
+            }
+            store.messages(id).map_err(storage)?
+        }
+    };
+
     if history.is_empty() {
         // The provider's checks (its limits among them) before the work of writing the input out.
         let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
-        let stored = store_form(&new_messages)?;
+        let stored = match stored {
+            Some(stored) => stored,
+            None => store_form(&new_messages)?,
+        };
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
-        return Ok(Prepared { memory_id, conversation, new_messages: stored, known: 0, outgoing, warnings });
+        return Ok(Prepared {
+            memory_id,
+            conversation,
+            new_messages: stored,
+            known: 0,
+            history_bytes,
+            outgoing,
+            warnings,
+        });
     }
 
-    let stored = store_form(&new_messages)?;
+    let stored = match stored {
+        Some(stored) => stored,
+        None => store_form(&new_messages)?,
+    };
     // The stored history and the new input, validated and converted as one conversation.
     let mut combined = String::with_capacity(
         history.iter().map(|m| m.message.len() + 1).sum::<usize>()
@@ -214,7 +330,7 @@ fn prepare(
         other => other.into_messages(),
     };
     let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
-    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, outgoing, warnings })
+    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, history_bytes, outgoing, warnings })
 }
 
 /// Maps paths into the combined conversation (`/input/i/...`) back to what the caller sent:

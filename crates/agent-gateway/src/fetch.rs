@@ -5,19 +5,26 @@
 //!
 //! An entry is a host name (`images.example.com`): `https` URLs of that host, any port. An entry
 //! `http://host:port` also allows plain http to exactly that origin (an intranet server, or a
-//! test's local one). Redirects are followed only to allowlisted URLs (at most 5). The body is
-//! read up to the provider's size limit for the block's kind, within the provider time limit;
-//! the fetched bytes replace the URL as a base64 source with the block's own format, so the
-//! validator's format sniffing then checks them like any other base64 data.
+//! test's local one). Redirects are followed only to allowlisted URLs (at most 5). The sources
+//! are counted against Bedrock's limits before anything is fetched; each distinct URL is fetched
+//! once, all concurrently, within one provider time limit, each up to the provider's size limit
+//! for its block's kind and all together within the room the body limit leaves. The fetched bytes
+//! replace the URL as a base64 source with the block's own format, so the validator's format
+//! sniffing then checks them like any other base64 data.
 
 use std::time::Duration;
 
-use agent_input::convert::bedrock_converse::{MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, MAX_VIDEO_BASE64_CHARS};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use agent_input::convert::bedrock_converse::{
+    MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_VIDEO_BASE64_CHARS,
+};
 use agent_input::{Code, Diagnostic, Path, format};
-use axum::http::StatusCode;
 use serde_json::{Map, Value};
 
-use crate::error::ApiError;
+pub use crate::config::Allowlist;
+use crate::error::{ApiError, ErrorKind};
 
 /// Most redirects followed for one URL.
 const MAX_REDIRECTS: usize = 5;
@@ -28,62 +35,6 @@ pub struct Fetcher {
     allow: Allowlist,
     http: reqwest::Client,
     timeout: Duration,
-}
-
-/// Allowlisted hosts (https) and origins (http).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Allowlist {
-    hosts: Vec<String>,
-    http_origins: Vec<(String, u16)>,
-}
-
-impl Allowlist {
-    /// Reads `--fetch-allow` entries.
-    ///
-    /// # Errors
-    /// An entry that is neither a host name nor an `http://host:port` origin.
-    pub fn parse(entries: &[String]) -> Result<Self, String> {
-        let mut allow = Self::default();
-        for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
-            if let Some(origin) = entry.strip_prefix("http://") {
-                let url = reqwest::Url::parse(entry).map_err(|e| format!("--fetch-allow {entry}: {e}"))?;
-                let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
-                    return Err(format!("--fetch-allow {entry}: an http entry must be http://host:port"));
-                };
-                if origin.trim_end_matches('/').contains('/') {
-                    return Err(format!("--fetch-allow {entry}: an http entry is an origin, without a path"));
-                }
-                allow.http_origins.push((host.to_ascii_lowercase(), port));
-            } else if entry.contains(['/', ':', '@', ' ', '*']) {
-                return Err(format!(
-                    "--fetch-allow {entry}: give a host name (images.example.com) or an http://host:port origin"
-                ));
-            } else {
-                allow.hosts.push(entry.trim_end_matches('.').to_ascii_lowercase());
-            }
-        }
-        Ok(allow)
-    }
-
-    /// Whether nothing is allowed.
-    pub fn is_empty(&self) -> bool {
-        self.hosts.is_empty() && self.http_origins.is_empty()
-    }
-
-    /// Whether `url` may be fetched.
-    pub fn allows(&self, url: &reqwest::Url) -> bool {
-        let Some(host) = url.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()) else {
-            return false;
-        };
-        if !url.username().is_empty() || url.password().is_some() {
-            return false;
-        }
-        match url.scheme() {
-            "https" => self.hosts.contains(&host),
-            "http" => url.port_or_known_default().is_some_and(|port| self.http_origins.contains(&(host, port))),
-            _ => false,
-        }
-    }
 }
 
 /// What an inlining pass did.
@@ -124,10 +75,15 @@ impl Fetcher {
     /// Replaces every allowlisted URL source in the request `body` with the fetched bytes as
     /// base64. A body that is not JSON, or has no such source, is left for the validator.
     ///
+    /// Before anything is fetched the sources are counted against Bedrock's limits; each distinct
+    /// URL is then fetched once, all at the same time, within one provider time limit and one
+    /// byte `budget` shared by all of them.
+    ///
     /// # Errors
-    /// A 400 when an allowlisted URL cannot be fetched, is redirected off the allowlist, or is
-    /// larger than the provider takes (`provider_limit`).
-    pub async fn inline(&self, body: &[u8]) -> Result<Inlined, ApiError> {
+    /// A 400 when there are more sources than the provider takes, when an allowlisted URL cannot
+    /// be fetched or is redirected off the allowlist, or when a file or all of them together are
+    /// larger than allowed (`provider_limit`, `too_large`).
+    pub async fn inline(&self, body: &[u8], budget: usize) -> Result<Inlined, ApiError> {
         if !self.is_enabled() || !contains(body, b"http") {
             return Ok(Inlined::default());
         }
@@ -152,12 +108,70 @@ impl Fetcher {
         if sources.is_empty() {
             return Ok(Inlined::default());
         }
+        for (kind, most) in [("image", MAX_IMAGES), ("document", MAX_DOCUMENTS)] {
+            let mut of_kind = sources.iter().filter(|(_, wanted, _)| wanted.kind == kind);
+            if let Some((_, _, path)) = of_kind.nth(usize::try_from(most).unwrap_or(usize::MAX)) {
+                let count = sources.iter().filter(|(_, wanted, _)| wanted.kind == kind).count();
+                return Err(ApiError::invalid_one(
+                    Diagnostic::new(
+                        Code::ProviderLimit,
+                        path.clone(),
+                        format!("{count} {kind} URLs; Bedrock takes at most {most} {kind}s in a request"),
+                    )
+                    .limit(most, count as u64),
+                ));
+            }
+        }
+
+        // Each distinct URL once, with the largest cap any of its blocks allows.
+        let mut distinct: Vec<(String, u64, Path)> = Vec::new();
+        for (source, wanted, path) in &sources {
+            let Some(Value::String(url)) = source.get("data") else { continue };
+            let url = url.trim();
+            match distinct.iter_mut().find(|(seen, _, _)| seen == url) {
+                Some(entry) => entry.1 = entry.1.max(wanted.cap),
+                None => distinct.push((url.to_string(), wanted.cap, path.clone())),
+            }
+        }
+        let budget = Arc::new(Budget { total: budget, left: AtomicUsize::new(budget) });
+        let mut fetches = tokio::task::JoinSet::new();
+        for (index, (url, cap, path)) in distinct.iter().cloned().enumerate() {
+            let (http, budget) = (self.http.clone(), Arc::clone(&budget));
+            fetches.spawn(async move { (index, fetch(&http, &url, cap, &path, &budget).await) });
+        }
+        let mut files: Vec<Option<Fetched>> = distinct.iter().map(|_| None).collect();
+        let collect = async {
+            while let Some(joined) = fetches.join_next().await {
+                let (index, result) = joined.map_err(|e| ApiError::internal(format!("a fetch failed: {e}")))?;
+                files[index] = Some(result?);
+            }
+            Ok::<(), ApiError>(())
+        };
+        let Ok(result) = tokio::time::timeout(self.timeout, collect).await else {
+            let (url, _, path) = &distinct[0];
+            return Err(ApiError::new(
+                ErrorKind::UrlFetchFailed,
+                format!(
+                    "{path}: could not fetch {url} and the other URL sources: no complete answers within {} s",
+                    self.timeout.as_secs()
+                ),
+            ));
+        };
+        result?;
+
         let mut added = 0;
         for (source, wanted, path) in sources {
             let Some(Value::String(url)) = source.get("data") else { continue };
-            let url = url.trim().to_string();
-            let bytes = self.fetch(&url, wanted, &path).await?;
-            let data = agent_input::base64::encode(&bytes);
+            let url = url.trim();
+            let Some(Some(file)) = distinct.iter().position(|(seen, _, _)| seen == url).map(|i| files[i].as_ref())
+            else {
+                continue;
+            };
+            if file.bytes.len() as u64 > wanted.cap {
+                return Err(too_large(&path, wanted.cap, file.bytes.len() as u64));
+            }
+            check_type(&wanted, file.mime.as_deref(), &file.bytes, &path)?;
+            let data = agent_input::base64::encode(&file.bytes);
             added += data.len();
             source.insert("type".into(), Value::String("base64".into()));
             source.insert("data".into(), Value::String(data));
@@ -181,16 +195,19 @@ impl Fetcher {
         let declared = source.get("format").and_then(Value::as_str).unwrap_or("").trim();
         let wanted = match block.get("type").and_then(Value::as_str)?.trim().to_ascii_lowercase().as_str() {
             "image" => Wanted {
+                kind: "image",
                 cap: MAX_IMAGE_BYTES,
                 format: format::ImageFormat::parse(declared).map(|p| unparsed(p).as_str()),
                 media: true,
             },
             "document" => Wanted {
+                kind: "document",
                 cap: MAX_DOCUMENT_BYTES,
                 format: format::DocumentFormat::parse(declared).map(|p| unparsed(p).as_str()),
                 media: false,
             },
             "video" => Wanted {
+                kind: "video",
                 cap: MAX_VIDEO_BASE64_CHARS / 4 * 3,
                 format: format::VideoFormat::parse(declared).map(|p| unparsed(p).as_str()),
                 media: true,
@@ -204,55 +221,89 @@ impl Fetcher {
         let url = reqwest::Url::parse(source.get("data")?.as_str()?.trim()).ok()?;
         self.allow.allows(&url).then_some((source, wanted, path.key("source").key("data")))
     }
+}
 
-    /// Fetches `url`, reading at most `wanted.cap` bytes, and checks its type.
-    async fn fetch(&self, url: &str, wanted: Wanted, path: &Path) -> Result<Vec<u8>, ApiError> {
-        let cap = wanted.cap;
-        let failed = |why: String| {
-            ApiError::new(StatusCode::BAD_REQUEST, "url_fetch_failed", format!("{path}: could not fetch {url}: {why}"))
-        };
-        let work = async {
-            let mut response = self.http.get(url).send().await.map_err(|e| failed(without_url(&e)))?;
-            let status = response.status();
-            if status.is_redirection() {
-                return Err(failed(format!("redirected ({status}) to a URL not on the --fetch-allow list")));
-            }
-            if !status.is_success() {
-                return Err(failed(format!("the server answered {status}")));
-            }
-            if let Some(length) = response.content_length()
-                && length > cap
-            {
-                return Err(too_large(path, cap, length));
-            }
-            let mime = response
-                .headers()
-                .get(reqwest::header::CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
-            let mut bytes = Vec::new();
-            while let Some(chunk) = response.chunk().await.map_err(|e| failed(without_url(&e)))? {
-                bytes.extend_from_slice(&chunk);
-                if bytes.len() as u64 > cap {
-                    return Err(too_large(path, cap, bytes.len() as u64));
-                }
-            }
-            if bytes.is_empty() {
-                return Err(failed("the body is empty".into()));
-            }
-            check_type(&wanted, mime.as_deref(), &bytes, path)?;
-            Ok(bytes)
-        };
-        match tokio::time::timeout(self.timeout, work).await {
-            Ok(result) => result,
-            Err(_) => Err(failed(format!("no complete answer within {} s", self.timeout.as_secs()))),
+/// Bytes every fetch of one request may still read.
+#[derive(Debug)]
+struct Budget {
+    total: usize,
+    left: AtomicUsize,
+}
+
+impl Budget {
+    /// Takes `n` bytes; false when that is more than is left.
+    fn take(&self, n: usize) -> bool {
+        self.left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)).is_ok()
+    }
+}
+
+/// A fetched file and the type its server declared.
+#[derive(Debug)]
+struct Fetched {
+    bytes: Vec<u8>,
+    mime: Option<String>,
+}
+
+/// Fetches `url`, reading at most `cap` bytes and no more than the shared budget.
+async fn fetch(http: &reqwest::Client, url: &str, cap: u64, path: &Path, budget: &Budget) -> Result<Fetched, ApiError> {
+    let failed =
+        |why: String| ApiError::new(ErrorKind::UrlFetchFailed, format!("{path}: could not fetch {url}: {why}"));
+    let over_budget = |actual: u64| {
+        ApiError::invalid_one(
+            Diagnostic::new(
+                Code::TooLarge,
+                path.clone(),
+                format!(
+                    "the URL sources of this request add up to more than {} bytes, what the request size limit \
+                     leaves for them",
+                    budget.total
+                ),
+            )
+            .limit(budget.total as u64, actual),
+        )
+    };
+    let mut response = http.get(url).send().await.map_err(|e| failed(without_url(&e)))?;
+    let status = response.status();
+    if status.is_redirection() {
+        return Err(failed(format!("redirected ({status}) to a URL not on the --fetch-allow list")));
+    }
+    if !status.is_success() {
+        return Err(failed(format!("the server answered {status}")));
+    }
+    if let Some(length) = response.content_length() {
+        if length > cap {
+            return Err(too_large(path, cap, length));
+        }
+        if length > budget.left.load(Ordering::Relaxed) as u64 {
+            return Err(over_budget(length));
         }
     }
+    let mime = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase());
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| failed(without_url(&e)))? {
+        if !budget.take(chunk.len()) {
+            return Err(over_budget((bytes.len() + chunk.len()) as u64));
+        }
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() as u64 > cap {
+            return Err(too_large(path, cap, bytes.len() as u64));
+        }
+    }
+    if bytes.is_empty() {
+        return Err(failed("the body is empty".into()));
+    }
+    Ok(Fetched { bytes, mime })
 }
 
 /// What a block's URL must deliver.
 #[derive(Debug, Clone, Copy)]
 struct Wanted {
+    /// `image`, `document` or `video`.
+    kind: &'static str,
     /// The provider's size limit for the block's kind.
     cap: u64,
     /// The declared format, canonical, when it is a known one.
@@ -295,8 +346,8 @@ fn check_type(wanted: &Wanted, mime: Option<&str>, bytes: &[u8], path: &Path) ->
 /// web URLs (Bedrock; the others take https URLs themselves).
 pub fn needs_inlining(model_provider: &str) -> bool {
     matches!(
-        crate::provider::Kind::parse(model_provider),
-        Some(crate::provider::Kind::Core(agent_input::ProviderId::BedrockConverse))
+        crate::provider::Backend::parse(model_provider),
+        Some(crate::provider::Backend::Core(agent_input::ProviderId::BedrockConverse))
     )
 }
 

@@ -4,22 +4,30 @@
 //! Requests are validated and converted by the `agent-input` core; models are the offline
 //! [`provider::echo`] model or Bedrock Converse ([`provider::bedrock`]); agents, credentials and
 //! conversation memory live in one `SQLite` file ([`store`]).
+//!
+//! Layers, each importing only those below it: [`config`] and [`error`]; [`store`], [`sigv4`],
+//! [`schema`] and [`history`]; [`provider`] and [`fetch`]; [`state`]; the pipeline
+//! ([`execute`]); the HTTP handlers ([`api`]); the router ([`app`]) and the server (here).
 
 pub mod api;
 pub mod app;
 pub mod config;
+mod conn;
 pub mod error;
 pub mod execute;
 pub mod fetch;
+pub mod history;
 pub mod provider;
 pub mod schema;
 pub mod sigv4;
+pub mod state;
 pub mod store;
 
 use std::future::Future;
 
-pub use app::{AppState, router};
+pub use app::router;
 pub use config::{Args, Config};
+pub use state::AppState;
 
 /// Opens the store and registers the `echo` agent if configured: everything that can fail
 /// before the server listens.
@@ -35,7 +43,14 @@ pub fn prepare(config: Config) -> Result<AppState, String> {
     Ok(state)
 }
 
-/// Serves on `listener` until `shutdown` completes.
+/// Serves on `listener` until `shutdown` completes, then lets the open requests finish (within
+/// the request and header time limits).
+///
+/// Connections are served by hyper directly rather than `axum::serve`, which gives hyper no timer
+/// and so no header-read timeout: here a client has `--header-timeout-secs` to send its headers
+/// (and to start its next request on a kept-alive connection), a connection with no request
+/// running and no byte moving is closed after `--idle-timeout-secs`, and at most
+/// `--max-connections` are open (the rest wait in the listen queue).
 ///
 /// # Errors
 /// The server fails.
@@ -44,5 +59,41 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())
+    let config = std::sync::Arc::clone(&state.config);
+    let router = router(state);
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(config.max_connections));
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            () = &mut shutdown => break,
+            slot = std::sync::Arc::clone(&slots).acquire_owned() => slot.map_err(|e| e.to_string())?,
+        };
+        let stream = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => {
+                if let Ok((stream, _)) = accepted {
+                    stream
+                } else {
+                    // Out of file descriptors, or a connection reset before it was accepted:
+                    // the listener is fine; wait a little rather than spin.
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            }
+        };
+        while connections.try_join_next().is_some() {}
+        let connection = conn::Connection::new(stream, router.clone(), &config);
+        connections.spawn(connection.run(stopping.clone(), slot));
+    }
+    let _ = stop.send(true);
+    // Running requests end within their time limit; a client still sending headers within the
+    // header timeout. Whatever is left after both is cut, so a stop never hangs.
+    let grace = config.request_timeout + config.header_timeout;
+    let drained = tokio::time::timeout(grace, async { while connections.join_next().await.is_some() {} }).await;
+    if drained.is_err() {
+        connections.shutdown().await;
+    }
+    Ok(())
 }

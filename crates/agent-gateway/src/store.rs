@@ -175,7 +175,14 @@ impl Store {
         let connection = Connection::open(path)?;
         connection.busy_timeout(std::time::Duration::from_secs(5))?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
+        // docs/decisions.md, "Gateway": a committed turn survives the process being killed; the
+        // last turns may be lost (never corrupted) if the machine loses power.
         connection.pragma_update(None, "synchronous", "NORMAL")?;
+        for suffix in ["-wal", "-shm"] {
+            let mut side = path.as_os_str().to_owned();
+            side.push(suffix);
+            make_private(Path::new(&side))?;
+        }
         connection.pragma_update(None, "foreign_keys", "ON")?;
         connection.execute_batch(SCHEMA)?;
         migrate(&connection)?;
@@ -318,6 +325,41 @@ impl Store {
             .optional()?)
     }
 
+    /// How many messages a memory holds, and their bytes.
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub fn memory_size(&self, memory_id: &str) -> Result<(usize, usize), StoreError> {
+        let (count, bytes): (i64, i64) = self.lock().query_row(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(message AS BLOB))), 0) FROM messages WHERE memory_id = ?1",
+            [memory_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        Ok((usize::try_from(count).unwrap_or(usize::MAX), usize::try_from(bytes).unwrap_or(usize::MAX)))
+    }
+
+    /// At most `limit` messages of a memory with an id above `after`, in order.
+    ///
+    /// # Errors
+    /// Storage failures.
+    pub fn messages_page(&self, memory_id: &str, after: i64, limit: usize) -> Result<Vec<StoredMessage>, StoreError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare_cached(
+            "SELECT message_id, role, message, created_ms FROM messages WHERE memory_id = ?1 AND message_id > ?2
+             ORDER BY message_id LIMIT ?3",
+        )?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = statement.query_map(params![memory_id, after, limit], |row| {
+            Ok(StoredMessage {
+                message_id: row.get(0)?,
+                role: row.get(1)?,
+                message: row.get(2)?,
+                created_ms: row.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Every message of a memory, in order.
     ///
     /// # Errors
@@ -386,11 +428,12 @@ impl Store {
     }
 }
 
-/// Creates the file with mode 0600 if it does not exist, so secrets are never readable by others
-/// (`SQLite` gives its `-wal` and `-shm` files the same mode).
+/// Creates the file with mode 0600 if it does not exist, or takes away others' access to an
+/// existing one, so secrets are never readable by others (`SQLite` gives new `-wal` and `-shm`
+/// files the database's mode; [`Store::open`] tightens existing ones).
 fn create_private(path: &Path) -> Result<(), StoreError> {
     if path.exists() {
-        return Ok(());
+        return make_private(path);
     }
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| StoreError(format!("cannot create {}: {e}", parent.display())))?;
@@ -404,6 +447,22 @@ fn create_private(path: &Path) -> Result<(), StoreError> {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(StoreError(format!("cannot create {}: {e}", path.display()))),
     }
+}
+
+/// Mode 0600 for an existing file (nothing for a missing one, nor off Unix).
+fn make_private(path: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(metadata) = std::fs::metadata(path) else { return Ok(()) };
+        if metadata.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| StoreError(format!("cannot make {} private: {e}", path.display())))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 /// Milliseconds since the epoch.
@@ -458,6 +517,28 @@ mod tests {
         assert!(store.delete_agent("a1").unwrap());
         assert!(store.agent("a1").unwrap().is_none());
         assert_eq!(store.memory("m1").unwrap().unwrap().agent_id, "a1");
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_database_and_its_wal_are_made_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let path = temp_db("private");
+        drop(Store::open(&path).unwrap());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let wal = path.with_file_name("gateway.db-wal");
+        let _ = std::fs::remove_file(path.with_file_name("gateway.db-shm"));
+        std::fs::write(&wal, []).unwrap(); // an empty WAL: nothing to replay
+        for file in [&path, &wal] {
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&wal), 0o600);
+        // The documented durability: synchronous = NORMAL (1) in WAL mode.
+        let synchronous: i64 = store.lock().pragma_query_value(None, "synchronous", |row| row.get(0)).unwrap();
+        assert_eq!(synchronous, 1);
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 

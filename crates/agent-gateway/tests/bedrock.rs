@@ -114,7 +114,9 @@ async fn api_key_is_sent_as_a_bearer_token() {
 async fn provider_failures_become_clear_errors() {
     let stub = Stub::start().await;
     let scratch = Scratch::new("bedrock-failures");
-    let gateway = Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1"]);
+    // The stub is listed, so its error bodies are passed on like the real provider's.
+    let gateway =
+        Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1", "--endpoint-allow", "127.0.0.1"]);
     let http = client();
     let agent_id = register(&http, &gateway, &sigv4_agent(&stub.url)).await;
     let execute = gateway.at(&format!("/_plugins/_ml/agents/{agent_id}/_execute"));
@@ -143,7 +145,7 @@ async fn provider_failures_become_clear_errors() {
     for (mode, status, kind) in cases {
         stub.set(mode.clone());
         let started = std::time::Instant::now();
-        let response = http.post(&execute).body(hi).send().await.unwrap();
+        let response = http.post(&execute).header("content-type", "application/json").body(hi).send().await.unwrap();
         assert_eq!(response.status().as_u16(), status, "{mode:?}");
         if status == 429 {
             assert_eq!(response.headers()["retry-after"], "7");

@@ -191,16 +191,37 @@ async fn limits_auth_cors_and_the_site() {
     let http = client();
     let execute = gateway.at("/_plugins/_ml/agents/echo/_execute");
 
-    let response = http.post(&execute).body(r#"{"input": "hi"}"#).send().await.unwrap();
+    let response =
+        http.post(&execute).header("content-type", "application/json").body(r#"{"input": "hi"}"#).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 401);
     assert_eq!(response.headers()["www-authenticate"], "Bearer");
-    let response = http.post(&execute).bearer_auth("wrong").body(r#"{"input": "hi"}"#).send().await.unwrap();
+    let response = http
+        .post(&execute)
+        .header("content-type", "application/json")
+        .bearer_auth("wrong")
+        .body(r#"{"input": "hi"}"#)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status().as_u16(), 401);
-    let response = http.post(&execute).bearer_auth("s3cret").body(r#"{"input": "hi"}"#).send().await.unwrap();
+    let response = http
+        .post(&execute)
+        .header("content-type", "application/json")
+        .bearer_auth("s3cret")
+        .body(r#"{"input": "hi"}"#)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     // RFC 7235: the scheme is case-insensitive.
-    let response =
-        http.post(&execute).header("authorization", "bearer s3cret").body(r#"{"input": "hi"}"#).send().await.unwrap();
+    let response = http
+        .post(&execute)
+        .header("content-type", "application/json")
+        .header("authorization", "bearer s3cret")
+        .body(r#"{"input": "hi"}"#)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status().as_u16(), 200);
 
     // A known path with another method: 405 in OpenSearch's error shape, not an empty body.
@@ -215,6 +236,7 @@ async fn limits_auth_cors_and_the_site() {
         "credential": {"api_key": "k"}, "model_parameters": {"endpoint": "http://user:pw@127.0.0.1:1"}}});
     let response = http
         .post(gateway.at("/_plugins/_ml/agents/_register"))
+        .header("content-type", "application/json")
         .bearer_auth("s3cret")
         .body(register.to_string())
         .send()
@@ -225,7 +247,14 @@ async fn limits_auth_cors_and_the_site() {
     assert!(body["error"]["reason"].as_str().unwrap().contains("user or password"), "{body}");
 
     let big = json!({"input": "x".repeat(2000)}).to_string();
-    let response = http.post(&execute).bearer_auth("s3cret").body(big).send().await.unwrap();
+    let response = http
+        .post(&execute)
+        .header("content-type", "application/json")
+        .bearer_auth("s3cret")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status().as_u16(), 413);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["error"]["details"][0]["code"], "too_large");

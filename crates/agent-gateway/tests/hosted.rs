@@ -153,7 +153,9 @@ fn agent(case: &Case, endpoint: &str) -> String {
 #[tokio::test]
 async fn each_provider_gets_its_exact_request_and_its_answer_is_read() {
     let scratch = Scratch::new("hosted");
-    let gateway = Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1"]);
+    // The stub is listed, so its error bodies are passed on like the real provider's.
+    let gateway =
+        Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1", "--endpoint-allow", "127.0.0.1"]);
     let http = client();
     for case in cases() {
         let stub = Stub::start(case.answer).await;
@@ -202,7 +204,13 @@ async fn each_provider_gets_its_exact_request_and_its_answer_is_read() {
         let reason = body["error"]["reason"].as_str().unwrap();
         assert!(reason.ends_with(&format!("answered 400 {}: Invalid image.", case.error_type)), "{reason}");
         stub.answer(429, Some("7"), case.error);
-        let response = http.post(&execute).body(r#"{"input": "Hi"}"#).send().await.unwrap();
+        let response = http
+            .post(&execute)
+            .header("content-type", "application/json")
+            .body(r#"{"input": "Hi"}"#)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status().as_u16(), 429);
         assert_eq!(response.headers()["retry-after"], "7");
         stub.answer(401, None, case.error);
@@ -221,7 +229,9 @@ async fn each_provider_gets_its_exact_request_and_its_answer_is_read() {
 #[tokio::test]
 async fn registration_needs_a_key_and_capability_gaps_are_400s_before_sending() {
     let scratch = Scratch::new("hosted-gaps");
-    let gateway = Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1"]);
+    // The stub is listed, so its error bodies are passed on like the real provider's.
+    let gateway =
+        Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1", "--endpoint-allow", "127.0.0.1"]);
     let http = client();
     let register = gateway.at("/_plugins/_ml/agents/_register");
     let no_key = json!({"name": "x", "type": "conversational", "model": {"model_id": "claude",

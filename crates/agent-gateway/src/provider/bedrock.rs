@@ -10,22 +10,30 @@ use std::time::{Duration, SystemTime};
 
 use agent_input::response::{ProviderResponse, parse_bedrock_converse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
-use axum::http::StatusCode;
 use serde_json::Value;
 
 use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 use crate::sigv4::{self, Credentials};
 use crate::store::ModelSpec;
 
 /// Largest response body read from the provider.
 const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
-/// How requests are authenticated.
-#[derive(Debug, Clone)]
+/// How requests are authenticated. `Debug` hides the key.
+#[derive(Clone)]
 enum Auth {
     SigV4(Credentials),
     Bearer(String),
+}
+
+impl std::fmt::Debug for Auth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::SigV4(credentials) => f.debug_tuple("SigV4").field(credentials).finish(),
+            Self::Bearer(_) => f.write_str("Bearer(***)"),
+        }
+    }
 }
 
 /// A Bedrock Converse client for one model.
@@ -34,6 +42,8 @@ pub struct Bedrock {
     http: reqwest::Client,
     timeout: Duration,
     url: reqwest::Url,
+    /// Whether error bodies are passed on ([`super::endpoint_trust`]).
+    trusted: bool,
     region: String,
     auth: Auth,
 }
@@ -43,7 +53,7 @@ fn parameter<'a>(model: &'a ModelSpec, key: &str) -> Option<&'a str> {
 }
 
 /// Registration checks: a credential, a usable region and endpoint.
-pub(super) fn check(model: &ModelSpec, report: &mut Report) {
+pub(super) fn check(model: &ModelSpec, endpoint_allow: &[String], report: &mut Report) {
     let credential = Path::root().key("model").key("credential");
     let has_keys = model.credential.get("access_key").is_some() && model.credential.get("secret_key").is_some();
     if !has_keys && model.credential.get("api_key").is_none() {
@@ -72,10 +82,15 @@ pub(super) fn check(model: &ModelSpec, report: &mut Report) {
         );
     }
     if let Some(endpoint) = parameter(model, "endpoint")
-        && let Err(message) = parse_endpoint(endpoint)
+        && let Err(message) =
+            parse_endpoint(endpoint).and_then(|url| super::endpoint_trust(&url, &official_host(model), endpoint_allow))
     {
         report.push(Diagnostic::new(Code::InvalidParameter, parameters.key("endpoint"), message).received(endpoint));
     }
+}
+
+fn official_host(model: &ModelSpec) -> String {
+    format!("bedrock-runtime.{}.amazonaws.com", parameter(model, "region").unwrap_or("us-east-1"))
 }
 
 pub(super) fn parse_endpoint(endpoint: &str) -> Result<reqwest::Url, String> {
@@ -100,7 +115,7 @@ impl Bedrock {
     /// A model block that [`check`] would reject (stored before a check existed, or edited).
     pub fn new(model: &ModelSpec, clients: &Clients) -> Result<Self, ApiError> {
         let mut report = Report::default();
-        check(model, &mut report);
+        check(model, &clients.endpoint_allow, &mut report);
         if !report.is_ok() {
             return Err(ApiError::invalid(report));
         }
@@ -110,8 +125,9 @@ impl Bedrock {
             None => format!("https://bedrock-runtime.{region}.amazonaws.com"),
         };
         let url = format!("{base}/model/{}/converse", sigv4::uri_encode(&model.model_id));
-        let url = parse_endpoint(&url)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "illegal_argument_exception", e))?;
+        let url = parse_endpoint(&url).map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
+        let trusted = super::endpoint_trust(&url, &official_host(model), &clients.endpoint_allow)
+            .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let credential = &model.credential;
         let auth = match (credential.get("access_key"), credential.get("secret_key")) {
             (Some(access_key), Some(secret_key)) => Auth::SigV4(Credentials {
@@ -121,7 +137,7 @@ impl Bedrock {
             }),
             _ => Auth::Bearer(credential.get("api_key").unwrap_or_default().to_string()),
         };
-        Ok(Self { http: clients.http.clone(), timeout: clients.timeout, url, region, auth })
+        Ok(Self { http: clients.http.clone(), timeout: clients.timeout, url, trusted, region, auth })
     }
 
     /// The `Host` header as the HTTP client sends it (the port only when not the default).
@@ -171,7 +187,11 @@ impl Bedrock {
         let retry_after = header("retry-after");
         let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
         if !(200..300).contains(&status) {
-            return Err(ProviderError::Status { status, kind: error_type, message: error_message(&text), retry_after });
+            if !self.trusted {
+                let message = super::withheld(&self.url);
+                return Err(ProviderError::Status { status, error_type: None, message, retry_after });
+            }
+            return Err(ProviderError::Status { status, error_type, message: error_message(&text), retry_after });
         }
         parse_bedrock_converse(&text).map_err(|report| ProviderError::BadResponse(report.to_string()))
     }
@@ -243,6 +263,7 @@ mod tests {
     use super::*;
     use crate::store::Credential;
     use serde_json::json;
+    use std::sync::Arc;
 
     fn model(credential: &[(&str, &str)], parameters: &Value) -> ModelSpec {
         ModelSpec {
@@ -255,7 +276,8 @@ mod tests {
 
     #[test]
     fn builds_the_url_from_region_or_endpoint() {
-        let clients = Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1) };
+        let clients =
+            Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1), endpoint_allow: Arc::from([]) };
         let client = Bedrock::new(&model(&[("api_key", "k")], &json!({"region": "eu-west-1"})), &clients).unwrap();
         assert_eq!(
             client.url.as_str(),
@@ -277,9 +299,20 @@ mod tests {
     #[test]
     fn reports_every_registration_problem() {
         let mut report = Report::default();
-        check(&model(&[("access_key", "a")], &json!({"region": 5, "endpoint": "ftp://x"})), &mut report);
+        check(&model(&[("access_key", "a")], &json!({"region": 5, "endpoint": "ftp://x"})), &[], &mut report);
         let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
         assert_eq!(paths, ["/model/credential", "/model/model_parameters/region", "/model/model_parameters/endpoint"]);
+    }
+
+    #[test]
+    fn debug_hides_every_secret() {
+        let clients =
+            Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1), endpoint_allow: Arc::from([]) };
+        let keys = [("access_key", "AKIDX"), ("secret_key", "s3cr3t"), ("session_token", "t0k3n")];
+        let shown = format!("{:?}", Bedrock::new(&model(&keys, &json!({})), &clients).unwrap());
+        assert!(shown.contains("AKIDX") && !shown.contains("s3cr3t") && !shown.contains("t0k3n"), "{shown}");
+        let shown = format!("{:?}", Bedrock::new(&model(&[("api_key", "b3ar3r")], &json!({})), &clients).unwrap());
+        assert!(!shown.contains("b3ar3r"), "{shown}");
     }
 
     #[test]

@@ -11,12 +11,11 @@ use std::time::Duration;
 
 use agent_input::response::{self, ProviderResponse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
-use axum::http::StatusCode;
 use serde_json::Value;
 
 use super::bedrock::{parse_endpoint, read_limited, transport_error};
 use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 use crate::store::ModelSpec;
 
 /// The `anthropic-version` header the Messages API requires.
@@ -80,8 +79,13 @@ fn endpoint(model: &ModelSpec) -> Option<&str> {
     model.model_parameters.get("endpoint").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// The host of the provider's own base URL.
+fn official_host(provider: ProviderId) -> &'static str {
+    Flavor::of(provider).map_or("", |flavor| flavor.base().trim_start_matches("https://"))
+}
+
 /// Registration checks: an API key and a usable endpoint.
-pub(super) fn check(provider: ProviderId, model: &ModelSpec, report: &mut Report) {
+pub(super) fn check(provider: ProviderId, model: &ModelSpec, endpoint_allow: &[String], report: &mut Report) {
     if model.credential.get("api_key").is_none_or(|key| key.trim().is_empty()) {
         report.push(Diagnostic::new(
             Code::MissingField,
@@ -96,6 +100,7 @@ pub(super) fn check(provider: ProviderId, model: &ModelSpec, report: &mut Report
         _ => {
             if let Some(endpoint) = endpoint(model)
                 && let Err(message) = parse_endpoint(endpoint)
+                    .and_then(|url| super::endpoint_trust(&url, official_host(provider), endpoint_allow))
             {
                 report.push(Diagnostic::new(Code::InvalidParameter, at, message).received(endpoint));
             }
@@ -103,16 +108,29 @@ pub(super) fn check(provider: ProviderId, model: &ModelSpec, report: &mut Report
     }
 }
 
-/// A client for one model of an API-key provider.
-#[derive(Debug, Clone)]
+/// A client for one model of an API-key provider. `Debug` hides the key.
+#[derive(Clone)]
 pub struct Hosted {
     provider: ProviderId,
     flavor: Flavor,
     http: reqwest::Client,
     timeout: Duration,
     url: reqwest::Url,
+    /// Whether error bodies are passed on ([`super::endpoint_trust`]).
+    trusted: bool,
     model_id: String,
     api_key: String,
+}
+
+impl std::fmt::Debug for Hosted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hosted")
+            .field("provider", &self.provider)
+            .field("url", &self.url.as_str())
+            .field("trusted", &self.trusted)
+            .field("model_id", &self.model_id)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Hosted {
@@ -124,22 +142,24 @@ impl Hosted {
     pub fn new(provider: ProviderId, model: &ModelSpec, clients: &Clients) -> Result<Self, ApiError> {
         let Some(flavor) = Flavor::of(provider) else {
             return Err(ApiError::new(
-                StatusCode::NOT_IMPLEMENTED,
-                "provider_not_supported",
+                ErrorKind::ProviderNotSupported,
                 format!("the gateway has no client for {} yet", provider.display_name()),
             ));
         };
         let mut report = Report::default();
-        check(provider, model, &mut report);
+        check(provider, model, &clients.endpoint_allow, &mut report);
         if !report.is_ok() {
             return Err(ApiError::invalid(report));
         }
         let base = endpoint(model).unwrap_or(flavor.base()).trim_end_matches('/');
         let url = parse_endpoint(&format!("{base}{}", flavor.path(&model.model_id)))
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "illegal_argument_exception", e))?;
+            .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
+        let trusted = super::endpoint_trust(&url, official_host(provider), &clients.endpoint_allow)
+            .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         Ok(Self {
             provider,
             flavor,
+            trusted,
             http: clients.http.clone(),
             timeout: clients.timeout,
             url,
@@ -167,8 +187,8 @@ impl Hosted {
         let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
         let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
         if !(200..300).contains(&status) {
-            let (kind, message) = error_of(&text);
-            return Err(ProviderError::Status { status, kind, message, retry_after });
+            let (error_type, message) = if self.trusted { error_of(&text) } else { (None, super::withheld(&self.url)) };
+            return Err(ProviderError::Status { status, error_type, message, retry_after });
         }
         response::parse(self.provider, &text).map_err(|report| ProviderError::BadResponse(report.to_string()))
     }
@@ -221,6 +241,7 @@ mod tests {
     use super::*;
     use crate::store::Credential;
     use serde_json::json;
+    use std::sync::Arc;
 
     fn model(provider: &str, id: &str, credential: &[(&str, &str)], parameters: &Value) -> ModelSpec {
         ModelSpec {
@@ -233,7 +254,8 @@ mod tests {
 
     #[test]
     fn builds_each_providers_url() {
-        let clients = Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1) };
+        let clients =
+            Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1), endpoint_allow: Arc::from([]) };
         let key = [("api_key", "k")];
         let url = |provider, id, parameters: Value| {
             Hosted::new(provider, &model("x", id, &key, &parameters), &clients).unwrap().url.to_string()
@@ -252,9 +274,47 @@ mod tests {
     }
 
     #[test]
+    fn debug_hides_the_key() {
+        let clients =
+            Clients { http: reqwest::Client::new(), timeout: Duration::from_secs(1), endpoint_allow: Arc::from([]) };
+        let client = Hosted::new(
+            ProviderId::AnthropicMessages,
+            &model("x", "m", &[("api_key", "sk-s3cr3t")], &json!({})),
+            &clients,
+        );
+        let shown = format!("{:?}", client.unwrap());
+        assert!(shown.contains("api.anthropic.com") && !shown.contains("sk-s3cr3t"), "{shown}");
+    }
+
+    #[test]
+    fn endpoints_go_only_to_loopback_the_provider_or_the_allowlist() {
+        let mut report = Report::default();
+        let key = [("api_key", "k")];
+        let at = |endpoint: &str, allow: &[String], report: &mut Report| {
+            check(ProviderId::OpenAiChat, &model("x", "m", &key, &json!({"endpoint": endpoint})), allow, report);
+        };
+        for ok in ["http://127.0.0.1:9000", "http://localhost:1", "http://[::1]:2", "https://api.openai.com"] {
+            at(ok, &[], &mut report);
+            assert!(report.is_ok(), "{ok}: {report:?}");
+        }
+        at("https://proxy.example.com", &["proxy.example.com".into()], &mut report);
+        assert!(report.is_ok(), "{report:?}");
+        for bad in
+            ["https://169.254.169.254", "https://internal.example.com", "http://10.0.0.1:80", "http://api.openai.com"]
+        {
+            let mut report = Report::default();
+            at(bad, &[], &mut report);
+            assert_eq!(report.errors.len(), 1, "{bad}");
+        }
+        let mut report = Report::default();
+        at("http://proxy.example.com", &["proxy.example.com".into()], &mut report);
+        assert!(report.errors[0].message.contains("https"), "{report:?}");
+    }
+
+    #[test]
     fn reports_a_missing_key_and_a_bad_endpoint() {
         let mut report = Report::default();
-        check(ProviderId::Gemini, &model("gemini", "g", &[], &json!({"endpoint": "ftp://x"})), &mut report);
+        check(ProviderId::Gemini, &model("gemini", "g", &[], &json!({"endpoint": "ftp://x"})), &[], &mut report);
         let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
         assert_eq!(paths, ["/model/credential/api_key", "/model/model_parameters/endpoint"]);
     }

@@ -11,14 +11,14 @@ pub mod hosted;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use agent_input::response::ProviderResponse;
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report};
-use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use crate::error::{ApiError, Upstream};
+use crate::error::{ApiError, ErrorKind, Upstream};
 use crate::store::ModelSpec;
 
 /// A boxed, sendable future.
@@ -55,7 +55,7 @@ pub enum ProviderError {
         /// Its HTTP status.
         status: u16,
         /// Its error type (`ValidationException`, …), if it said.
-        kind: Option<String>,
+        error_type: Option<String>,
         /// Its message.
         message: String,
         /// Its `Retry-After`, if any.
@@ -76,37 +76,33 @@ impl ProviderError {
     /// can tell the gateway's own failures (500) from the provider's.
     pub fn into_api_error(self, provider: &str) -> ApiError {
         match self {
-            Self::Status { status, kind, message, retry_after } => {
-                let what = kind.as_deref().map_or_else(String::new, |k| format!(" {k}"));
+            Self::Status { status, error_type, message, retry_after } => {
+                let what = error_type.as_deref().map_or_else(String::new, |k| format!(" {k}"));
                 let reason = format!("{provider} answered {status}{what}: {message}");
-                let (code, error_type) = match status {
-                    400 | 413 | 422 => (StatusCode::BAD_REQUEST, "provider_rejected_request"),
-                    401 | 403 => (StatusCode::BAD_GATEWAY, "provider_authentication_failed"),
-                    404 => (StatusCode::BAD_GATEWAY, "provider_model_not_found"),
-                    408 => (StatusCode::GATEWAY_TIMEOUT, "provider_timeout"),
-                    429 => (StatusCode::TOO_MANY_REQUESTS, "provider_throttled"),
-                    _ => (StatusCode::BAD_GATEWAY, "provider_error"),
+                let error_kind = match status {
+                    400 | 413 | 422 => ErrorKind::ProviderRejectedRequest,
+                    401 | 403 => ErrorKind::ProviderAuthenticationFailed,
+                    404 => ErrorKind::ProviderModelNotFound,
+                    408 => ErrorKind::ProviderTimeout,
+                    429 => ErrorKind::ProviderThrottled,
+                    _ => ErrorKind::ProviderError,
                 };
-                let mut error = ApiError::new(code, error_type, reason);
+                let mut error = ApiError::new(error_kind, reason);
                 error.upstream = Some(Box::new(Upstream {
-                    extra: json!({"provider_status": status, "provider_error_type": kind}),
+                    extra: json!({"provider_status": status, "provider_error_type": error_type}),
                     retry_after,
                 }));
                 error
             }
             Self::Timeout(limit) => ApiError::new(
-                StatusCode::GATEWAY_TIMEOUT,
-                "provider_timeout",
+                ErrorKind::ProviderTimeout,
                 format!("{provider} did not answer within {} s", limit.as_secs()),
             ),
-            Self::Unreachable(detail) => ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "provider_unreachable",
-                format!("{provider} could not be reached: {detail}"),
-            ),
+            Self::Unreachable(detail) => {
+                ApiError::new(ErrorKind::ProviderUnreachable, format!("{provider} could not be reached: {detail}"))
+            }
             Self::BadResponse(detail) => ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "provider_bad_response",
+                ErrorKind::ProviderBadResponse,
                 format!("{provider} answered with something that is not a response: {detail}"),
             ),
         }
@@ -115,14 +111,14 @@ impl ProviderError {
 
 /// Which client a `model_provider` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum Backend {
     /// The offline echo model.
     Echo,
     /// A provider the core converts for.
     Core(ProviderId),
 }
 
-impl Kind {
+impl Backend {
     /// Reads `echo` or a provider id / ml-commons alias, case-insensitively.
     pub fn parse(raw: &str) -> Option<Self> {
         if raw.trim().eq_ignore_ascii_case("echo") {
@@ -148,6 +144,53 @@ pub struct Clients {
     pub http: reqwest::Client,
     /// Time limit for one provider call.
     pub timeout: Duration,
+    /// Hosts an endpoint may name besides loopback (`--endpoint-allow`), lowercase.
+    pub endpoint_allow: Arc<[String]>,
+}
+
+/// Whether a `model_parameters.endpoint` may be called, and whether its answers are trusted like
+/// the provider's own: the provider's own host (https) and `--endpoint-allow` hosts (https, or
+/// http on loopback) are trusted; other loopback addresses are allowed but their error bodies are
+/// not passed on (an agent must not read local services through the gateway); any other host is
+/// refused, and so is plain http off loopback (keys would travel in clear).
+///
+/// # Errors
+/// Why the endpoint is refused, for a person.
+pub fn endpoint_trust(url: &reqwest::Url, official_host: &str, allow: &[String]) -> Result<bool, String> {
+    let (name, loopback) = match url.host() {
+        Some(url::Host::Domain(domain)) => {
+            let domain = domain.trim_end_matches('.').to_ascii_lowercase();
+            let loopback = domain == "localhost";
+            (domain, loopback)
+        }
+        Some(url::Host::Ipv4(ip)) => (ip.to_string(), ip.is_loopback()),
+        Some(url::Host::Ipv6(ip)) => (ip.to_string(), ip.is_loopback()),
+        None => return Err("endpoint must name a host".into()),
+    };
+    let https = url.scheme() == "https";
+    if !https && !loopback {
+        return Err(format!("endpoint {name} must use https: plain http is allowed only to loopback"));
+    }
+    if https && name == official_host {
+        return Ok(true);
+    }
+    if allow.contains(&name) {
+        return Ok(true);
+    }
+    if loopback {
+        return Ok(false);
+    }
+    Err(format!(
+        "endpoint host {name} is not allowed: the gateway's operator must list it with --endpoint-allow {name}"
+    ))
+}
+
+/// The message of an error answered by an endpoint that is not trusted (see [`endpoint_trust`]).
+pub(crate) fn withheld(url: &reqwest::Url) -> String {
+    format!(
+        "(its body is not passed on: {} is neither the provider's own host nor on --endpoint-allow)",
+        url.host_str().unwrap_or_default()
+    )
 }
 
 /// `model_parameters` keys that feed the conversion.
@@ -202,27 +245,29 @@ fn reroot_option(path: &Path) -> Path {
 
 /// Checks a `model` block (provider, credential, parameters) at registration, reporting every
 /// problem.
-pub fn check_model(model: &ModelSpec) -> Report {
+pub fn check_model(model: &ModelSpec, endpoint_allow: &[String]) -> Report {
     let mut report = Report::default();
-    match Kind::parse(&model.model_provider) {
+    match Backend::parse(&model.model_provider) {
         None => report.push(
             Diagnostic::new(
                 Code::InvalidParameter,
                 Path::root().key("model").key("model_provider"),
-                format!("Unknown model provider type. Supported types: {}", Kind::supported().join(", ")),
+                format!("Unknown model provider type. Supported types: {}", Backend::supported().join(", ")),
             )
-            .expected(Kind::supported())
+            .expected(Backend::supported())
             .received(model.model_provider.clone()),
         ),
-        Some(Kind::Core(ProviderId::BedrockConverse)) => bedrock::check(model, &mut report),
-        Some(Kind::Core(provider)) if hosted::handles(provider) => hosted::check(provider, model, &mut report),
+        Some(Backend::Core(ProviderId::BedrockConverse)) => bedrock::check(model, endpoint_allow, &mut report),
+        Some(Backend::Core(provider)) if hosted::handles(provider) => {
+            hosted::check(provider, model, endpoint_allow, &mut report);
+        }
         Some(_) => {}
     }
     // Every problem of the options at once: those that cannot be read, and the provider's range
     // and tool checks of those that can.
     let (options, errors) = read_options(&model.model_parameters);
     report.extend(errors);
-    if let Some(Kind::Core(provider)) = Kind::parse(&model.model_provider) {
+    if let Some(Backend::Core(provider)) = Backend::parse(&model.model_provider) {
         report.extend(rerooted(agent_input::convert::check_options(provider, &options)));
     }
     report
@@ -233,15 +278,15 @@ pub fn check_model(model: &ModelSpec) -> Report {
 /// # Errors
 /// A provider the gateway has no client for, or a model block that does not make a client.
 pub fn for_model(model: &ModelSpec, clients: &Clients) -> Result<Box<dyn Provider>, ApiError> {
-    match Kind::parse(&model.model_provider) {
-        Some(Kind::Echo) => Ok(Box::new(echo::Echo)),
-        Some(Kind::Core(ProviderId::BedrockConverse)) => Ok(Box::new(bedrock::Bedrock::new(model, clients)?)),
+    match Backend::parse(&model.model_provider) {
+        Some(Backend::Echo) => Ok(Box::new(echo::Echo)),
+        Some(Backend::Core(ProviderId::BedrockConverse)) => Ok(Box::new(bedrock::Bedrock::new(model, clients)?)),
         // The API-key providers; one the gateway cannot call yet is a 501 from here.
-        Some(Kind::Core(provider)) => Ok(Box::new(hosted::Hosted::new(provider, model, clients)?)),
+        Some(Backend::Core(provider)) => Ok(Box::new(hosted::Hosted::new(provider, model, clients)?)),
         None => Err(ApiError::invalid_one(Diagnostic::new(
             Code::InvalidParameter,
             Path::root().key("model").key("model_provider"),
-            format!("Unknown model provider type. Supported types: {}", Kind::supported().join(", ")),
+            format!("Unknown model provider type. Supported types: {}", Backend::supported().join(", ")),
         ))),
     }
 }
@@ -267,8 +312,8 @@ mod tests {
 
     #[test]
     fn providers_parse_case_insensitively() {
-        assert_eq!(Kind::parse("ECHO"), Some(Kind::Echo));
-        assert_eq!(Kind::parse("Bedrock/Converse"), Some(Kind::Core(ProviderId::BedrockConverse)));
-        assert_eq!(Kind::parse("nope"), None);
+        assert_eq!(Backend::parse("ECHO"), Some(Backend::Echo));
+        assert_eq!(Backend::parse("Bedrock/Converse"), Some(Backend::Core(ProviderId::BedrockConverse)));
+        assert_eq!(Backend::parse("nope"), None);
     }
 }

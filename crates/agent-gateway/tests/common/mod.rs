@@ -72,6 +72,10 @@ impl Gateway {
     }
 
     /// Stops the process with SIGTERM (a graceful shutdown) and waits for it.
+    ///
+    /// # Panics
+    /// The process has not exited 10 s after SIGTERM: a graceful stop that hangs is a failure.
+    /// It is killed first, so no process outlives the test.
     pub fn stop(mut self) {
         let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -81,8 +85,12 @@ impl Gateway {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+        let pid = self.child.id();
         let _ = self.child.kill();
         let _ = self.child.wait();
+        panic!(
+            "agent-gateway (pid {pid}) did not stop within 10 s of SIGTERM: its graceful shutdown hangs; it was killed"
+        );
     }
 
     /// Kills the process with SIGKILL (no shutdown of any kind) and waits for it.
