@@ -1,35 +1,44 @@
-//! The form editors. Each renders from a snapshot of the body and writes back at JSON Pointers;
-//! every field carries `data-path`, so errors can highlight it and clicks can reach it.
+//! The form editors. Each renders from a light snapshot of the body (payloads as sizes) and
+//! writes back at JSON Pointers; every field carries `data-path`, so errors can highlight it and
+//! clicks can reach it.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use crate::analysis::human_bytes;
-use crate::media;
-use crate::model::{self, Form};
-use crate::state::Ctx;
+use super::schema_editor;
+use crate::browser::files;
+use crate::model::display::human_bytes;
+use crate::model::input_form::{self, Form};
+use crate::model::media::{is_image_bytes, preview_key};
+use crate::model::placeholders::{is_large, light};
+use crate::model::pointer;
+use crate::model::schema::Field;
+use crate::state::Editor;
 
 const ROLES: [&str; 4] = ["user", "assistant", "system", "tool"];
 
-pub(crate) fn render(ctx: Ctx, form: Form) -> AnyView {
-    let body = ctx.doc.get_value_untracked_snapshot();
+/// The editor of one form, with the form the schema generates (when the schema editor is on)
+/// and the parameters editor.
+pub(super) fn render(editor: Editor, form: Form, schema_fields: Option<Arc<Vec<Field>>>) -> AnyView {
+    let body = editor.doc.with_value(light);
     // With a schema, its properties get the generated form and the parameters editor the rest.
-    let schema_fields = ctx.schema_form.get();
     let generated: Vec<String> =
         schema_fields.as_ref().map(|f| f.iter().map(|f| f.name.clone()).collect()).unwrap_or_default();
-    let schema_form = schema_fields.map(|fields| crate::schema::render_form(ctx, &fields, &body));
-    let parameters = parameters_editor(ctx, &body, form == Form::Legacy, &generated);
+    let schema_form = schema_fields.map(|fields| schema_editor::render_form(editor, &fields, &body));
+    let parameters = parameters_editor(editor, &body, form == Form::Legacy, &generated);
     let editor = match (form, body.get("input")) {
-        (Form::Text, _) => text_field(ctx, "/input".into(), "Input text".into(), str_at(&body, "/input"), true),
+        (Form::Text, _) => text_field(editor, "/input".into(), "Input text".into(), str_at(&body, "/input"), true),
         (Form::Legacy, _) => text_field(
-            ctx,
+            editor,
             "/parameters/question".into(),
             "parameters.question".into(),
             str_at(&body, "/parameters/question"),
             true,
         ),
-        (Form::Blocks, Some(Value::Array(items))) => blocks_editor(ctx, "/input", items),
-        (Form::Messages, Some(Value::Array(items))) => messages_editor(ctx, items),
+        (Form::Blocks, Some(Value::Array(items))) => blocks_editor(editor, "/input", items),
+        (Form::Messages, Some(Value::Array(items))) => messages_editor(editor, items),
         _ => view! { <p class="note">"This input cannot be shown in this form; edit it as JSON."</p> }.into_any(),
     };
     view! {
@@ -40,40 +49,6 @@ pub(crate) fn render(ctx: Ctx, form: Form) -> AnyView {
         </div>
     }
     .into_any()
-}
-
-trait Snapshot {
-    fn get_value_untracked_snapshot(&self) -> Value;
-}
-
-impl Snapshot for StoredValue<Value> {
-    /// The body without its large strings: forms show sizes, not payloads.
-    fn get_value_untracked_snapshot(&self) -> Value {
-        self.with_value(light)
-    }
-}
-
-/// A copy of a value with long `data` strings (media payloads) replaced by a marker holding
-/// their length and preview key.
-fn light(value: &Value) -> Value {
-    match value {
-        Value::Array(items) => Value::Array(items.iter().map(light).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| match v {
-                    Value::String(s) if k == "data" && s.len() > 4096 => {
-                        (k.clone(), json!({"$large": s.len(), "key": media::preview_key(s)}))
-                    }
-                    _ => (k.clone(), light(v)),
-                })
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-fn is_large(value: &Value) -> bool {
-    value.get("$large").is_some()
 }
 
 fn str_at(body: &Value, pointer: &str) -> String {
@@ -89,14 +64,14 @@ fn field_id(pointer: &str) -> String {
 }
 
 /// A labelled text input (or text area) bound to the string at `pointer`.
-fn text_field(ctx: Ctx, pointer: String, label: String, value: String, multiline: bool) -> AnyView {
+fn text_field(editor: Editor, pointer: String, label: String, value: String, multiline: bool) -> AnyView {
     let id = field_id(&pointer);
     let target = pointer.clone();
     let on_input = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         let target = target.clone();
-        ctx.edit(move |doc| {
-            model::set(doc, &target, Value::String(text));
+        editor.edit(move |doc| {
+            pointer::set(doc, &target, Value::String(text));
         });
     };
     if multiline {
@@ -119,7 +94,7 @@ fn text_field(ctx: Ctx, pointer: String, label: String, value: String, multiline
 }
 
 /// An item the forms have no editor for, edited as JSON (applied when the field loses focus).
-fn raw_item(ctx: Ctx, pointer: String, value: &Value, label: &str) -> AnyView {
+fn raw_item(editor: Editor, pointer: String, value: &Value, label: &str) -> AnyView {
     let id = field_id(&pointer);
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
     let problem = RwSignal::new(None::<String>);
@@ -128,8 +103,8 @@ fn raw_item(ctx: Ctx, pointer: String, value: &Value, label: &str) -> AnyView {
         Ok(parsed) => {
             let target = target.clone();
             problem.set(None);
-            ctx.edit_structure(move |doc| {
-                model::set(doc, &target, parsed);
+            editor.edit_structure(move |doc| {
+                pointer::set(doc, &target, parsed);
             });
         }
         Err(e) => problem.set(Some(format!("Not JSON: {e}"))),
@@ -145,28 +120,28 @@ fn raw_item(ctx: Ctx, pointer: String, value: &Value, label: &str) -> AnyView {
 }
 
 /// Up, down and remove buttons for item `i` of the array at `array`.
-fn item_controls(ctx: Ctx, array: String, i: usize, len: usize, what: &'static str) -> impl IntoView {
+fn item_controls(editor: Editor, array: String, i: usize, len: usize, what: &'static str) -> impl IntoView {
     let (up, down, remove) = (array.clone(), array.clone(), array);
     let n = i + 1;
     view! {
         <div class="item-controls">
             <button type="button" class="icon" aria-label=format!("Move {what} {n} up") title="Move up" disabled={i == 0}
-                on:click=move |_| ctx.edit_structure(|doc| { model::swap(doc, &up, i, i.saturating_sub(1)); })>"↑"</button>
+                on:click=move |_| editor.edit_structure(|doc| { pointer::swap(doc, &up, i, i.saturating_sub(1)); })>"↑"</button>
             <button type="button" class="icon" aria-label=format!("Move {what} {n} down") title="Move down" disabled={i + 1 >= len}
-                on:click=move |_| ctx.edit_structure(|doc| { model::swap(doc, &down, i, i + 1); })>"↓"</button>
+                on:click=move |_| editor.edit_structure(|doc| { pointer::swap(doc, &down, i, i + 1); })>"↓"</button>
             <button type="button" class="icon danger" aria-label=format!("Remove {what} {n}") title="Remove"
-                on:click=move |_| ctx.edit_structure(|doc| { model::remove(doc, &model::index(&remove, i)); })>"✕"</button>
+                on:click=move |_| editor.edit_structure(|doc| { pointer::remove(doc, &pointer::index(&remove, i)); })>"✕"</button>
         </div>
     }
 }
 
-fn blocks_editor(ctx: Ctx, array: &str, items: &[Value]) -> AnyView {
+fn blocks_editor(editor: Editor, array: &str, items: &[Value]) -> AnyView {
     let len = items.len();
-    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, b)| block_card(ctx, array, i, len, b)).collect();
+    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, b)| block_card(editor, array, i, len, b)).collect();
     let add = |kind: &'static str, label: &'static str| {
         let array = array.to_string();
         view! {
-            <button type="button" class="add" on:click=move |_| ctx.edit_structure(|doc| { model::push(doc, &array, model::new_block(kind)); })>
+            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| { pointer::push(doc, &array, input_form::new_block(kind)); })>
                 {label}
             </button>
         }
@@ -180,24 +155,24 @@ fn blocks_editor(ctx: Ctx, array: &str, items: &[Value]) -> AnyView {
     .into_any()
 }
 
-fn block_card(ctx: Ctx, array: &str, i: usize, len: usize, block: &Value) -> AnyView {
-    let pointer = model::index(array, i);
+fn block_card(editor: Editor, array: &str, i: usize, len: usize, block: &Value) -> AnyView {
+    let pointer = pointer::index(array, i);
     let kind = block.get("type").and_then(Value::as_str).map(str::to_ascii_lowercase).unwrap_or_default();
     let body = match kind.as_str() {
         "text" if block.get("text").is_none_or(Value::is_string) => {
-            text_field(ctx, model::key(&pointer, "text"), "Text".into(), str_at(block, "/text"), true)
+            text_field(editor, pointer::key(&pointer, "text"), "Text".into(), str_at(block, "/text"), true)
         }
         "image" | "video" | "document" if block.get("source").is_some_and(Value::is_object) => {
-            media_fields(ctx, &pointer, &kind, block)
+            media_fields(editor, &pointer, &kind, block)
         }
-        _ => raw_item(ctx, pointer.clone(), block, "Block"),
+        _ => raw_item(editor, pointer.clone(), block, "Block"),
     };
     let title = if kind.is_empty() { "block".to_string() } else { kind.clone() };
     view! {
         <li class="card" data-path=pointer.clone() tabindex="-1">
             <div class="card-head">
                 <span class="card-title">{format!("{} · {title}", i + 1)}</span>
-                {item_controls(ctx, array.to_string(), i, len, "block")}
+                {item_controls(editor, array.to_string(), i, len, "block")}
             </div>
             {body}
         </li>
@@ -213,14 +188,14 @@ fn formats_for(kind: &str) -> &'static [&'static str] {
     }
 }
 
-fn media_fields(ctx: Ctx, pointer: &str, kind: &str, block: &Value) -> AnyView {
-    let source = model::key(pointer, "source");
+fn media_fields(editor: Editor, pointer: &str, kind: &str, block: &Value) -> AnyView {
+    let source = pointer::key(pointer, "source");
     let source_type = block.pointer("/source/type").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
-    let type_ptr = model::key(&source, "type");
+    let type_ptr = pointer::key(&source, "type");
     let type_id = field_id(&type_ptr);
-    let data_ptr = model::key(&source, "data");
+    let data_ptr = pointer::key(&source, "data");
     let list_id = format!("formats-{kind}");
-    let format_ptr = model::key(&source, "format");
+    let format_ptr = pointer::key(&source, "format");
     let format_id = field_id(&format_ptr);
     let format_value = str_at(block, "/source/format");
     let options: Vec<_> = formats_for(kind).iter().map(|f| view! { <option value=*f></option> }).collect();
@@ -230,14 +205,14 @@ fn media_fields(ctx: Ctx, pointer: &str, kind: &str, block: &Value) -> AnyView {
         move |ev: leptos::ev::Event| {
             let chosen = event_target_value(&ev);
             let (type_ptr, data_ptr) = (type_ptr.clone(), data_ptr.clone());
-            ctx.edit_structure(move |doc| {
-                model::set(doc, &type_ptr, Value::String(chosen));
-                model::set(doc, &data_ptr, Value::String(String::new()));
+            editor.edit_structure(move |doc| {
+                pointer::set(doc, &type_ptr, Value::String(chosen));
+                pointer::set(doc, &data_ptr, Value::String(String::new()));
             });
         }
     };
     let data_view = if source_type == "base64" {
-        base64_summary(ctx, pointer, kind, block, &data_ptr)
+        base64_summary(editor, pointer, kind, block, &data_ptr)
     } else {
         let id = field_id(&data_ptr);
         let value = str_at(block, "/source/data");
@@ -247,19 +222,20 @@ fn media_fields(ctx: Ctx, pointer: &str, kind: &str, block: &Value) -> AnyView {
                 <label for=id.clone()>"URL (https, http or s3)"</label>
                 <input type="text" inputmode="url" id=id data-path=data_ptr placeholder="s3://bucket/key or https://…"
                     prop:value=value
-                    on:input=move |ev| { let t = event_target_value(&ev); let p = target.clone(); ctx.edit(move |doc| { model::set(doc, &p, Value::String(t)); }); } />
+                    on:input=move |ev| { let t = event_target_value(&ev); let p = target.clone(); editor.edit(move |doc| { pointer::set(doc, &p, Value::String(t)); }); } />
                 <p class="hint">"Never fetched by the playground; the provider reads it."</p>
             </div>
         }
         .into_any()
     };
-    let name = (kind == "document")
-        .then(|| text_field(ctx, model::key(pointer, "name"), "Document name".into(), str_at(block, "/name"), false));
+    let name = (kind == "document").then(|| {
+        text_field(editor, pointer::key(pointer, "name"), "Document name".into(), str_at(block, "/name"), false)
+    });
     view! {
         <div class="media-fields">
             <div class="field">
                 <label for=type_id.clone()>"Source"</label>
-                <select id=type_id data-path=model::key(&source, "type") on:change=set_type>
+                <select id=type_id data-path=pointer::key(&source, "type") on:change=set_type>
                     <option value="base64" selected=source_type == "base64">"base64 (a file)"</option>
                     <option value="url" selected=source_type == "url">"URL"</option>
                     {(source_type != "base64" && source_type != "url").then(|| view! { <option value=source_type.clone() selected=true>{source_type.clone()}</option> })}
@@ -268,7 +244,7 @@ fn media_fields(ctx: Ctx, pointer: &str, kind: &str, block: &Value) -> AnyView {
             <div class="field">
                 <label for=format_id.clone()>"Format"</label>
                 <input type="text" id=format_id list=list_id.clone() data-path=format_ptr prop:value=format_value
-                    on:input=move |ev| { let t = event_target_value(&ev); let p = format_target.clone(); ctx.edit(move |doc| { model::set(doc, &p, Value::String(t)); }); } />
+                    on:input=move |ev| { let t = event_target_value(&ev); let p = format_target.clone(); editor.edit(move |doc| { pointer::set(doc, &p, Value::String(t)); }); } />
                 <datalist id=list_id>{options}</datalist>
             </div>
             {name}
@@ -278,7 +254,7 @@ fn media_fields(ctx: Ctx, pointer: &str, kind: &str, block: &Value) -> AnyView {
     .into_any()
 }
 
-fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: &str) -> AnyView {
+fn base64_summary(editor: Editor, pointer: &str, kind: &str, block: &Value, data_ptr: &str) -> AnyView {
     let data = block.pointer("/source/data");
     let (chars, key, small) = match data {
         Some(d) if is_large(d) => (
@@ -286,14 +262,14 @@ fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: 
             d["key"].as_str().unwrap_or_default().to_string(),
             None,
         ),
-        Some(Value::String(s)) => (s.len(), media::preview_key(s), Some(s.clone())),
+        Some(Value::String(s)) => (s.len(), preview_key(s), Some(s.clone())),
         _ => (0, String::new(), None),
     };
     let format = str_at(block, "/source/format");
     // Previews only of bytes the user gave: an object URL of the file, or a small payload as a data URL.
     let preview = (kind == "image")
         .then(|| {
-            ctx.previews.with_value(|p| p.get(&key).cloned()).or_else(|| {
+            editor.previews.with_value(|p| p.get(&key).cloned()).or_else(|| {
                 // Only bytes that are an image: a broken preview helps nobody.
                 small.filter(|s| is_image_bytes(s)).map(|s| {
                     let mime = agent_input::format::ImageFormat::ALL
@@ -319,22 +295,18 @@ fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: 
     };
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
-        let files = media::files(input.files());
+        let files = files::files(input.files());
         let target = target.clone();
         if let Some(file) = files.into_iter().next() {
             leptos::task::spawn_local(async move {
-                match media::read(file).await {
+                match files::read(file).await {
                     Ok(read) => {
-                        if let Some(url) = read.preview {
-                            ctx.previews.update_value(|p| {
-                                p.insert(read.preview_key, url);
-                            });
-                        }
-                        ctx.edit_structure(move |doc| {
-                            model::set(doc, &target, read.block);
+                        editor.keep_preview(read.preview, read.preview_key);
+                        editor.edit_structure(move |doc| {
+                            pointer::set(doc, &target, read.block);
                         });
                     }
-                    Err(why) => ctx.notice.set(Some(why)),
+                    Err(why) => editor.notice.set(Some(why)),
                 }
             });
         }
@@ -352,24 +324,15 @@ fn base64_summary(ctx: Ctx, pointer: &str, kind: &str, block: &Value, data_ptr: 
     .into_any()
 }
 
-fn is_image_bytes(base64: &str) -> bool {
-    use agent_input::format::{SNIFF_LEN, Signature};
-    agent_input::base64::check(base64).is_ok()
-        && matches!(
-            Signature::sniff(&agent_input::base64::decode_head(base64, SNIFF_LEN)),
-            Some(Signature::Png | Signature::Jpeg | Signature::Gif | Signature::Webp)
-        )
-}
-
-fn messages_editor(ctx: Ctx, items: &[Value]) -> AnyView {
+fn messages_editor(editor: Editor, items: &[Value]) -> AnyView {
     let len = items.len();
-    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, m)| message_card(ctx, i, len, m)).collect();
+    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, m)| message_card(editor, i, len, m)).collect();
     let add = |role: &'static str, label: &'static str| {
         view! {
-            <button type="button" class="add" on:click=move |_| ctx.edit_structure(|doc| {
+            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| {
                 let mut message = json!({"role": role, "content": [{"type": "text", "text": ""}]});
                 if role == "tool" { message["toolCallId"] = json!(""); }
-                model::push(doc, "/input", message);
+                pointer::push(doc, "/input", message);
             })>{label}</button>
         }
     };
@@ -382,48 +345,54 @@ fn messages_editor(ctx: Ctx, items: &[Value]) -> AnyView {
     .into_any()
 }
 
-fn message_card(ctx: Ctx, i: usize, len: usize, message: &Value) -> AnyView {
-    let pointer = model::index("/input", i);
+fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyView {
+    let pointer = pointer::index("/input", i);
     let Some(object) = message.as_object() else {
-        return view! { <li class="card">{raw_item(ctx, pointer, message, "Message")}</li> }.into_any();
+        return view! { <li class="card">{raw_item(editor, pointer, message, "Message")}</li> }.into_any();
     };
     let role = object.get("role").and_then(Value::as_str).unwrap_or_default().to_string();
     let lower = role.to_ascii_lowercase();
     let known = ROLES.contains(&lower.as_str());
-    let role_ptr = model::key(&pointer, "role");
+    let role_ptr = pointer::key(&pointer, "role");
     let role_id = field_id(&role_ptr);
     let select_target = role_ptr.clone();
     let message_ptr = pointer.clone();
     let on_role = move |ev: leptos::ev::Event| {
         let chosen = event_target_value(&ev);
         let (target, message_ptr) = (select_target.clone(), message_ptr.clone());
-        ctx.edit_structure(move |doc| {
+        editor.edit_structure(move |doc| {
             let role = if chosen == "custom" { "custom".to_string() } else { chosen };
-            model::set(doc, &target, Value::String(role.clone()));
-            if role == "tool" && doc.pointer(&model::key(&message_ptr, "toolCallId")).is_none() {
-                model::set(doc, &model::key(&message_ptr, "toolCallId"), json!(""));
+            pointer::set(doc, &target, Value::String(role.clone()));
+            if role == "tool" && doc.pointer(&pointer::key(&message_ptr, "toolCallId")).is_none() {
+                pointer::set(doc, &pointer::key(&message_ptr, "toolCallId"), json!(""));
             }
         });
     };
     let options: Vec<_> = ROLES.iter().map(|r| view! { <option value=*r selected=lower == *r>{*r}</option> }).collect();
-    let custom = (!known).then(|| text_field(ctx, role_ptr.clone(), "Custom role".into(), role.clone(), false));
-    let content_ptr = model::key(&pointer, "content");
+    let custom = (!known).then(|| text_field(editor, role_ptr.clone(), "Custom role".into(), role.clone(), false));
+    let content_ptr = pointer::key(&pointer, "content");
     let content = match object.get("content") {
-        Some(Value::Array(blocks)) => blocks_editor(ctx, &content_ptr, blocks),
-        Some(other) => raw_item(ctx, content_ptr, other, "Content"),
+        Some(Value::Array(blocks)) => blocks_editor(editor, &content_ptr, blocks),
+        Some(other) => raw_item(editor, content_ptr, other, "Content"),
         None => {
             let target = content_ptr.clone();
             view! {
                 <div data-path=content_ptr tabindex="-1">
-                    <button type="button" class="add" on:click=move |_| ctx.edit_structure(|doc| { model::set(doc, &target, json!([{"type": "text", "text": ""}])); })>"+ Content"</button>
+                    <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| { pointer::set(doc, &target, json!([{"type": "text", "text": ""}])); })>"+ Content"</button>
                 </div>
             }
             .into_any()
         }
     };
-    let tool_calls = (lower == "assistant").then(|| tool_calls_editor(ctx, &pointer, object.get("toolCalls")));
+    let tool_calls = (lower == "assistant").then(|| tool_calls_editor(editor, &pointer, object.get("toolCalls")));
     let tool_call_id = (lower == "tool").then(|| {
-        text_field(ctx, model::key(&pointer, "toolCallId"), "toolCallId".into(), str_at(message, "/toolCallId"), false)
+        text_field(
+            editor,
+            pointer::key(&pointer, "toolCallId"),
+            "toolCallId".into(),
+            str_at(message, "/toolCallId"),
+            false,
+        )
     });
     view! {
         <li class="card message" data-path=pointer.clone() tabindex="-1">
@@ -434,7 +403,7 @@ fn message_card(ctx: Ctx, i: usize, len: usize, message: &Value) -> AnyView {
                     {options}
                     <option value="custom" selected=!known>"custom…"</option>
                 </select>
-                {item_controls(ctx, "/input".into(), i, len, "message")}
+                {item_controls(editor, "/input".into(), i, len, "message")}
             </div>
             {custom}
             {tool_call_id}
@@ -445,11 +414,11 @@ fn message_card(ctx: Ctx, i: usize, len: usize, message: &Value) -> AnyView {
     .into_any()
 }
 
-fn tool_calls_editor(ctx: Ctx, message: &str, calls: Option<&Value>) -> AnyView {
-    let array = model::key(message, "toolCalls");
+fn tool_calls_editor(editor: Editor, message: &str, calls: Option<&Value>) -> AnyView {
+    let array = pointer::key(message, "toolCalls");
     let items = match calls {
         Some(Value::Array(items)) => items.clone(),
-        Some(other) => return raw_item(ctx, array, other, "toolCalls"),
+        Some(other) => return raw_item(editor, array, other, "toolCalls"),
         None => Vec::new(),
     };
     let len = items.len();
@@ -457,19 +426,19 @@ fn tool_calls_editor(ctx: Ctx, message: &str, calls: Option<&Value>) -> AnyView 
         .iter()
         .enumerate()
         .map(|(j, call)| {
-            let pointer = model::index(&array, j);
+            let pointer = pointer::index(&array, j);
             if !call.is_object() {
-                return raw_item(ctx, pointer, call, "Tool call");
+                return raw_item(editor, pointer, call, "Tool call");
             }
             view! {
                 <li class="tool-call" data-path=pointer.clone() tabindex="-1">
                     <div class="card-head"><span class="card-title">{format!("Tool call {}", j + 1)}</span>
-                        {item_controls(ctx, array.clone(), j, len, "tool call")}</div>
+                        {item_controls(editor, array.clone(), j, len, "tool call")}</div>
                     <div class="row">
-                        {text_field(ctx, model::key(&pointer, "id"), "id".into(), str_at(call, "/id"), false)}
-                        {text_field(ctx, format!("{pointer}/function/name"), "function.name".into(), str_at(call, "/function/name"), false)}
+                        {text_field(editor, pointer::key(&pointer, "id"), "id".into(), str_at(call, "/id"), false)}
+                        {text_field(editor, format!("{pointer}/function/name"), "function.name".into(), str_at(call, "/function/name"), false)}
                     </div>
-                    {text_field(ctx, format!("{pointer}/function/arguments"), "function.arguments (JSON text)".into(), str_at(call, "/function/arguments"), true)}
+                    {text_field(editor, format!("{pointer}/function/arguments"), "function.arguments (JSON text)".into(), str_at(call, "/function/arguments"), true)}
                 </li>
             }
             .into_any()
@@ -480,8 +449,8 @@ fn tool_calls_editor(ctx: Ctx, message: &str, calls: Option<&Value>) -> AnyView 
         <div class="tool-calls">
             <h4>"Tool calls"</h4>
             <ol data-path=array tabindex="-1">{rows}</ol>
-            <button type="button" class="add" on:click=move |_| ctx.edit_structure(|doc| {
-                model::push(doc, &add_target, json!({"id": "", "type": "function", "function": {"name": "", "arguments": "{}"}}));
+            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| {
+                pointer::push(doc, &add_target, json!({"id": "", "type": "function", "function": {"name": "", "arguments": "{}"}}));
             })>"+ Tool call"</button>
         </div>
     }
@@ -489,7 +458,7 @@ fn tool_calls_editor(ctx: Ctx, message: &str, calls: Option<&Value>) -> AnyView 
 }
 
 /// `parameters` other than the legacy question: string values edited in place, others as JSON.
-fn parameters_editor(ctx: Ctx, body: &Value, legacy: bool, generated: &[String]) -> AnyView {
+fn parameters_editor(editor: Editor, body: &Value, legacy: bool, generated: &[String]) -> AnyView {
     let entries: Vec<(String, Value)> = body
         .get("parameters")
         .and_then(Value::as_object)
@@ -503,21 +472,19 @@ fn parameters_editor(ctx: Ctx, body: &Value, legacy: bool, generated: &[String])
     let rows: Vec<AnyView> = entries
         .into_iter()
         .map(|(key, value)| {
-            let pointer = model::key("/parameters", &key);
+            let pointer = pointer::key("/parameters", &key);
             let remove = pointer.clone();
             let field = match &value {
-                Value::String(s) => text_field(ctx, pointer.clone(), key.clone(), s.clone(), false),
-                other => raw_item(ctx, pointer.clone(), other, &key),
+                Value::String(s) => text_field(editor, pointer.clone(), key.clone(), s.clone(), false),
+                other => raw_item(editor, pointer.clone(), other, &key),
             };
             view! {
                 <li class="parameter">
                     {field}
                     <button type="button" class="icon danger" aria-label=format!("Remove parameter {key}")
-                        on:click=move |_| ctx.edit_structure(|doc| {
-                            model::remove(doc, &remove);
-                            if doc.get("parameters").and_then(Value::as_object).is_some_and(serde_json::Map::is_empty) {
-                                model::remove(doc, "/parameters");
-                            }
+                        on:click=move |_| editor.edit_structure(|doc| {
+                            pointer::remove(doc, &remove);
+                            pointer::drop_empty_parameters(doc);
                         })>"✕"</button>
                 </li>
             }
@@ -531,8 +498,8 @@ fn parameters_editor(ctx: Ctx, body: &Value, legacy: bool, generated: &[String])
         if key.is_empty() {
             return;
         }
-        ctx.edit_structure(move |doc| {
-            model::set(doc, &model::key("/parameters", &key), json!(""));
+        editor.edit_structure(move |doc| {
+            pointer::set(doc, &pointer::key("/parameters", &key), json!(""));
         });
     };
     view! {

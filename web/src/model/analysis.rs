@@ -1,98 +1,14 @@
-//! What the validation and output panes show: the core's validation and conversion of the current
-//! body, with long base64 shortened for display. Pure functions, tested natively.
+//! What the validation and output panes show for one body: the core's validation and conversion
+//! (long base64 shortened for display), the schema's report when the schema editor is on, and
+//! the summary line.
 
 use agent_input::json::Document;
-use agent_input::{ConvertOptions, Diagnostic, ProviderId, Report, convert, validate};
-use serde_json::{Map, Value};
+use agent_input::{Diagnostic, Report, convert, validate};
+use serde_json::Value;
 
-/// Strings longer than this that look like base64 are shortened in views.
-pub(crate) const SHORTEN_OVER: usize = 256;
-/// How much of a shortened string is kept.
-pub(crate) const SHORTEN_KEEP: usize = 48;
-
-/// The conversion settings as the output pane's fields hold them (text, as typed).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Settings {
-    pub(crate) provider: ProviderId,
-    pub(crate) system: String,
-    pub(crate) max_tokens: String,
-    pub(crate) temperature: String,
-    pub(crate) top_p: String,
-    /// One stop sequence a line.
-    pub(crate) stop_sequences: String,
-    /// A JSON array of tool specs, or empty.
-    pub(crate) tools: String,
-    pub(crate) allow_prefill: bool,
-    /// An agent's `parameters_schema`, as typed, and whether the parameters are checked against it.
-    pub(crate) schema: String,
-    pub(crate) schema_on: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            provider: ProviderId::ALL[0],
-            system: String::new(),
-            max_tokens: String::new(),
-            temperature: String::new(),
-            top_p: String::new(),
-            stop_sequences: String::new(),
-            tools: String::new(),
-            allow_prefill: false,
-            schema: String::new(),
-            schema_on: false,
-        }
-    }
-}
-
-impl Settings {
-    /// The options as JSON in the shape `ConvertOptions::read_json` reads (numbers as typed
-    /// text: it takes numeric strings, and reports what is not a number at `/options/<key>`).
-    pub(crate) fn options_json(&self) -> (Value, Report) {
-        let mut object = Map::new();
-        let mut report = Report::default();
-        let text = |s: &str| (!s.trim().is_empty()).then(|| Value::String(s.trim().to_string()));
-        if !self.system.is_empty() {
-            object.insert("system".into(), Value::String(self.system.clone()));
-        }
-        for (name, value) in
-            [("max_tokens", &self.max_tokens), ("temperature", &self.temperature), ("top_p", &self.top_p)]
-        {
-            if let Some(v) = text(value) {
-                object.insert(name.into(), v);
-            }
-        }
-        let stops: Vec<Value> =
-            self.stop_sequences.lines().filter(|l| !l.is_empty()).map(|l| Value::String(l.to_string())).collect();
-        if !stops.is_empty() {
-            object.insert("stop_sequences".into(), Value::Array(stops));
-        }
-        if !self.tools.trim().is_empty() {
-            match serde_json::from_str::<Value>(&self.tools) {
-                Ok(tools) => {
-                    object.insert("tools".into(), tools);
-                }
-                Err(e) => report.push(Diagnostic::new(
-                    agent_input::Code::InvalidParameter,
-                    agent_input::Path::root().key("options").key("tools"),
-                    format!("tools is not valid JSON: {e}"),
-                )),
-            }
-        }
-        (Value::Object(object), report)
-    }
-
-    fn options(&self) -> (ConvertOptions, Report) {
-        let (json, mut report) = self.options_json();
-        let (options, read) = ConvertOptions::read_json(&json);
-        report.extend(read);
-        (options, report)
-    }
-
-    pub(crate) fn validation_options(&self) -> validate::Options {
-        validate::Options { allow_prefill: self.allow_prefill, ..validate::Options::default() }
-    }
-}
+use super::display::shorten_json_text;
+use super::schema::{Finding, SchemaReport};
+use super::settings::Settings;
 
 /// The conversion's outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,7 +33,7 @@ pub(crate) struct Analysis {
     pub(crate) question: Option<String>,
     pub(crate) output: Output,
     /// The schema's say, when the schema editor is on.
-    pub(crate) schema: Option<crate::schema::Outcome>,
+    pub(crate) schema: Option<SchemaReport>,
 }
 
 impl Analysis {
@@ -135,7 +51,7 @@ impl Analysis {
     }
 
     /// The schema's violations (none while the editor is off).
-    pub(crate) fn violations(&self) -> &[crate::schema::Finding] {
+    pub(crate) fn violations(&self) -> &[Finding] {
         self.schema.as_ref().map_or(&[], |s| &s.violations)
     }
 
@@ -222,83 +138,36 @@ pub(crate) fn full_body(value: &Value, settings: &Settings) -> Result<String, St
         .map_err(|_| "the provider cannot take this input".into())
 }
 
-fn looks_like_base64(s: &str) -> bool {
-    s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_' | b'\n' | b'\r'))
-}
-
-/// A long base64 string as views show it: its start and its length.
-pub(crate) fn shorten_str(s: &str) -> Option<String> {
-    (s.len() > SHORTEN_OVER && looks_like_base64(s))
-        .then(|| format!("{}… [{} base64 characters]", &s[..SHORTEN_KEEP], s.len()))
-}
-
-/// Shortens every long base64 string literal in JSON text, as [`shorten`] does in a tree.
-pub(crate) fn shorten_json_text(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len().min(1 << 16));
-    let mut copied = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'"' {
-            i += 1;
-            continue;
-        }
-        let start = i + 1;
-        let mut end = start;
-        let mut escaped = false;
-        while end < bytes.len() && bytes[end] != b'"' {
-            if bytes[end] == b'\\' {
-                escaped = true;
-                end += 1;
-            }
-            end += 1;
-        }
-        let end = end.min(bytes.len());
-        // Object keys stay whole, as in the tree.
-        let is_key = bytes[(end + 1).min(bytes.len())..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
-        if !escaped
-            && !is_key
-            && let Some(short) = shorten_str(&text[start..end])
-        {
-            out.push_str(&text[copied..start]);
-            out.push_str(&short);
-            copied = end;
-        }
-        i = end + 1;
+/// The validation pane's summary line ("2 errors · MESSAGES · 1 warning"); `pending` while the
+/// last edit is not analysed yet.
+pub(crate) fn summary(a: &Analysis, pending: bool) -> String {
+    use std::fmt::Write as _;
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let errors = a.errors.len() + a.violations().len();
+    let mut text = match (a.all_valid(), errors) {
+        (true, _) => "Valid".to_string(),
+        (false, 0) => "The schema has errors".to_string(),
+        (false, n) => count(n, "error"),
+    };
+    if errors > 0 && a.schema_problems() > 0 {
+        text.push_str(" · the schema has errors");
     }
-    out.push_str(&text[copied..]);
-    out
-}
-
-/// Shortens every long base64 string in a value, in place.
-pub(crate) fn shorten(value: &mut Value) {
-    match value {
-        Value::String(s) => {
-            if let Some(short) = shorten_str(s) {
-                *s = short;
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(shorten),
-        Value::Object(map) => map.values_mut().for_each(shorten),
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    if let Some(t) = a.input_type {
+        let _ = write!(text, " · {t}");
     }
-}
-
-/// Formats a byte count for people.
-#[allow(clippy::cast_precision_loss)]
-pub(crate) fn human_bytes(n: usize) -> String {
-    if n < 1024 {
-        format!("{n} B")
-    } else if n < 1024 * 1024 {
-        format!("{:.1} KB", n as f64 / 1024.0)
-    } else {
-        format!("{:.2} MB", n as f64 / (1024.0 * 1024.0))
+    if !a.warnings.is_empty() {
+        let _ = write!(text, " · {}", count(a.warnings.len(), "warning"));
     }
+    if pending {
+        text.push_str(" · checking…");
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::display::{shorten, shorten_str};
     use serde_json::json;
 
     #[test]
@@ -348,5 +217,13 @@ mod tests {
         let by_text: Value = serde_json::from_str(&shorten_json_text(&text)).unwrap();
         assert_eq!(by_text, tree);
         assert_eq!(shorten_str(&"é".repeat(300)), None);
+    }
+
+    #[test]
+    fn the_summary_counts() {
+        let a = analyze_text(r#"{"input": ""}"#, &Settings::default());
+        assert_eq!(summary(&a, false), "1 error · TEXT");
+        let ok = analyze_text(r#"{"input": "Hi"}"#, &Settings::default());
+        assert_eq!(summary(&ok, true), "Valid · TEXT · checking…");
     }
 }

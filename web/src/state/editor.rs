@@ -1,15 +1,18 @@
-//! The app's state: the request body, which editor shows it, and the debounced analysis.
+//! The request body and its editors: the value the forms edit at JSON Pointers, the JSON
+//! editor's text (media as placeholders), which editor shows it, and the moves between them.
+//! Every change goes to the [`Analyzer`].
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::time::Duration;
 
 use leptos::html;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use serde_json::{Value, json};
 
-use crate::analysis::{self, Analysis, Settings};
-use crate::model::{self, Form};
+use super::analyzer::{Analyzer, Body};
+use crate::browser::files;
+use crate::model::input_form::{self, Form, convert_form, form_of};
+use crate::model::placeholders::{expand_tokens, with_tokens};
 
 /// Which editor the build pane shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,57 +21,35 @@ pub(crate) enum View {
     Json,
 }
 
-/// Everything the panes share. The body lives in `doc` (not reactive: the forms write to it
-/// field by field without re-rendering); `structure` re-renders the forms, `rev` counts edits.
-/// In the JSON view the editor's text is the body.
+/// The body and its editors. The body lives in `doc` (not reactive: the forms write to it field
+/// by field without re-rendering); `structure` re-renders the forms. In the JSON view the
+/// editor's text is the body.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Ctx {
+pub(crate) struct Editor {
     pub(crate) doc: StoredValue<Value>,
     pub(crate) json_ref: NodeRef<html::Textarea>,
     pub(crate) view: RwSignal<View>,
     pub(crate) structure: RwSignal<u64>,
-    pub(crate) rev: RwSignal<u64>,
-    pub(crate) analyzed_rev: RwSignal<u64>,
-    pub(crate) analysis: RwSignal<Arc<Analysis>>,
-    pub(crate) settings: RwSignal<Settings>,
+    /// Why the last switch or file was refused.
     pub(crate) notice: RwSignal<Option<String>>,
     /// Object URLs of images read from files, by `media::preview_key`.
     pub(crate) previews: StoredValue<HashMap<String, String>>,
     /// Media payloads the JSON editor shows as placeholders: (placeholder, payload).
-    pub(crate) media_tokens: StoredValue<Vec<(String, String)>>,
-    /// How long the last analysis took, in ms (shown to tools as `data-analysis-ms`).
-    pub(crate) analysis_ms: RwSignal<f64>,
-    /// The schema module (loaded when the schema editor is first turned on).
-    pub(crate) schema_load: RwSignal<crate::schema::Load>,
-    /// The form generated from the schema (re-rendered when the schema's fields change).
-    pub(crate) schema_form: RwSignal<Option<Arc<Vec<crate::schema::Field>>>>,
-    timer: StoredValue<Option<leptos::leptos_dom::helpers::TimeoutHandle>>,
-    last_cost: StoredValue<f64>,
+    media_tokens: StoredValue<Vec<(String, String)>>,
+    analyzer: Analyzer,
 }
 
-pub(crate) fn now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-impl Ctx {
-    pub(crate) fn new() -> Self {
+impl Editor {
+    pub(crate) fn new(analyzer: Analyzer) -> Self {
         Self {
             doc: StoredValue::new(json!({"input": "What is OpenSearch?"})),
             json_ref: NodeRef::new(),
             view: RwSignal::new(View::Form(Form::Text)),
             structure: RwSignal::new(0),
-            rev: RwSignal::new(1),
-            analyzed_rev: RwSignal::new(0),
-            analysis: RwSignal::new(Arc::new(Analysis::empty())),
-            settings: RwSignal::new(Settings::default()),
             notice: RwSignal::new(None),
             previews: StoredValue::new(HashMap::new()),
             media_tokens: StoredValue::new(Vec::new()),
-            analysis_ms: RwSignal::new(0.0),
-            schema_load: RwSignal::new(crate::schema::Load::NotLoaded),
-            schema_form: RwSignal::new(None),
-            timer: StoredValue::new(None),
-            last_cost: StoredValue::new(0.0),
+            analyzer,
         }
     }
 
@@ -85,57 +66,24 @@ impl Ctx {
         self.changed();
     }
 
+    /// Something the analysis reads changed (the body, or the settings).
     pub(crate) fn changed(self) {
-        self.rev.update(|n| *n += 1);
-        self.schedule();
-    }
-
-    /// Runs the analysis after the typing pauses: at once while it is cheap, and a little later
-    /// when it is not (megabytes of media), so keystrokes that queued behind one analysis are
-    /// taken together into the next.
-    fn schedule(self) {
-        if let Some(handle) = self.timer.get_value() {
-            handle.clear();
-        }
-        let cost = self.last_cost.get_value();
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let delay = if cost < 12.0 { 0 } else { (cost / 4.0).min(50.0) as u64 };
-        let handle = set_timeout_with_handle(move || self.run(), Duration::from_millis(delay)).ok();
-        self.timer.set_value(handle);
-    }
-
-    fn run(self) {
-        let start = now();
-        let settings = self.settings.get_untracked();
-        let mut result = match self.view.get_untracked() {
-            View::Json => analysis::analyze_text(&self.json_text(), &settings),
-            View::Form(_) => self.doc.with_value(|v| analysis::analyze_value(v, &settings)),
-        };
-        if settings.schema_on {
-            let loaded = self.schema_load.get_untracked() == crate::schema::Load::Ready;
-            result.schema = Some(crate::schema::outcome(&settings, loaded, result.valid, || self.body_text()));
-        }
-        let form = crate::schema::form_spec(&settings);
-        if self.schema_form.with_untracked(|current| *current != form) {
-            self.schema_form.set(form);
-        }
-        self.analysis.set(Arc::new(result));
-        self.analyzed_rev.set(self.rev.get_untracked());
-        let cost = now() - start;
-        self.last_cost.set_value(cost);
-        self.analysis_ms.set(cost);
+        self.analyzer.changed(move || match self.view.get_untracked() {
+            View::Json => Body::Text(self.json_text()),
+            View::Form(_) => Body::Tree(self.doc),
+        });
     }
 
     /// The JSON editor's text with the media it shows as placeholders put back.
     pub(crate) fn json_text(self) -> String {
         let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
-        self.media_tokens.with_value(|tokens| crate::model::expand_tokens(&text, tokens))
+        self.media_tokens.with_value(|tokens| expand_tokens(&text, tokens))
     }
 
     fn set_json_text(self, value: &Value) {
         if let Some(textarea) = self.json_ref.get_untracked() {
             let mut tokens = Vec::new();
-            let shown = crate::model::with_tokens(value, &mut tokens);
+            let shown = with_tokens(value, &mut tokens);
             textarea.set_value(&serde_json::to_string_pretty(&shown).unwrap_or_default());
             self.media_tokens.set_value(tokens);
         }
@@ -159,7 +107,7 @@ impl Ctx {
 
     /// Replaces the body (an example, a share link) and shows it in its form's editor.
     pub(crate) fn load(self, value: Value) {
-        let view = model::form_of(&value).map_or(View::Json, View::Form);
+        let view = form_of(&value).map_or(View::Json, View::Form);
         self.set_json_text(&value);
         self.doc.set_value(value);
         self.view.set(view);
@@ -211,13 +159,13 @@ impl Ctx {
             }
             View::Form(form) => {
                 let mut value = self.doc.get_value();
-                match model::convert_form(&mut value, form) {
+                match convert_form(&mut value, form) {
                     Ok(()) => {
                         self.doc.set_value(value);
                         self.view.set(View::Form(form));
                     }
                     Err(why) => {
-                        let current = self.doc.with_value(model::form_of);
+                        let current = self.doc.with_value(form_of);
                         self.notice.set(Some(format!("Cannot switch to {}: {why}.", form.label())));
                         // Coming from JSON, show the form the body is in.
                         if from == View::Json {
@@ -235,8 +183,8 @@ impl Ctx {
         self.changed();
     }
 
-    /// Adds a content block wherever the input takes one: the content blocks, or the last
-    /// message's content; a text input becomes content blocks first.
+    /// Adds a content block wherever the input takes one (`input_form::add_block`), leaving the
+    /// JSON editor for the content blocks form first.
     pub(crate) fn add_block(self, block: Value) {
         if self.view.get_untracked() == View::Json {
             self.switch(View::Form(Form::Blocks));
@@ -244,28 +192,41 @@ impl Ctx {
                 return;
             }
         }
-        let mut value = self.doc.get_value();
-        let form = if model::form_of(&value) == Some(Form::Messages) {
-            Form::Messages
-        } else {
-            if let Err(why) = model::convert_form(&mut value, Form::Blocks) {
-                self.notice.set(Some(format!("Cannot add the file: {why}.")));
-                return;
+        match self.doc.try_update_value(|value| input_form::add_block(value, block)) {
+            Some(Ok(form)) => {
+                self.view.set(View::Form(form));
+                self.structure.update(|n| *n += 1);
+                self.changed();
             }
-            Form::Blocks
-        };
-        if form == Form::Messages {
-            let last = value["input"].as_array().map_or(0, Vec::len);
-            let content = format!("/input/{}/content", last.saturating_sub(1));
-            if last == 0 || !model::push(&mut value, &content, block.clone()) {
-                model::push(&mut value, "/input", json!({"role": "user", "content": [block]}));
-            }
-        } else {
-            model::push(&mut value, "/input", block);
+            Some(Err(why)) => self.notice.set(Some(format!("Cannot add the file: {why}."))),
+            None => {}
         }
-        self.doc.set_value(value);
-        self.view.set(View::Form(form));
-        self.structure.update(|n| *n += 1);
-        self.changed();
+    }
+
+    /// Reads files into content blocks, one after the other, keeping image previews.
+    pub(crate) fn add_files(self, files: Vec<web_sys::File>) {
+        if files.is_empty() {
+            return;
+        }
+        spawn_local(async move {
+            for file in files {
+                match files::read(file).await {
+                    Ok(read) => {
+                        self.keep_preview(read.preview, read.preview_key);
+                        self.add_block(read.block);
+                    }
+                    Err(why) => self.notice.set(Some(why)),
+                }
+            }
+        });
+    }
+
+    /// Files an image's object URL under its payload's preview key.
+    pub(crate) fn keep_preview(self, url: Option<String>, key: String) {
+        if let Some(url) = url {
+            self.previews.update_value(|p| {
+                p.insert(key, url);
+            });
+        }
     }
 }
