@@ -10,18 +10,19 @@ use gloo_net::http::{Request, Response};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::page;
 use crate::model::backend::{Backend, Reply};
 
 /// POSTs `body` to the backend's execute URL with its auth header.
 pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
-    let start = super::now();
+    let start = page::now();
     let url = match backend.execute_url() {
         Ok(url) => url,
         Err(reason) => return Reply::Unreachable { millis: 0.0, reason, cross_origin: false },
     };
-    let cross_origin = !url.starts_with(&format!("{}/", super::origin()));
+    let cross_origin = !url.starts_with(&format!("{}/", page::origin()));
     let result = post_json(&url, backend.authorization().as_deref(), body).await;
-    let millis = super::now() - start;
+    let millis = page::now() - start;
     match result {
         Ok((status, body)) => Reply::Answered { status, millis, body },
         Err(reason) => Reply::Unreachable { millis, reason, cross_origin },

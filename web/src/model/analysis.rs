@@ -10,9 +10,9 @@ use super::display::shorten_json_text;
 use super::schema::{Finding, SchemaReport};
 use super::settings::Settings;
 
-/// The conversion's outcome.
+/// The provider request the body converts to, as the output pane shows it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Output {
+pub(crate) enum Conversion {
     /// The input has errors; nothing to convert.
     Invalid,
     /// The body, pretty-printed with long base64 shortened, and the conversion's warnings.
@@ -31,7 +31,7 @@ pub(crate) struct Analysis {
     /// Where the text stops being JSON: (line, column), both from 1.
     pub(crate) json_error_at: Option<(usize, usize)>,
     pub(crate) question: Option<String>,
-    pub(crate) output: Output,
+    pub(crate) conversion: Conversion,
     /// The schema's say, when the schema editor is on.
     pub(crate) schema: Option<SchemaReport>,
 }
@@ -45,7 +45,7 @@ impl Analysis {
             warnings: Vec::new(),
             json_error_at: None,
             question: None,
-            output: Output::Invalid,
+            conversion: Conversion::Invalid,
             schema: None,
         }
     }
@@ -92,14 +92,14 @@ fn analyze_document(document: &Document<'_>, settings: &Settings) -> Analysis {
     let valid = validation.is_valid();
     let errors = validation.report.errors.clone();
     let warnings = validation.report.warnings.clone();
-    let (question, output) = match validation.into_result() {
-        Err(_) => (None, Output::Invalid),
+    let (question, conversion) = match validation.into_result() {
+        Err(_) => (None, Conversion::Invalid),
         Ok((request, _)) => {
             let question = Some(request.input.question());
             let (options, mut report) = settings.options();
             // Compact text first, shortened while scanning it, and only then a tree to
             // pretty-print: megabytes of base64 are copied once, never into a JSON tree.
-            let output = match convert::convert_to_string(settings.provider, &request, &options, false) {
+            let conversion = match convert::convert_to_string(settings.provider, &request, &options, false) {
                 Ok(converted) if report.errors.is_empty() => {
                     let short = shorten_json_text(&converted.body);
                     let view = serde_json::from_str::<Value>(&short)
@@ -107,21 +107,21 @@ fn analyze_document(document: &Document<'_>, settings: &Settings) -> Analysis {
                         .unwrap_or(short);
                     let mut warnings = report.warnings;
                     warnings.extend(converted.warnings);
-                    Output::Converted { view, warnings }
+                    Conversion::Converted { view, warnings }
                 }
                 Ok(converted) => {
                     report.warnings.extend(converted.warnings);
-                    Output::Failed(report)
+                    Conversion::Failed(report)
                 }
                 Err(errors) => {
                     report.extend(errors);
-                    Output::Failed(report)
+                    Conversion::Failed(report)
                 }
             };
-            (question, output)
+            (question, conversion)
         }
     };
-    Analysis { input_type, valid, errors, warnings, json_error_at: None, question, output, schema: None }
+    Analysis { input_type, valid, errors, warnings, json_error_at: None, question, conversion, schema: None }
 }
 
 /// The whole converted body, pretty-printed, for the Copy button.
@@ -176,7 +176,7 @@ mod tests {
         assert!(a.valid);
         assert_eq!(a.input_type, Some("TEXT"));
         assert_eq!(a.question.as_deref(), Some("Hi"));
-        let Output::Converted { view, warnings } = a.output else { panic!("not converted") };
+        let Conversion::Converted { view, warnings } = a.conversion else { panic!("not converted") };
         assert!(warnings.is_empty());
         let body: Value = serde_json::from_str(&view).unwrap();
         assert_eq!(body["messages"][0], json!({"role": "user", "content": [{"text": "Hi"}]}));
@@ -194,7 +194,7 @@ mod tests {
         let settings = Settings { temperature: "hot".into(), tools: "[".into(), ..Settings::default() };
         let a = analyze_value(&json!({"input": "Hi"}), &settings);
         assert!(a.valid);
-        let Output::Failed(report) = a.output else { panic!("converted") };
+        let Conversion::Failed(report) = a.conversion else { panic!("converted") };
         let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
         assert!(paths.contains(&"/options/temperature".to_string()), "{paths:?}");
         assert!(paths.contains(&"/options/tools".to_string()), "{paths:?}");
@@ -205,7 +205,7 @@ mod tests {
         let data = format!("iVBORw0KGgoA{}", "A".repeat(3988));
         let value = json!({"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": data}}]});
         let a = analyze_value(&value, &Settings::default());
-        let Output::Converted { view, .. } = a.output else { panic!("not converted") };
+        let Conversion::Converted { view, .. } = a.conversion else { panic!("not converted") };
         assert!(view.contains("… [4000 base64 characters]"), "{view}");
         assert!(!view.contains(&data));
         let full = full_body(&value, &Settings::default()).unwrap();

@@ -9,8 +9,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 
+use crate::browser::page::now;
+use crate::browser::schema_module;
 use crate::browser::schema_module::Load;
-use crate::browser::{now, schema_module};
 use crate::model::analysis::{self, Analysis};
 use crate::model::schema::{self, Field};
 use crate::model::settings::Settings;

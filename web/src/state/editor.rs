@@ -16,7 +16,7 @@ use crate::model::placeholders::{expand_tokens, with_tokens};
 
 /// Which editor the build pane shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum View {
+pub(crate) enum EditorView {
     Form(Form),
     Json,
 }
@@ -28,7 +28,7 @@ pub(crate) enum View {
 pub(crate) struct Editor {
     pub(crate) doc: StoredValue<Value>,
     pub(crate) json_ref: NodeRef<html::Textarea>,
-    pub(crate) view: RwSignal<View>,
+    pub(crate) view: RwSignal<EditorView>,
     pub(crate) structure: RwSignal<u64>,
     /// Why the last switch or file was refused.
     pub(crate) notice: RwSignal<Option<String>>,
@@ -44,7 +44,7 @@ impl Editor {
         Self {
             doc: StoredValue::new(json!({"input": "What is OpenSearch?"})),
             json_ref: NodeRef::new(),
-            view: RwSignal::new(View::Form(Form::Text)),
+            view: RwSignal::new(EditorView::Form(Form::Text)),
             structure: RwSignal::new(0),
             notice: RwSignal::new(None),
             previews: StoredValue::new(HashMap::new()),
@@ -69,8 +69,8 @@ impl Editor {
     /// Something the analysis reads changed (the body, or the settings).
     pub(crate) fn changed(self) {
         self.analyzer.changed(move || match self.view.get_untracked() {
-            View::Json => Body::Text(self.json_text()),
-            View::Form(_) => Body::Tree(self.doc),
+            EditorView::Json => Body::Text(self.json_text()),
+            EditorView::Form(_) => Body::Tree(self.doc),
         });
     }
 
@@ -92,22 +92,24 @@ impl Editor {
     /// The body as it is sent.
     pub(crate) fn body_text(self) -> String {
         match self.view.get_untracked() {
-            View::Json => self.json_text(),
-            View::Form(_) => self.doc.with_value(|v| serde_json::to_string(v).unwrap_or_default()),
+            EditorView::Json => self.json_text(),
+            EditorView::Form(_) => self.doc.with_value(|v| serde_json::to_string(v).unwrap_or_default()),
         }
     }
 
     /// The body as JSON, reading the editor in the JSON view.
     pub(crate) fn body_value(self) -> Result<Value, String> {
         match self.view.get_untracked() {
-            View::Json => serde_json::from_str(&self.json_text()).map_err(|e| format!("the JSON does not parse: {e}")),
-            View::Form(_) => Ok(self.doc.get_value()),
+            EditorView::Json => {
+                serde_json::from_str(&self.json_text()).map_err(|e| format!("the JSON does not parse: {e}"))
+            }
+            EditorView::Form(_) => Ok(self.doc.get_value()),
         }
     }
 
     /// Replaces the body (an example, a share link) and shows it in its form's editor.
     pub(crate) fn load(self, value: Value) {
-        let view = form_of(&value).map_or(View::Json, View::Form);
+        let view = form_of(&value).map_or(EditorView::Json, EditorView::Form);
         self.set_json_text(&value);
         self.doc.set_value(value);
         self.view.set(view);
@@ -118,7 +120,7 @@ impl Editor {
 
     /// Changes a body that may be in the JSON editor, keeping the view.
     pub(crate) fn edit_anywhere(self, f: impl FnOnce(&mut Value)) -> Result<(), String> {
-        if self.view.get_untracked() == View::Json {
+        if self.view.get_untracked() == EditorView::Json {
             let mut value = self.body_value()?;
             f(&mut value);
             self.set_json_text(&value);
@@ -131,13 +133,13 @@ impl Editor {
     }
 
     /// Switches editors, moving the input into the chosen form when that loses nothing.
-    pub(crate) fn switch(self, to: View) {
+    pub(crate) fn switch(self, to: EditorView) {
         let from = self.view.get_untracked();
         if from == to {
             return;
         }
         self.notice.set(None);
-        if from == View::Json {
+        if from == EditorView::Json {
             match serde_json::from_str::<Value>(&self.json_text()) {
                 Ok(value) => {
                     self.doc.set_value(value);
@@ -153,24 +155,24 @@ impl Editor {
             }
         }
         match to {
-            View::Json => {
+            EditorView::Json => {
                 self.doc.with_value(|v| self.set_json_text(v));
-                self.view.set(View::Json);
+                self.view.set(EditorView::Json);
             }
-            View::Form(form) => {
+            EditorView::Form(form) => {
                 let mut value = self.doc.get_value();
                 match convert_form(&mut value, form) {
                     Ok(()) => {
                         self.doc.set_value(value);
-                        self.view.set(View::Form(form));
+                        self.view.set(EditorView::Form(form));
                     }
                     Err(why) => {
                         let current = self.doc.with_value(form_of);
                         self.notice.set(Some(format!("Cannot switch to {}: {why}.", form.label())));
                         // Coming from JSON, show the form the body is in.
-                        if from == View::Json {
+                        if from == EditorView::Json {
                             match current {
-                                Some(current) => self.view.set(View::Form(current)),
+                                Some(current) => self.view.set(EditorView::Form(current)),
                                 // Staying in the JSON editor: show the body again.
                                 None => self.doc.with_value(|v| self.set_json_text(v)),
                             }
@@ -186,15 +188,15 @@ impl Editor {
     /// Adds a content block wherever the input takes one (`input_form::add_block`), leaving the
     /// JSON editor for the content blocks form first.
     pub(crate) fn add_block(self, block: Value) {
-        if self.view.get_untracked() == View::Json {
-            self.switch(View::Form(Form::Blocks));
-            if self.view.get_untracked() == View::Json {
+        if self.view.get_untracked() == EditorView::Json {
+            self.switch(EditorView::Form(Form::Blocks));
+            if self.view.get_untracked() == EditorView::Json {
                 return;
             }
         }
         match self.doc.try_update_value(|value| input_form::add_block(value, block)) {
             Some(Ok(form)) => {
-                self.view.set(View::Form(form));
+                self.view.set(EditorView::Form(form));
                 self.structure.update(|n| *n += 1);
                 self.changed();
             }

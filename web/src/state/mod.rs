@@ -5,4 +5,4 @@ mod analyzer;
 mod editor;
 
 pub(crate) use analyzer::Analyzer;
-pub(crate) use editor::{Editor, View};
+pub(crate) use editor::{Editor, EditorView};

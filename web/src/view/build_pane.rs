@@ -13,7 +13,7 @@ use crate::model::analysis::Analysis;
 use crate::model::input_form::Form;
 use crate::model::schema::Field;
 use crate::model::settings::Settings;
-use crate::state::{Editor, View};
+use crate::state::{Editor, EditorView};
 
 /// The build pane: the form tabs, the file buttons, the form or the JSON editor, and the
 /// schema editor.
@@ -26,7 +26,7 @@ pub(super) fn BuildPane(
     schema_form: RwSignal<Option<Arc<Vec<Field>>>>,
     schema_load: RwSignal<Load>,
 ) -> impl IntoView {
-    let tab = move |view: View, id: &'static str, label: &'static str| {
+    let tab = move |view: EditorView, id: &'static str, label: &'static str| {
         view! {
             <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}")
                 aria-selected=move || (editor.view.get() == view).to_string()
@@ -34,7 +34,7 @@ pub(super) fn BuildPane(
                 on:click=move |_| editor.switch(view)>{label}</button>
         }
     };
-    let tabs: Vec<_> = Form::ALL.iter().map(|f| tab(View::Form(*f), f.id(), f.label())).collect();
+    let tabs: Vec<_> = Form::ALL.iter().map(|f| tab(EditorView::Form(*f), f.id(), f.label())).collect();
     let on_image = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         editor.add_files(files::files(input.files()));
@@ -47,7 +47,7 @@ pub(super) fn BuildPane(
     };
     view! {
         <h2 id="build-title">"Build"</h2>
-        <div class="tabs" role="tablist" aria-label="Input form">{tabs}{tab(View::Json, "json", "JSON")}</div>
+        <div class="tabs" role="tablist" aria-label="Input form">{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
         {move || editor.notice.get().map(|n| view! { <p class="notice" role="alert" data-testid="notice">{n}</p> })}
         <div class="media-bar">
             <label class="file-button" for="image-upload">"Add image…"</label>
@@ -56,16 +56,16 @@ pub(super) fn BuildPane(
             <input type="file" id="file-upload" class="visually-hidden" multiple=true data-testid="file-upload" on:change=on_file />
             <span class="hint">"or drop files, or paste an image"</span>
         </div>
-        <div class="form-area" class:hidden=move || editor.view.get() == View::Json>
+        <div class="form-area" class:hidden=move || editor.view.get() == EditorView::Json>
             {move || {
                 editor.structure.track();
                 match editor.view.get() {
-                    View::Form(form) => forms::render(editor, form, schema_form.get()),
-                    View::Json => ().into_any(),
+                    EditorView::Form(form) => forms::render(editor, form, schema_form.get()),
+                    EditorView::Json => ().into_any(),
                 }
             }}
         </div>
-        <div class="json-area" class:hidden=move || editor.view.get() != View::Json>
+        <div class="json-area" class:hidden=move || editor.view.get() != EditorView::Json>
             <label for="json-editor">"Request body"</label>
             <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
                 autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::copy;
-use crate::browser::{self, http, storage};
+use super::copy::copy;
+use crate::browser::{http, page, storage};
 use crate::model::backend::{self, Auth, Backend, Reading, Reply};
 use crate::model::input_form;
 use crate::state::Editor;
@@ -17,7 +17,7 @@ use crate::state::Editor;
 #[allow(unreachable_pub)] // the component macro's expansion
 pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
     let stored = storage::load::<Backend>(backend::STORAGE_KEY).unwrap_or_else(|| Backend {
-        endpoint: browser::origin(),
+        endpoint: page::origin(),
         agent_id: "echo".into(),
         ..Backend::default()
     });
@@ -127,7 +127,7 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
             };
             let unreachable = match &reply {
                 Reply::Unreachable { reason, cross_origin, .. } => {
-                    let origin = browser::origin();
+                    let origin = page::origin();
                     let hint = if *cross_origin {
                         format!(
                             "The endpoint is on another origin: if it is running, it must allow this page's origin ({origin}) by CORS — agent-gateway: --cors-origin {origin}."

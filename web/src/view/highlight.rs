@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use crate::model::analysis::Analysis;
 use crate::model::jsonpos;
 use crate::model::text_offsets::{byte_to_utf16, line_column_to_byte, line_share};
-use crate::state::{Editor, View};
+use crate::state::{Editor, EditorView};
 
 /// Marks the fields diagnostics point at (the nearest field on the path when none is exact).
 pub(super) fn highlight(analysis: &Analysis) {
@@ -57,7 +57,7 @@ fn nearest(fields: &[web_sys::Element], path: &str) -> Option<web_sys::Element> 
 /// Takes the user to what a diagnostic is about: the field, or the value in the JSON editor
 /// (where the JSON breaks, when it does not parse).
 pub(super) fn go_to(editor: Editor, analysis: RwSignal<Arc<Analysis>>, path: &str) {
-    if editor.view.get_untracked() == View::Json {
+    if editor.view.get_untracked() == EditorView::Json {
         let Some(textarea) = editor.json_ref.get_untracked() else { return };
         let text = textarea.value();
         let range = match analysis.with_untracked(|a| a.json_error_at) {

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use agent_input::ProviderId;
 use leptos::prelude::*;
 
-use super::copy;
+use super::copy::copy;
 use super::diagnostics::diagnostic_items;
-use crate::model::analysis::{Analysis, Output, full_body};
+use crate::model::analysis::{Analysis, Conversion, full_body};
 use crate::model::display::human_bytes;
 use crate::model::settings::Settings;
 use crate::state::Editor;
@@ -99,16 +99,16 @@ pub(super) fn OutputPane(
         </details>
         {move || {
             let a: Arc<Analysis> = analysis.get();
-            match &a.output {
-                Output::Invalid => view! {
+            match &a.conversion {
+                Conversion::Invalid => view! {
                     <p class="hint" data-testid="converse-status">"Fix the input's errors to see the " {provider_name()} " request."</p>
                     <pre class="code-output empty" data-testid="converse-output"></pre>
                 }.into_any(),
-                Output::Converted { view, warnings } => view! {
+                Conversion::Converted { view, warnings } => view! {
                     <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "conversion-warning")}</ul>
                     <pre class="code-output" data-testid="converse-output" tabindex="0" aria-label="Provider request body">{view.clone()}</pre>
                 }.into_any(),
-                Output::Failed(report) => view! {
+                Conversion::Failed(report) => view! {
                     <p class="hint" data-testid="converse-status">{provider_name()} " cannot take this input:"</p>
                     <ul class="diagnostics">
                         {diagnostic_items(editor, analysis, &report.errors, "conversion-error")}

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::copy;
+use super::copy::copy;
 use crate::model::display::human_bytes;
 use crate::model::settings::Settings;
 use crate::model::{examples, share};
