@@ -17,7 +17,7 @@ import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs'
 import { launchBrowser, openPlayground, settled, startGateway } from './support.mjs';
 
 const PROVIDER = 'bedrock-converse'; // the selector's default, used for the validation runs
-const SHORTEN_OVER = 256; // web/src/analysis.rs
+const SHORTEN_OVER = 256; // web/src/model/display.rs
 const SHORTEN_KEEP = 48;
 
 let gateway;

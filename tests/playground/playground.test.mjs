@@ -82,7 +82,11 @@ describe('the playground', () => {
   });
 
   test('user text is never HTML: no inner_html in the app, markup typed in stays text', async () => {
-    const sources = readdirSync(join(repo, 'web', 'src')).map((f) => readFileSync(join(repo, 'web', 'src', f), 'utf8'));
+    // Every source file, the layer folders' too (web/src/{model,browser,state,view}).
+    const src = join(repo, 'web', 'src');
+    const files = readdirSync(src, { recursive: true }).filter((f) => /\.(rs|js)$/.test(f));
+    assert.ok(files.some((f) => f.startsWith('view')), files.join(', '));
+    const sources = files.map((f) => readFileSync(join(src, f), 'utf8'));
     assert.ok(sources.every((text) => !/inner_html|set_inner_html|insertAdjacentHTML/.test(text)));
     const markup = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
     await page.click('[data-testid="form-text"]');

@@ -1,22 +1,19 @@
 //! The agent-input playground: build a standard agent input, see its validation and the
 //! provider request live, and execute it against a backend. Leptos, client-side rendered; the
 //! core crate runs in the page. See web/README.md.
+//!
+//! Layers, each using only those below it: `model` (pure logic, tested natively), `browser`
+//! (bindings to JavaScript and the page's environment), `state` (the signals), `view` (the
+//! components).
 
 // Browser sizes and times are f64; the casts from them are checked where they matter.
 #![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 
-mod analysis;
-mod app;
-mod backend;
-mod examples;
-mod forms;
-mod jsonpos;
-mod media;
+mod browser;
 mod model;
-mod schema;
-mod share;
 mod state;
+mod view;
 
 fn main() {
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(view::app::App);
 }

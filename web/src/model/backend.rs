@@ -1,12 +1,14 @@
-//! The execute panel's backend: settings (kept in localStorage, secrets only when the user asks),
-//! the execute call, and reading ml-commons' answer.
+//! The execute panel's backend as data: where and how to call it (kept in this browser, the
+//! secret only when the user asks), its URL, auth header and curl command, what a call came back
+//! with, and reading ml-commons' answer. (`browser::http` makes the call.)
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
-const STORAGE_KEY: &str = "agent-input-playground/backend";
+use super::display::shorten;
+
+/// Where the settings are kept in localStorage.
+pub(crate) const STORAGE_KEY: &str = "agent-input-playground/backend";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -95,68 +97,13 @@ impl Backend {
     }
 }
 
-pub(crate) fn load() -> Option<Backend> {
-    let storage = web_sys::window()?.local_storage().ok()??;
-    let text = storage.get_item(STORAGE_KEY).ok()??;
-    serde_json::from_str(&text).ok()
-}
-
-pub(crate) fn save(backend: &Backend) {
-    if let Some(Ok(Some(storage))) = web_sys::window().map(|w| w.local_storage())
-        && let Ok(text) = serde_json::to_string(&backend.stored())
-    {
-        let _ = storage.set_item(STORAGE_KEY, &text);
-    }
-}
-
-/// The outcome of one execute call.
+/// What one execute call came back with.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Outcome {
+pub(crate) enum Reply {
     /// The backend answered (any status).
     Answered { status: u16, millis: f64, body: String },
     /// No answer: the network, CORS, or a bad URL.
     Unreachable { millis: f64, reason: String, cross_origin: bool },
-}
-
-fn now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-pub(crate) async fn execute(backend: Backend, body: String) -> Outcome {
-    let start = now();
-    let url = match backend.execute_url() {
-        Ok(url) => url,
-        Err(reason) => return Outcome::Unreachable { millis: 0.0, reason, cross_origin: false },
-    };
-    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
-    let cross_origin = !url.starts_with(&format!("{origin}/"));
-    let result: Result<(u16, String), JsValue> = async {
-        let init = web_sys::RequestInit::new();
-        init.set_method("POST");
-        init.set_body(&JsValue::from_str(&body));
-        let headers = web_sys::Headers::new()?;
-        headers.set("Content-Type", "application/json")?;
-        if let Some(value) = backend.authorization() {
-            headers.set("Authorization", &value)?;
-        }
-        init.set_headers(&headers);
-        let request = web_sys::Request::new_with_str_and_init(&url, &init)?;
-        let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
-        let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&request)).await?.dyn_into()?;
-        let text = JsFuture::from(response.text()?).await?.as_string().unwrap_or_default();
-        Ok((response.status(), text))
-    }
-    .await;
-    let millis = now() - start;
-    match result {
-        Ok((status, body)) => Outcome::Answered { status, millis, body },
-        Err(error) => {
-            let reason = error
-                .dyn_ref::<js_sys::Error>()
-                .map_or_else(|| "the request failed".to_string(), |e| String::from(e.message()));
-            Outcome::Unreachable { millis, reason, cross_origin }
-        }
-    }
 }
 
 /// What the response pane shows of an ml-commons answer.
@@ -198,6 +145,18 @@ pub(crate) fn read(body: &str) -> Reading {
         memory_id: output("memory_id"),
         reason: value.pointer("/error/reason").and_then(Value::as_str).map(str::to_string),
         details,
+    }
+}
+
+/// The raw response as the pane shows it: JSON pretty-printed with long base64 shortened,
+/// anything else cut at 20,000 characters.
+pub(crate) fn raw_view(body: &str) -> String {
+    match serde_json::from_str::<Value>(body) {
+        Ok(mut v) => {
+            shorten(&mut v);
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        }
+        Err(_) => body.chars().take(20_000).collect(),
     }
 }
 

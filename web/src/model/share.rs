@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::analysis::Settings;
+use super::settings::Settings;
 
 /// Base64 payloads longer than this are left out of links.
 pub(crate) const MAX_SHARED_MEDIA: usize = 16 * 1024;

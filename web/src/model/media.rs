@@ -1,10 +1,9 @@
-//! Files from the picker, drag and drop, or the clipboard, read into base64 content blocks:
-//! the kind and format come from the file's bytes first, then its MIME type, then its name.
+//! Files as content blocks: the kind and format come from the file's bytes first, then its MIME
+//! type, then its name; document names Bedrock accepts; the key previews are filed under.
+//! (`browser::files` reads the files themselves.)
 
 use agent_input::format::{self, DocumentFormat, ImageFormat, Signature, VideoFormat};
 use serde_json::{Value, json};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 /// Largest file read: its base64 must fit the core's 64 MiB body limit.
 pub(crate) const MAX_FILE_BYTES: f64 = 48.0 * 1024.0 * 1024.0;
@@ -13,6 +12,7 @@ pub(crate) const MAX_FILE_BYTES: f64 = 48.0 * 1024.0 * 1024.0;
 #[derive(Debug, Clone)]
 pub(crate) struct MediaFile {
     pub(crate) block: Value,
+    /// An object URL of the file, for images read in the browser.
     pub(crate) preview: Option<String>,
     pub(crate) preview_key: String,
 }
@@ -76,45 +76,25 @@ pub(crate) fn document_name(file_name: &str) -> String {
     if out.is_empty() { "document".into() } else { out }
 }
 
-/// Reads a file into a base64 content block.
-pub(crate) async fn read(file: web_sys::File) -> Result<MediaFile, String> {
-    let name = file.name();
-    if file.size() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{name} is {}, over the {} a request can carry as base64",
-            crate::analysis::human_bytes(file.size() as usize),
-            crate::analysis::human_bytes(MAX_FILE_BYTES as usize)
-        ));
-    }
-    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name} could not be read"))?;
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    let (kind, format) = classify(&bytes[..bytes.len().min(format::SNIFF_LEN)], &file.type_(), &name);
-    let data = agent_input::base64::encode(&bytes);
+/// The content block for a file's bytes: base64, with the kind and format [`classify`] finds.
+pub(crate) fn block_for(bytes: &[u8], mime: &str, name: &str) -> MediaFile {
+    let (kind, format) = classify(&bytes[..bytes.len().min(format::SNIFF_LEN)], mime, name);
+    let data = agent_input::base64::encode(bytes);
     let preview_key = preview_key(&data);
-    let preview = (kind == "image").then(|| web_sys::Url::create_object_url_with_blob(&file).ok()).flatten();
     let mut block = json!({"type": kind, "source": {"type": "base64", "format": format.unwrap_or(""), "data": data}});
     if kind == "document" {
-        block["name"] = Value::String(document_name(&name));
+        block["name"] = Value::String(document_name(name));
     }
-    Ok(MediaFile { block, preview, preview_key })
+    MediaFile { block, preview: None, preview_key }
 }
 
-/// The files of a `FileList`.
-pub(crate) fn files(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
-    let Some(list) = list else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.get(i)).collect()
-}
-
-/// The image files of a clipboard paste.
-pub(crate) fn pasted_files(event: &web_sys::ClipboardEvent) -> Vec<web_sys::File> {
-    let Some(data) = event.clipboard_data() else { return Vec::new() };
-    let items = data.items();
-    (0..items.length())
-        .filter_map(|i| items.get(i))
-        .filter(|item| item.kind() == "file")
-        .filter_map(|item| item.get_as_file().ok().flatten())
-        .filter(|f| f.unchecked_ref::<web_sys::Blob>().type_().starts_with("image/"))
-        .collect()
+/// Whether base64 text holds an image's bytes (so a preview of it can show something).
+pub(crate) fn is_image_bytes(base64: &str) -> bool {
+    agent_input::base64::check(base64).is_ok()
+        && matches!(
+            Signature::sniff(&agent_input::base64::decode_head(base64, format::SNIFF_LEN)),
+            Some(Signature::Png | Signature::Jpeg | Signature::Gif | Signature::Webp)
+        )
 }
 
 #[cfg(test)]
@@ -139,5 +119,15 @@ mod tests {
         assert_eq!(document_name("Q3 report_final.v2.pdf"), "Q3 report-final-v2");
         assert_eq!(document_name("..pdf"), "-");
         assert_eq!(document_name("   .pdf"), "document");
+    }
+
+    #[test]
+    fn blocks_carry_base64_and_a_name() {
+        let file = block_for(b"%PDF-1.7\n", "", "Q3 report.pdf");
+        assert_eq!(file.block["type"], "document");
+        assert_eq!(file.block["name"], "Q3 report");
+        assert_eq!(file.block["source"], json!({"type": "base64", "format": "pdf", "data": "JVBERi0xLjcK"}));
+        assert!(is_image_bytes("iVBORw0KGgoA"));
+        assert!(!is_image_bytes("JVBERi0xLjcK"));
     }
 }

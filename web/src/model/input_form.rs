@@ -1,7 +1,10 @@
-//! The request body as the forms edit it: a `serde_json::Value` changed at JSON Pointers, and the
-//! moves between the input's forms. Pure functions, tested natively.
+//! The input's forms (text, content blocks, messages, legacy question): which one a body is in,
+//! moving a body between them without losing content, and the structural edits the page makes
+//! (adding a file's block, resetting the input for a conversation's next turn).
 
 use serde_json::{Map, Value, json};
+
+use super::pointer;
 
 /// The four forms of an input the build pane has an editor for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,105 +50,6 @@ pub(crate) fn form_of(body: &Value) -> Option<Form> {
     }
 }
 
-/// Escapes one JSON Pointer segment (RFC 6901).
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-pub(crate) fn key(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", escape(key))
-}
-
-pub(crate) fn index(pointer: &str, index: usize) -> String {
-    format!("{pointer}/{index}")
-}
-
-fn segments(pointer: &str) -> Vec<String> {
-    pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect()
-}
-
-/// Sets the value at `pointer`, creating objects on the way; an index one past an array's end
-/// appends. Returns false when the pointer runs through a value that is not a container.
-pub(crate) fn set(root: &mut Value, pointer: &str, new: Value) -> bool {
-    let mut current = root;
-    let segments = segments(pointer);
-    let Some((last, parents)) = segments.split_last() else {
-        *current = new;
-        return true;
-    };
-    for segment in parents {
-        if current.is_null() {
-            *current = Value::Object(Map::new());
-        }
-        current = match current {
-            Value::Object(map) => map.entry(segment.clone()).or_insert(Value::Null),
-            Value::Array(items) => match segment.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
-                Some(item) => item,
-                None => return false,
-            },
-            _ => return false,
-        };
-    }
-    if current.is_null() {
-        *current = Value::Object(Map::new());
-    }
-    match current {
-        Value::Object(map) => {
-            map.insert(last.clone(), new);
-            true
-        }
-        Value::Array(items) => match last.parse::<usize>() {
-            Ok(i) if i < items.len() => {
-                items[i] = new;
-                true
-            }
-            Ok(i) if i == items.len() => {
-                items.push(new);
-                true
-            }
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// Removes the value at `pointer` (an object key or an array item).
-pub(crate) fn remove(root: &mut Value, pointer: &str) -> Option<Value> {
-    let (parent, last) = pointer.rsplit_once('/')?;
-    let last = last.replace("~1", "/").replace("~0", "~");
-    match root.pointer_mut(parent)? {
-        Value::Object(map) => map.shift_remove(&last),
-        Value::Array(items) => {
-            let i = last.parse::<usize>().ok().filter(|i| *i < items.len())?;
-            Some(items.remove(i))
-        }
-        _ => None,
-    }
-}
-
-/// Swaps items `i` and `j` of the array at `pointer`.
-pub(crate) fn swap(root: &mut Value, pointer: &str, i: usize, j: usize) -> bool {
-    match root.pointer_mut(pointer) {
-        Some(Value::Array(items)) if i < items.len() && j < items.len() => {
-            items.swap(i, j);
-            true
-        }
-        _ => false,
-    }
-}
-
-/// Appends to the array at `pointer`, creating it when missing.
-pub(crate) fn push(root: &mut Value, pointer: &str, item: Value) -> bool {
-    match root.pointer_mut(pointer) {
-        Some(Value::Array(items)) => {
-            items.push(item);
-            true
-        }
-        Some(Value::Null) | None => set(root, pointer, Value::Array(vec![item])),
-        Some(_) => false,
-    }
-}
-
 fn text_of_blocks(blocks: &[Value]) -> Option<String> {
     let texts: Option<Vec<&str>> = blocks
         .iter()
@@ -179,7 +83,8 @@ fn plain_text(body: &Value) -> Option<String> {
     }
 }
 
-/// Rewrites the body into another form without losing anything, or says why it cannot.
+/// Rewrites the body into another form without losing anything, or says why it cannot (and
+/// leaves it as it was).
 pub(crate) fn convert_form(body: &mut Value, to: Form) -> Result<(), String> {
     if !body.is_object() {
         return Err("the request body is not a JSON object; fix it in the JSON editor".into());
@@ -267,71 +172,48 @@ pub(crate) fn new_block(kind: &str) -> Value {
     }
 }
 
-/// Payloads longer than this are shown in the JSON editor as placeholders.
-pub(crate) const TOKEN_OVER: usize = 4096;
-
-/// A copy of the body for the JSON editor: every long `data` string replaced by a placeholder
-/// (recorded in `tokens`), so the editor never holds megabytes of base64.
-pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<(String, String)>) -> Value {
-    match value {
-        Value::Array(items) => Value::Array(items.iter().map(|v| with_tokens(v, tokens)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| match v {
-                    Value::String(s) if k == "data" && s.len() > TOKEN_OVER => {
-                        let token = format!(
-                            "⟪media {}: {} of base64, kept by the playground⟫",
-                            tokens.len() + 1,
-                            crate::analysis::human_bytes(s.len())
-                        );
-                        tokens.push((token.clone(), s.clone()));
-                        (k.clone(), Value::String(token))
-                    }
-                    _ => (k.clone(), with_tokens(v, tokens)),
-                })
-                .collect(),
-        ),
-        other => other.clone(),
+/// Adds a content block wherever the input takes one: the last message's content, or the
+/// content blocks (a text input becomes content blocks first). Returns the form the body is now
+/// in; on `Err` the body is unchanged.
+pub(crate) fn add_block(body: &mut Value, block: Value) -> Result<Form, String> {
+    if form_of(body) == Some(Form::Messages) {
+        let last = body["input"].as_array().map_or(0, Vec::len);
+        let content = format!("/input/{}/content", last.saturating_sub(1));
+        if last == 0 || !pointer::push(body, &content, block.clone()) {
+            pointer::push(body, "/input", json!({"role": "user", "content": [block]}));
+        }
+        return Ok(Form::Messages);
     }
+    convert_form(body, Form::Blocks)?;
+    pointer::push(body, "/input", block);
+    Ok(Form::Blocks)
 }
 
-/// The editor's text with each placeholder (as a whole JSON string) replaced by its payload.
-pub(crate) fn expand_tokens(text: &str, tokens: &[(String, String)]) -> String {
-    let mut text = text.to_string();
-    for (token, data) in tokens {
-        let quoted = format!("\"{token}\"");
-        if text.contains(&quoted) {
-            text = text.replace(&quoted, &serde_json::to_string(data).unwrap_or_default());
+/// Continues a conversation: sets `parameters.memory_id` and empties the input in its own form
+/// for the next turn (the backend holds the history; sending it again would duplicate it).
+pub(crate) fn continue_conversation(body: &mut Value, memory_id: String) {
+    pointer::set(body, "/parameters/memory_id", Value::String(memory_id));
+    let next = match form_of(body) {
+        Some(Form::Blocks) => json!([{"type": "text", "text": ""}]),
+        Some(Form::Messages) => json!([{"role": "user", "content": [{"type": "text", "text": ""}]}]),
+        Some(Form::Legacy) => {
+            pointer::set(body, "/parameters/question", Value::String(String::new()));
+            return;
         }
-    }
-    text
+        _ => Value::String(String::new()),
+    };
+    pointer::set(body, "/input", next);
+}
+
+/// Starts a new conversation: forgets `parameters.memory_id`.
+pub(crate) fn forget_conversation(body: &mut Value) {
+    pointer::remove(body, "/parameters/memory_id");
+    pointer::drop_empty_parameters(body);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn set_creates_objects_and_appends() {
-        let mut v = json!({});
-        assert!(set(&mut v, "/parameters/memory_id", json!("m1")));
-        assert!(set(&mut v, "/input", json!([])));
-        assert!(set(&mut v, "/input/0", json!({"type": "text"})));
-        assert!(set(&mut v, "/input/0/text", json!("hi")));
-        assert!(!set(&mut v, "/input/5", json!(1)));
-        assert!(!set(&mut v, "/parameters/memory_id/x", json!(1)));
-        assert_eq!(v, json!({"parameters": {"memory_id": "m1"}, "input": [{"type": "text", "text": "hi"}]}));
-    }
-
-    #[test]
-    fn remove_and_swap() {
-        let mut v = json!({"input": [1, 2, 3], "a/b": {"c": 1}});
-        assert_eq!(remove(&mut v, "/input/1"), Some(json!(2)));
-        assert!(swap(&mut v, "/input", 0, 1));
-        assert!(!swap(&mut v, "/input", 0, 2));
-        assert_eq!(remove(&mut v, &key("", "a/b")), Some(json!({"c": 1})));
-        assert_eq!(v, json!({"input": [3, 1]}));
-    }
 
     #[test]
     fn forms_are_recognised() {
@@ -369,20 +251,31 @@ mod tests {
     }
 
     #[test]
-    fn the_json_editor_holds_placeholders_for_media() {
-        let data = "A".repeat(TOKEN_OVER + 4);
-        let body = json!({"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": data}},
-            {"type": "text", "text": "data"}]});
-        let mut tokens = Vec::new();
-        let shown = with_tokens(&body, &mut tokens);
-        assert_eq!(tokens.len(), 1);
-        let text = serde_json::to_string_pretty(&shown).unwrap();
-        assert!(text.len() < 400, "{text}");
-        let back: Value = serde_json::from_str(&expand_tokens(&text, &tokens)).unwrap();
-        assert_eq!(back, body);
-        // An edited placeholder is text like any other.
-        let edited = text.replace("media 1", "media 9");
-        let back: Value = serde_json::from_str(&expand_tokens(&edited, &tokens)).unwrap();
-        assert!(back["input"][0]["source"]["data"].as_str().unwrap().starts_with("⟪media 9"));
+    fn files_join_the_input_where_it_takes_blocks() {
+        let block = json!({"type": "image"});
+        let mut text = json!({"input": "hi"});
+        assert_eq!(add_block(&mut text, block.clone()), Ok(Form::Blocks));
+        assert_eq!(text["input"], json!([{"type": "text", "text": "hi"}, {"type": "image"}]));
+        let mut messages = json!({"input": [{"role": "user", "content": []}, {"role": "assistant", "content": "x"}]});
+        assert_eq!(add_block(&mut messages, block.clone()), Ok(Form::Messages));
+        assert_eq!(messages["input"][2], json!({"role": "user", "content": [{"type": "image"}]}));
+        let mut broken = json!({"input": 5});
+        assert!(add_block(&mut broken, block).is_err());
+        assert_eq!(broken, json!({"input": 5}));
+    }
+
+    #[test]
+    fn a_conversation_continues_in_the_same_form() {
+        let mut v = json!({"input": [{"role": "user", "content": [{"type": "text", "text": "a"}]}]});
+        continue_conversation(&mut v, "m1".into());
+        assert_eq!(
+            v,
+            json!({"input": [{"role": "user", "content": [{"type": "text", "text": ""}]}], "parameters": {"memory_id": "m1"}})
+        );
+        let mut legacy = json!({"parameters": {"question": "q"}});
+        continue_conversation(&mut legacy, "m2".into());
+        assert_eq!(legacy, json!({"parameters": {"question": "", "memory_id": "m2"}}));
+        forget_conversation(&mut v);
+        assert_eq!(v, json!({"input": [{"role": "user", "content": [{"type": "text", "text": ""}]}]}));
     }
 }

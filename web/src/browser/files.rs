@@ -1,0 +1,45 @@
+//! Files from the picker, drag and drop, or the clipboard, read in the browser into content
+//! blocks (`model::media` decides what they are).
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::model::display::human_bytes;
+use crate::model::media::{MAX_FILE_BYTES, MediaFile, block_for};
+
+/// Reads a file into a base64 content block, with an object URL to preview an image by.
+pub(crate) async fn read(file: web_sys::File) -> Result<MediaFile, String> {
+    let name = file.name();
+    if file.size() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{name} is {}, over the {} a request can carry as base64",
+            human_bytes(file.size() as usize),
+            human_bytes(MAX_FILE_BYTES as usize)
+        ));
+    }
+    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name} could not be read"))?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    let mut read = block_for(&bytes, &file.type_(), &name);
+    if read.block["type"] == "image" {
+        read.preview = web_sys::Url::create_object_url_with_blob(&file).ok();
+    }
+    Ok(read)
+}
+
+/// The files of a `FileList`.
+pub(crate) fn files(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// The image files of a clipboard paste.
+pub(crate) fn pasted_files(event: &web_sys::ClipboardEvent) -> Vec<web_sys::File> {
+    let Some(data) = event.clipboard_data() else { return Vec::new() };
+    let items = data.items();
+    (0..items.length())
+        .filter_map(|i| items.get(i))
+        .filter(|item| item.kind() == "file")
+        .filter_map(|item| item.get_as_file().ok().flatten())
+        .filter(|f| f.unchecked_ref::<web_sys::Blob>().type_().starts_with("image/"))
+        .collect()
+}

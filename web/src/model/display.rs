@@ -1,0 +1,95 @@
+//! How views show values: long base64 shortened to its start and length (in a tree, or while
+//! scanning compact JSON text), and byte counts for people.
+
+use serde_json::Value;
+
+/// Strings longer than this that look like base64 are shortened in views.
+pub(crate) const SHORTEN_OVER: usize = 256;
+/// How much of a shortened string is kept.
+pub(crate) const SHORTEN_KEEP: usize = 48;
+
+fn looks_like_base64(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_' | b'\n' | b'\r'))
+}
+
+/// A long base64 string as views show it: its start and its length.
+pub(crate) fn shorten_str(s: &str) -> Option<String> {
+    (s.len() > SHORTEN_OVER && looks_like_base64(s))
+        .then(|| format!("{}… [{} base64 characters]", &s[..SHORTEN_KEEP], s.len()))
+}
+
+/// Shortens every long base64 string literal in JSON text, as [`shorten`] does in a tree.
+pub(crate) fn shorten_json_text(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let mut end = start;
+        let mut escaped = false;
+        while end < bytes.len() && bytes[end] != b'"' {
+            if bytes[end] == b'\\' {
+                escaped = true;
+                end += 1;
+            }
+            end += 1;
+        }
+        let end = end.min(bytes.len());
+        // Object keys stay whole, as in the tree.
+        let is_key = bytes[(end + 1).min(bytes.len())..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
+        if !escaped
+            && !is_key
+            && let Some(short) = shorten_str(&text[start..end])
+        {
+            out.push_str(&text[copied..start]);
+            out.push_str(&short);
+            copied = end;
+        }
+        i = end + 1;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Shortens every long base64 string in a value, in place.
+pub(crate) fn shorten(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let Some(short) = shorten_str(s) {
+                *s = short;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(shorten),
+        Value::Object(map) => map.values_mut().for_each(shorten),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// Formats a byte count for people.
+#[allow(clippy::cast_precision_loss)]
+pub(crate) fn human_bytes(n: usize) -> String {
+    if n < 1024 {
+        format!("{n} B")
+    } else if n < 1024 * 1024 {
+        format!("{:.1} KB", n as f64 / 1024.0)
+    } else {
+        format!("{:.2} MB", n as f64 / (1024.0 * 1024.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_for_people() {
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1536), "1.5 KB");
+        assert_eq!(human_bytes(5 * 1024 * 1024), "5.00 MB");
+    }
+}

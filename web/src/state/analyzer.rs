@@ -1,0 +1,110 @@
+//! The analysis of the body, kept current: the conversion settings, the last analysis and the
+//! schema module's state as signals, and the adaptive scheduling that runs the analysis.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use leptos::leptos_dom::helpers::TimeoutHandle;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::Value;
+
+use crate::browser::page::now;
+use crate::browser::schema_module;
+use crate::browser::schema_module::Load;
+use crate::model::analysis::{self, Analysis};
+use crate::model::schema::{self, Field};
+use crate::model::settings::Settings;
+
+/// The body as the analysis reads it: the JSON editor's text, or the forms' value.
+pub(crate) enum Body {
+    Text(String),
+    Tree(StoredValue<Value>),
+}
+
+/// The analysis and what it depends on besides the body.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Analyzer {
+    pub(crate) settings: RwSignal<Settings>,
+    pub(crate) analysis: RwSignal<Arc<Analysis>>,
+    /// Edits so far, and the edit the shown analysis is of (the summary says "checking…" between).
+    pub(crate) rev: RwSignal<u64>,
+    pub(crate) analyzed_rev: RwSignal<u64>,
+    /// How long the last analysis took, in ms (shown to tools as `data-analysis-ms`).
+    pub(crate) analysis_ms: RwSignal<f64>,
+    /// The schema module (loaded when the schema editor is first turned on).
+    pub(crate) schema_load: RwSignal<Load>,
+    /// The form generated from the schema (re-rendered when the schema's fields change).
+    pub(crate) schema_form: RwSignal<Option<Arc<Vec<Field>>>>,
+    timer: StoredValue<Option<TimeoutHandle>>,
+    last_cost: StoredValue<f64>,
+}
+
+impl Analyzer {
+    pub(crate) fn new() -> Self {
+        Self {
+            settings: RwSignal::new(Settings::default()),
+            analysis: RwSignal::new(Arc::new(Analysis::empty())),
+            rev: RwSignal::new(1),
+            analyzed_rev: RwSignal::new(0),
+            analysis_ms: RwSignal::new(0.0),
+            schema_load: RwSignal::new(Load::NotLoaded),
+            schema_form: RwSignal::new(None),
+            timer: StoredValue::new(None),
+            last_cost: StoredValue::new(0.0),
+        }
+    }
+
+    /// The body changed: counts the edit and runs the analysis after the typing pauses, at once
+    /// while it is cheap and a little later when it is not (megabytes of media), so keystrokes
+    /// that queued behind one analysis are taken together into the next. `body` is read then.
+    pub(crate) fn changed(self, body: impl FnOnce() -> Body + 'static) {
+        self.rev.update(|n| *n += 1);
+        if let Some(handle) = self.timer.get_value() {
+            handle.clear();
+        }
+        let cost = self.last_cost.get_value();
+        let delay = if cost < 12.0 { 0 } else { (cost / 4.0).min(50.0) as u64 };
+        let handle = set_timeout_with_handle(move || self.run(body()), Duration::from_millis(delay)).ok();
+        self.timer.set_value(handle);
+    }
+
+    fn run(self, body: Body) {
+        let start = now();
+        let settings = self.settings.get_untracked();
+        let (mut result, text) = match body {
+            Body::Text(text) => (analysis::analyze_text(&text, &settings), Ok(text)),
+            Body::Tree(doc) => (doc.with_value(|v| analysis::analyze_value(v, &settings)), Err(doc)),
+        };
+        if settings.schema_on {
+            let body_text = move || match text {
+                Ok(text) => text,
+                Err(doc) => doc.with_value(|v| serde_json::to_string(v).unwrap_or_default()),
+            };
+            let module = self.schema_load.with_untracked(Load::module);
+            result.schema = Some(schema::check(&settings, module, result.valid, body_text));
+        }
+        let form = schema::form_spec(&settings);
+        if self.schema_form.with_untracked(|current| *current != form) {
+            self.schema_form.set(form);
+        }
+        self.analysis.set(Arc::new(result));
+        self.analyzed_rev.set(self.rev.get_untracked());
+        let cost = now() - start;
+        self.last_cost.set_value(cost);
+        self.analysis_ms.set(cost);
+    }
+
+    /// Loads the schema module once (again after a failure); `then` runs when it is there, to
+    /// analyse again with it.
+    pub(crate) fn load_schema_module(self, then: impl FnOnce() + 'static) {
+        if matches!(self.schema_load.get_untracked(), Load::Loading | Load::Ready) {
+            return;
+        }
+        self.schema_load.set(Load::Loading);
+        spawn_local(async move {
+            self.schema_load.set(schema_module::load().await);
+            then();
+        });
+    }
+}

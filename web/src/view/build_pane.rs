@@ -1,0 +1,81 @@
+//! The build pane: the input's form editors (`forms`), the JSON editor, the file buttons and
+//! the schema editor.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::forms;
+use super::schema_editor::SchemaEditor;
+use crate::browser::files;
+use crate::browser::schema_module::Load;
+use crate::model::analysis::Analysis;
+use crate::model::input_form::Form;
+use crate::model::schema::Field;
+use crate::model::settings::Settings;
+use crate::state::{Editor, EditorView};
+
+/// The build pane: the form tabs, the file buttons, the form or the JSON editor, and the
+/// schema editor.
+#[component]
+#[allow(unreachable_pub)] // the component macro's expansion
+pub(super) fn BuildPane(
+    editor: Editor,
+    analysis: RwSignal<Arc<Analysis>>,
+    settings: RwSignal<Settings>,
+    schema_form: RwSignal<Option<Arc<Vec<Field>>>>,
+    schema_load: RwSignal<Load>,
+) -> impl IntoView {
+    let tab = move |view: EditorView, id: &'static str, label: &'static str| {
+        view! {
+            <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}")
+                aria-selected=move || (editor.view.get() == view).to_string()
+                class:active=move || editor.view.get() == view
+                on:click=move |_| editor.switch(view)>{label}</button>
+        }
+    };
+    let tabs: Vec<_> = Form::ALL.iter().map(|f| tab(EditorView::Form(*f), f.id(), f.label())).collect();
+    let on_image = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        editor.add_files(files::files(input.files()));
+        input.set_value("");
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        editor.add_files(files::files(input.files()));
+        input.set_value("");
+    };
+    view! {
+        <h2 id="build-title">"Build"</h2>
+        <div class="tabs" role="tablist" aria-label="Input form">{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
+        {move || editor.notice.get().map(|n| view! { <p class="notice" role="alert" data-testid="notice">{n}</p> })}
+        <div class="media-bar">
+            <label class="file-button" for="image-upload">"Add image…"</label>
+            <input type="file" id="image-upload" class="visually-hidden" accept="image/*" multiple=true data-testid="image-upload" on:change=on_image />
+            <label class="file-button" for="file-upload">"Add file…"</label>
+            <input type="file" id="file-upload" class="visually-hidden" multiple=true data-testid="file-upload" on:change=on_file />
+            <span class="hint">"or drop files, or paste an image"</span>
+        </div>
+        <div class="form-area" class:hidden=move || editor.view.get() == EditorView::Json>
+            {move || {
+                editor.structure.track();
+                match editor.view.get() {
+                    EditorView::Form(form) => forms::render(editor, form, schema_form.get()),
+                    EditorView::Json => ().into_any(),
+                }
+            }}
+        </div>
+        <div class="json-area" class:hidden=move || editor.view.get() != EditorView::Json>
+            <label for="json-editor">"Request body"</label>
+            <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
+                autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>
+            {move || analysis.get().json_error_at.map(|(line, column)| view! {
+                <p class="field-problem" data-testid="json-error-at">{format!("The JSON breaks at line {line}, column {column}.")}</p>
+            })}
+            {move || (schema_form.get().is_some()).then(|| view! {
+                <p class="hint">"The form the schema generates for the parameters is in the form views."</p>
+            })}
+        </div>
+        <SchemaEditor analysis=analysis settings=settings schema_load=schema_load />
+    }
+}

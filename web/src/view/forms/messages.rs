@@ -1,0 +1,145 @@
+//! The messages editor: a card per message (role, content blocks, an assistant's tool calls, a
+//! tool result's `toolCallId`), add, move and remove.
+
+use leptos::prelude::*;
+use serde_json::{Value, json};
+
+use super::blocks::blocks_editor;
+use super::{field_id, item_controls, raw_item, str_at, text_field};
+use crate::model::pointer;
+use crate::state::Editor;
+
+const ROLES: [&str; 4] = ["user", "assistant", "system", "tool"];
+
+pub(super) fn messages_editor(editor: Editor, items: &[Value]) -> AnyView {
+    let len = items.len();
+    let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, m)| message_card(editor, i, len, m)).collect();
+    let add = |role: &'static str, label: &'static str| {
+        view! {
+            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| {
+                let mut message = json!({"role": role, "content": [{"type": "text", "text": ""}]});
+                if role == "tool" { message["toolCallId"] = json!(""); }
+                pointer::push(doc, "/input", message);
+            })>{label}</button>
+        }
+    };
+    view! {
+        <ol class="messages" data-path="/input" tabindex="-1">{cards}</ol>
+        <div class="add-row" role="group" aria-label="Add a message">
+            {add("user", "+ User")} {add("assistant", "+ Assistant")} {add("system", "+ System")} {add("tool", "+ Tool result")}
+        </div>
+    }
+    .into_any()
+}
+
+fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyView {
+    let pointer = pointer::index("/input", i);
+    let Some(object) = message.as_object() else {
+        return view! { <li class="card">{raw_item(editor, pointer, message, "Message")}</li> }.into_any();
+    };
+    let role = object.get("role").and_then(Value::as_str).unwrap_or_default().to_string();
+    let lower = role.to_ascii_lowercase();
+    let known = ROLES.contains(&lower.as_str());
+    let role_ptr = pointer::key(&pointer, "role");
+    let role_id = field_id(&role_ptr);
+    let select_target = role_ptr.clone();
+    let message_ptr = pointer.clone();
+    let on_role = move |ev: leptos::ev::Event| {
+        let chosen = event_target_value(&ev);
+        let (target, message_ptr) = (select_target.clone(), message_ptr.clone());
+        editor.edit_structure(move |doc| {
+            let role = if chosen == "custom" { "custom".to_string() } else { chosen };
+            pointer::set(doc, &target, Value::String(role.clone()));
+            if role == "tool" && doc.pointer(&pointer::key(&message_ptr, "toolCallId")).is_none() {
+                pointer::set(doc, &pointer::key(&message_ptr, "toolCallId"), json!(""));
+            }
+        });
+    };
+    let options: Vec<_> = ROLES.iter().map(|r| view! { <option value=*r selected=lower == *r>{*r}</option> }).collect();
+    let custom = (!known).then(|| text_field(editor, role_ptr.clone(), "Custom role".into(), role.clone(), false));
+    let content_ptr = pointer::key(&pointer, "content");
+    let content = match object.get("content") {
+        Some(Value::Array(blocks)) => blocks_editor(editor, &content_ptr, blocks),
+        Some(other) => raw_item(editor, content_ptr, other, "Content"),
+        None => {
+            let target = content_ptr.clone();
+            view! {
+                <div data-path=content_ptr tabindex="-1">
+                    <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| { pointer::set(doc, &target, json!([{"type": "text", "text": ""}])); })>"+ Content"</button>
+                </div>
+            }
+            .into_any()
+        }
+    };
+    let tool_calls = (lower == "assistant").then(|| tool_calls_editor(editor, &pointer, object.get("toolCalls")));
+    let tool_call_id = (lower == "tool").then(|| {
+        text_field(
+            editor,
+            pointer::key(&pointer, "toolCallId"),
+            "toolCallId".into(),
+            str_at(message, "/toolCallId"),
+            false,
+        )
+    });
+    view! {
+        <li class="card message" data-path=pointer.clone() tabindex="-1">
+            <div class="card-head">
+                <span class="card-title">{format!("Message {}", i + 1)}</span>
+                <label class="visually-hidden" for=role_id.clone()>{format!("Role of message {}", i + 1)}</label>
+                <select id=role_id class="role" data-path=role_ptr on:change=on_role>
+                    {options}
+                    <option value="custom" selected=!known>"custom…"</option>
+                </select>
+                {item_controls(editor, "/input".into(), i, len, "message")}
+            </div>
+            {custom}
+            {tool_call_id}
+            {content}
+            {tool_calls}
+        </li>
+    }
+    .into_any()
+}
+
+fn tool_calls_editor(editor: Editor, message: &str, calls: Option<&Value>) -> AnyView {
+    let array = pointer::key(message, "toolCalls");
+    let items = match calls {
+        Some(Value::Array(items)) => items.clone(),
+        Some(other) => return raw_item(editor, array, other, "toolCalls"),
+        None => Vec::new(),
+    };
+    let len = items.len();
+    let rows: Vec<AnyView> = items
+        .iter()
+        .enumerate()
+        .map(|(j, call)| {
+            let pointer = pointer::index(&array, j);
+            if !call.is_object() {
+                return raw_item(editor, pointer, call, "Tool call");
+            }
+            view! {
+                <li class="tool-call" data-path=pointer.clone() tabindex="-1">
+                    <div class="card-head"><span class="card-title">{format!("Tool call {}", j + 1)}</span>
+                        {item_controls(editor, array.clone(), j, len, "tool call")}</div>
+                    <div class="row">
+                        {text_field(editor, pointer::key(&pointer, "id"), "id".into(), str_at(call, "/id"), false)}
+                        {text_field(editor, format!("{pointer}/function/name"), "function.name".into(), str_at(call, "/function/name"), false)}
+                    </div>
+                    {text_field(editor, format!("{pointer}/function/arguments"), "function.arguments (JSON text)".into(), str_at(call, "/function/arguments"), true)}
+                </li>
+            }
+            .into_any()
+        })
+        .collect();
+    let add_target = array.clone();
+    view! {
+        <div class="tool-calls">
+            <h4>"Tool calls"</h4>
+            <ol data-path=array tabindex="-1">{rows}</ol>
+            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| {
+                pointer::push(doc, &add_target, json!({"id": "", "type": "function", "function": {"name": "", "arguments": "{}"}}));
+            })>"+ Tool call"</button>
+        </div>
+    }
+    .into_any()
+}

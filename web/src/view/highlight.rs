@@ -1,0 +1,94 @@
+//! The DOM side of diagnostics: fields the diagnostics point at marked (`has-error`,
+//! `has-warning`, `aria-invalid`; the nearest field on the path when none is exact), and a
+//! click taken to the field or to the value in the JSON editor.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::model::analysis::Analysis;
+use crate::model::jsonpos;
+use crate::model::text_offsets::{byte_to_utf16, line_column_to_byte, line_share};
+use crate::state::{Editor, EditorView};
+
+/// Marks the fields diagnostics point at (the nearest field on the path when none is exact).
+pub(super) fn highlight(analysis: &Analysis) {
+    let fields = fields();
+    for el in &fields {
+        let _ = el.class_list().remove_2("has-error", "has-warning");
+        let _ = el.remove_attribute("aria-invalid");
+    }
+    let mark = |list: &[agent_input::Diagnostic], class: &str| {
+        for d in list {
+            if let Some(el) = nearest(&fields, &d.path.to_string()) {
+                let _ = el.class_list().add_1(class);
+                if class == "has-error" {
+                    let _ = el.set_attribute("aria-invalid", "true");
+                }
+            }
+        }
+    };
+    mark(&analysis.warnings, "has-warning");
+    mark(&analysis.errors, "has-error");
+    for violation in analysis.violations() {
+        if let Some(el) = nearest(&fields, &violation.path) {
+            let _ = el.class_list().add_1("has-error");
+            let _ = el.set_attribute("aria-invalid", "true");
+        }
+    }
+}
+
+fn fields() -> Vec<web_sys::Element> {
+    let Ok(list) = document().query_selector_all(".form-area [data-path]") else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).filter_map(|n| n.dyn_into().ok()).collect()
+}
+
+fn nearest(fields: &[web_sys::Element], path: &str) -> Option<web_sys::Element> {
+    let mut path = path.to_string();
+    loop {
+        if let Some(el) = fields.iter().find(|el| el.get_attribute("data-path").as_deref() == Some(path.as_str())) {
+            return Some(el.clone());
+        }
+        path = path.rsplit_once('/')?.0.to_string();
+    }
+}
+
+/// Takes the user to what a diagnostic is about: the field, or the value in the JSON editor
+/// (where the JSON breaks, when it does not parse).
+pub(super) fn go_to(editor: Editor, analysis: RwSignal<Arc<Analysis>>, path: &str) {
+    if editor.view.get_untracked() == EditorView::Json {
+        let Some(textarea) = editor.json_ref.get_untracked() else { return };
+        let text = textarea.value();
+        let range = match analysis.with_untracked(|a| a.json_error_at) {
+            Some((line, column)) => {
+                let start = line_column_to_byte(&text, line, column);
+                Some((start, start))
+            }
+            None => jsonpos::locate(&text, path),
+        };
+        if let Some((start, end)) = range {
+            let _ = textarea.focus();
+            let _ = textarea.set_selection_range(byte_to_utf16(&text, start), byte_to_utf16(&text, end));
+            // Scroll the selection into view: the line's share of the text's height.
+            let top = f64::from(textarea.scroll_height()) * line_share(&text, start) - 60.0;
+            textarea.set_scroll_top(top.max(0.0).round() as i32);
+        }
+        return;
+    }
+    if let Some(el) = nearest(&fields(), path) {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Center);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+        if let Ok(html) = el.dyn_into::<web_sys::HtmlElement>() {
+            let _ = html.focus();
+            let _ = html.class_list().add_1("flash");
+            set_timeout(
+                move || {
+                    let _ = html.class_list().remove_1("flash");
+                },
+                std::time::Duration::from_millis(900),
+            );
+        }
+    }
+}

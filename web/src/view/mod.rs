@@ -1,0 +1,14 @@
+//! The views: Leptos components over the state. One file per pane or sizeable component;
+//! each takes the signals it needs.
+
+pub(crate) mod app;
+mod build_pane;
+mod copy;
+mod diagnostics;
+mod execute_pane;
+mod forms;
+mod highlight;
+mod output_pane;
+mod schema_editor;
+mod toolbar;
+mod validation_pane;

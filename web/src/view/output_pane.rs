@@ -1,0 +1,126 @@
+//! The output pane: the provider request the body converts to (long base64 shortened), the
+//! conversion's diagnostics, the conversion settings, and Copy (the whole request).
+
+use std::sync::Arc;
+
+use agent_input::ProviderId;
+use leptos::prelude::*;
+
+use super::copy::copy;
+use super::diagnostics::diagnostic_items;
+use crate::model::analysis::{Analysis, Conversion, full_body};
+use crate::model::display::human_bytes;
+use crate::model::settings::Settings;
+use crate::state::Editor;
+
+/// A one-line numeric setting.
+fn setting_field(
+    settings: RwSignal<Settings>,
+    id: &'static str,
+    label: &'static str,
+    initial: String,
+    placeholder: &'static str,
+    set: impl Fn(&mut Settings, String) + Copy + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <input type="text" id=id inputmode="decimal" placeholder=placeholder prop:value=initial
+                on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| set(s, v)); } />
+        </div>
+    }
+}
+
+/// The output pane: the provider request for the body, its warnings or why the provider
+/// cannot take it, the conversion settings, Copy.
+#[component]
+#[allow(unreachable_pub)] // the component macro's expansion
+pub(super) fn OutputPane(
+    editor: Editor,
+    analysis: RwSignal<Arc<Analysis>>,
+    settings: RwSignal<Settings>,
+) -> impl IntoView {
+    let initial = settings.get_untracked();
+    let providers: Vec<_> = ProviderId::ALL
+        .iter()
+        .map(|p| view! { <option value=p.as_str() selected=*p == initial.provider>{p.display_name()}</option> })
+        .collect();
+    let status = RwSignal::new(None::<String>);
+    let provider_name = move || settings.with(|s| s.provider.display_name());
+    let on_copy = move |_| {
+        let current = settings.get_untracked();
+        match editor.body_value().and_then(|v| full_body(&v, &current)) {
+            Ok(body) => {
+                let size = human_bytes(body.len());
+                copy(body, status, format!("Copied the whole {} request ({size}).", current.provider.display_name()));
+            }
+            Err(why) => status.set(Some(format!("Nothing to copy: {why}."))),
+        }
+    };
+    view! {
+        <h2 id="output-title">"Provider request"</h2>
+        <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input (choose the provider in the settings)."</p>
+        {move || analysis.with(|a| a.schema.as_ref().is_some_and(|s| s.prompt.is_some())).then(|| view! {
+            <p class="hint" data-testid="output-schema-note">"With an agent's schema, agent-gateway adds the formatted prompt's "<code>"<inputs>"</code>" block to the input before converting; this shows the input as given."</p>
+        })}
+        <details class="settings">
+            <summary>"Conversion settings"</summary>
+            <div class="field">
+                <label for="provider">"Provider"</label>
+                <select id="provider" data-testid="provider-select" on:change=move |ev| {
+                    if let Some(p) = ProviderId::parse(&event_target_value(&ev)) { settings.update(|s| s.provider = p); }
+                }>{providers}</select>
+            </div>
+            <div class="field">
+                <label for="system-prompt">"System prompt"</label>
+                <textarea id="system-prompt" data-testid="system-prompt" rows="2" prop:value=initial.system.clone()
+                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.system = v); }></textarea>
+            </div>
+            <div class="row">
+                {setting_field(settings, "max-tokens", "Max tokens", initial.max_tokens.clone(), "4096", |s, v| s.max_tokens = v)}
+                {setting_field(settings, "temperature", "Temperature", initial.temperature.clone(), "0–1", |s, v| s.temperature = v)}
+                {setting_field(settings, "top-p", "Top p", initial.top_p.clone(), "0–1", |s, v| s.top_p = v)}
+            </div>
+            <div class="field">
+                <label for="stop-sequences">"Stop sequences (one a line)"</label>
+                <textarea id="stop-sequences" rows="2" prop:value=initial.stop_sequences.clone()
+                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.stop_sequences = v); }></textarea>
+            </div>
+            <div class="field">
+                <label for="tools">"Tools (JSON array of {name, description, input_schema})"</label>
+                <textarea id="tools" class="code" data-testid="tools" rows="3" spellcheck="false" prop:value=initial.tools.clone()
+                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.tools = v); }></textarea>
+            </div>
+            <label class="check">
+                <input type="checkbox" data-testid="allow-prefill" prop:checked=initial.allow_prefill
+                    on:change=move |ev| { let v = event_target_checked(&ev); settings.update(|s| s.allow_prefill = v); } />
+                " Allow a final assistant message (prefill)"
+            </label>
+        </details>
+        {move || {
+            let a: Arc<Analysis> = analysis.get();
+            match &a.conversion {
+                Conversion::Invalid => view! {
+                    <p class="hint" data-testid="converse-status">"Fix the input's errors to see the " {provider_name()} " request."</p>
+                    <pre class="code-output empty" data-testid="converse-output"></pre>
+                }.into_any(),
+                Conversion::Converted { view, warnings } => view! {
+                    <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "conversion-warning")}</ul>
+                    <pre class="code-output" data-testid="converse-output" tabindex="0" aria-label="Provider request body">{view.clone()}</pre>
+                }.into_any(),
+                Conversion::Failed(report) => view! {
+                    <p class="hint" data-testid="converse-status">{provider_name()} " cannot take this input:"</p>
+                    <ul class="diagnostics">
+                        {diagnostic_items(editor, analysis, &report.errors, "conversion-error")}
+                        {diagnostic_items(editor, analysis, &report.warnings, "conversion-warning")}
+                    </ul>
+                    <pre class="code-output empty" data-testid="converse-output"></pre>
+                }.into_any(),
+            }
+        }}
+        <div class="actions">
+            <button type="button" data-testid="copy-body" on:click=on_copy>"Copy request"</button>
+            <span class="hint" role="status">{move || status.get()}</span>
+        </div>
+    }
+}
