@@ -47,6 +47,7 @@
 pub mod base64;
 pub mod convert;
 mod diagnostic;
+pub mod field;
 pub mod format;
 pub mod json;
 mod model;
@@ -54,6 +55,7 @@ mod path;
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
+mod text;
 pub mod url;
 pub mod validate;
 

@@ -238,23 +238,12 @@ pub fn document(value: &Value) -> Document<'_> {
     Document::from_value(value)
 }
 
-pub(crate) fn json_type(value: &Json<'_>) -> &'static str {
-    value.type_name()
+fn json_type(value: &Json<'_>) -> &'static str {
+    crate::json::type_name(value)
 }
 
-pub(crate) fn a_or_an(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
-}
-
-/// Short, safe rendering of a user value for messages.
-pub(crate) fn quote(raw: &str) -> String {
-    const MAX: usize = 40;
-    let mut out: String = raw.chars().take(MAX).collect();
-    if raw.chars().count() > MAX {
-        out.push('…');
-    }
-    format!("'{out}'")
-}
+use crate::text::quote_char;
+pub(crate) use crate::text::{a_or_an, quote};
 
 /// Unknown keys reported one by one per object; the rest are counted in one warning.
 const MAX_IGNORED_PER_OBJECT: usize = 20;
@@ -1317,10 +1306,6 @@ fn original_offset(original: &str, n: usize) -> usize {
         seen += 1;
     }
     original.len()
-}
-
-fn quote_char(ch: char) -> String {
-    if ch.is_control() || ch.is_whitespace() { format!("character U+{:04X}", ch as u32) } else { format!("'{ch}'") }
 }
 
 /// The misplaced media object rewritten as a `source`, for the corrected block a message shows:
