@@ -4,14 +4,11 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
-
 use crate::json::{Json, Object, type_name};
 use crate::model::{self, ContentBlock, Media, java_trim};
 use crate::path::Loc;
-use crate::text::a_or_an;
 
-use super::diagnostics;
+use super::diagnostics::{self, Subject};
 use super::media_format::{AnyFormat, MediaKind};
 use super::validator::{Validator, fields};
 
@@ -58,7 +55,7 @@ impl Validator<'_> {
         let kind = raw_type.to_ascii_lowercase();
         match kind.as_str() {
             "text" => {
-                self.ignore_unknown_keys(object, loc, &["type", "text"], "a text block");
+                self.ignore_unknown_keys(object, loc, &["type", "text"], Subject::TextBlock);
                 let text = self.record(fields(object, loc, "the text block").str("text"))?;
                 if java_trim(text).is_empty() {
                     self.push(diagnostics::empty_text(loc.key("text").to_path()));
@@ -77,7 +74,7 @@ impl Validator<'_> {
     }
 
     fn media<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>, kind: MediaKind) -> Option<ContentBlock<'a>> {
-        let (block_type, known): (&str, &[&str]) = match kind {
+        let (block_type, known): (&'static str, &[&str]) = match kind {
             MediaKind::Image => ("image", &["type", "source"]),
             MediaKind::Video => ("video", &["type", "source"]),
             MediaKind::Document => ("document", &["type", "source", "name"]),
@@ -93,8 +90,8 @@ impl Validator<'_> {
             }
             None => {
                 if let Some(key) = misused_key {
-                    let example = object.get(key).map_or_else(String::new, corrected_source);
-                    self.push(diagnostics::use_source_field(loc.key(key).to_path(), key, block_type, &example));
+                    let at = loc.key(key).to_path();
+                    self.push(diagnostics::use_source_field(at, key, block_type, object.get(key)));
                 } else {
                     self.push(diagnostics::missing_source(source_loc.to_path(), block_type));
                 }
@@ -102,8 +99,8 @@ impl Validator<'_> {
             }
         };
         // The misused key is already an error when it stands in for `source`.
-        let what = format!("{} {block_type} block", a_or_an(block_type));
-        self.ignore_keys_except(object, loc, known, &what, if source.is_none() { misused_key } else { None });
+        let what = Subject::MediaBlock(block_type);
+        self.ignore_keys_except(object, loc, known, what, if source.is_none() { misused_key } else { None });
         let mut name_ok = true;
         let mut name = None;
         if matches!(kind, MediaKind::Document) {
@@ -122,43 +119,4 @@ impl Validator<'_> {
             AnyFormat::Document(format) => ContentBlock::Document(model::Document { name, format, source }),
         })
     }
-}
-
-/// The misplaced media object rewritten as a `source`, for the corrected block a message shows:
-/// long strings shortened, a source `type` added when missing, and Bedrock's own shape
-/// (`{"format", "source": {"bytes" | "s3Location"}}`) translated.
-fn corrected_source(value: &Json<'_>) -> String {
-    fn shorten(value: &Value) -> Value {
-        match value {
-            Value::String(s) if s.chars().count() > 24 => {
-                Value::String(format!("{}…", s.chars().take(24).collect::<String>()))
-            }
-            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shorten(v))).collect()),
-            Value::Array(items) => Value::Array(items.iter().map(shorten).collect()),
-            other => other.clone(),
-        }
-    }
-    let Value::Object(given) = shorten(&value.to_value()) else {
-        return "{\"type\": \"base64\", \"format\": ..., \"data\": ...}".to_string();
-    };
-    let mut source = Map::new();
-    let bedrock = given.get("source").and_then(Value::as_object);
-    let bytes = bedrock.and_then(|s| s.get("bytes")).cloned();
-    let s3 = bedrock.and_then(|s| s.get("s3Location")).and_then(|l| l.get("uri")).cloned();
-    let data = given.get("data").cloned();
-    let (kind, data) = match (bytes, s3, data) {
-        (Some(bytes), _, _) => ("base64", Some(bytes)),
-        (None, Some(uri), _) => ("url", Some(uri)),
-        (None, None, Some(data)) => {
-            let is_url = data.as_str().is_some_and(|d| d.contains("://"));
-            (if is_url { "url" } else { "base64" }, Some(data))
-        }
-        (None, None, None) => ("base64", None),
-    };
-    let kind = given.get("type").cloned().unwrap_or_else(|| Value::String(kind.into()));
-    source.insert("type".into(), kind);
-    source.insert("format".into(), given.get("format").cloned().unwrap_or_else(|| Value::String("...".into())));
-    source.insert("data".into(), data.unwrap_or_else(|| Value::String("...".into())));
-    let text = Value::Object(source).to_string();
-    if text.len() > 300 { "{...}".to_string() } else { text }
 }

@@ -3,9 +3,14 @@
 //! modules say only *which* problem and *where*. A message changed here changes it everywhere it
 //! is reported; `docs/errors.md` documents the codes.
 
+use std::fmt;
+
+use serde_json::{Map, Value};
+
 use crate::base64::Base64Error;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::field::Wording;
+use crate::json::Json;
 use crate::model::Role;
 use crate::path::Path;
 use crate::text::{a_or_an, quote, quote_char};
@@ -79,15 +84,50 @@ pub(super) fn empty_field(at: Path, key: &str, what: &str) -> Diagnostic {
     Diagnostic::new(Code::EmptyField, at, format!("'{key}' of {what} is empty"))
 }
 
+/// An object of the input, as the messages about its keys name it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Subject<'r> {
+    /// The request body.
+    Request,
+    /// A text block.
+    TextBlock,
+    /// An image, video or document block (the block type).
+    MediaBlock(&'static str),
+    /// A message of this role.
+    Message(&'r Role<'r>),
+    /// A media block's `source`.
+    Source,
+    /// An item of `toolCalls`.
+    ToolCall,
+    /// A tool call's `function`.
+    ToolFunction,
+}
+
+impl fmt::Display for Subject<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Subject::Request => f.write_str("the execute request"),
+            Subject::TextBlock => f.write_str("a text block"),
+            Subject::MediaBlock(block_type) => write!(f, "{} {block_type} block", a_or_an(block_type)),
+            Subject::Message(Role::Assistant) => f.write_str("an assistant message"),
+            Subject::Message(Role::Tool) => f.write_str("a tool message"),
+            Subject::Message(role) => write!(f, "a '{}' message", role.as_str()),
+            Subject::Source => f.write_str("a source"),
+            Subject::ToolCall => f.write_str("a tool call"),
+            Subject::ToolFunction => f.write_str("a tool call's function"),
+        }
+    }
+}
+
 /// Unknown key `key` of `what`, whose fields are `known`.
-pub(super) fn field_ignored(at: Path, key: &str, known: &[&str], what: &str) -> Diagnostic {
+pub(super) fn field_ignored(at: Path, key: &str, known: &[&str], what: Subject<'_>) -> Diagnostic {
     let message =
         format!("{} is not a field of {what} and is ignored; the fields are {}", quote(key), known.join(", "));
     Diagnostic::new(Code::FieldIgnored, at, message).expected(known.iter().copied()).received(key)
 }
 
 /// `rest` more unknown keys than were reported one by one.
-pub(super) fn more_fields_ignored(at: Path, rest: usize, what: &str) -> Diagnostic {
+pub(super) fn more_fields_ignored(at: Path, rest: usize, what: Subject<'_>) -> Diagnostic {
     Diagnostic::new(Code::FieldIgnored, at, format!("{rest} more unknown keys of {what} are ignored"))
 }
 
@@ -254,8 +294,9 @@ pub(super) fn unsupported_content_type(at: Path, raw: &str, supported: &[&str]) 
     .received(raw)
 }
 
-/// Media under `key` instead of `source`; `example` is the corrected source.
-pub(super) fn use_source_field(at: Path, key: &str, block_type: &str, example: &str) -> Diagnostic {
+/// Media under `key` instead of `source`; the message shows the block corrected from `misplaced`.
+pub(super) fn use_source_field(at: Path, key: &str, block_type: &str, misplaced: Option<&Json<'_>>) -> Diagnostic {
+    let example = misplaced.map_or_else(String::new, corrected_source);
     Diagnostic::new(
         Code::UseSourceField,
         at,
@@ -300,12 +341,30 @@ pub(super) fn unsupported_format(
     .received(raw)
 }
 
-/// The data is of other formats than `declared`: `what` says how it is known. `fitting` are the
-/// formats the block type can take (the fix is the first); when none, the fix is a block of
-/// another type, for `actual` data.
+/// How the real format of base64 data is known.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Evidence<'e> {
+    /// The MIME type of its `data:` URL prefix.
+    Mime(&'e str),
+    /// Its first bytes, described ("a PNG image").
+    Signature(&'e str),
+}
+
+impl fmt::Display for Evidence<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Evidence::Mime(mime) => write!(f, "the data: URL says '{mime}'"),
+            Evidence::Signature(looks_like) => write!(f, "the data looks like {looks_like}"),
+        }
+    }
+}
+
+/// The data is of other formats than `declared`, as `what` shows. `fitting` are the formats the
+/// block type can take (the fix is the first); when none, the fix is a block of another type,
+/// for `actual` data.
 pub(super) fn format_mismatch(
     at: Path,
-    what: &str,
+    what: Evidence<'_>,
     declared: &str,
     fitting: Vec<&str>,
     block_type: &str,
@@ -422,4 +481,43 @@ pub(super) fn tool_call_missing_function(at: Path) -> Diagnostic {
         at,
         "the tool call is missing 'function' ({\"name\": ..., \"arguments\": \"{...}\"})",
     )
+}
+
+/// The misplaced media object rewritten as a `source`, for the corrected block a message shows:
+/// long strings shortened, a source `type` added when missing, and Bedrock's own shape
+/// (`{"format", "source": {"bytes" | "s3Location"}}`) translated.
+fn corrected_source(value: &Json<'_>) -> String {
+    fn shorten(value: &Value) -> Value {
+        match value {
+            Value::String(s) if s.chars().count() > 24 => {
+                Value::String(format!("{}…", s.chars().take(24).collect::<String>()))
+            }
+            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), shorten(v))).collect()),
+            Value::Array(items) => Value::Array(items.iter().map(shorten).collect()),
+            other => other.clone(),
+        }
+    }
+    let Value::Object(given) = shorten(&value.to_value()) else {
+        return "{\"type\": \"base64\", \"format\": ..., \"data\": ...}".to_string();
+    };
+    let mut source = Map::new();
+    let bedrock = given.get("source").and_then(Value::as_object);
+    let bytes = bedrock.and_then(|s| s.get("bytes")).cloned();
+    let s3 = bedrock.and_then(|s| s.get("s3Location")).and_then(|l| l.get("uri")).cloned();
+    let data = given.get("data").cloned();
+    let (kind, data) = match (bytes, s3, data) {
+        (Some(bytes), _, _) => ("base64", Some(bytes)),
+        (None, Some(uri), _) => ("url", Some(uri)),
+        (None, None, Some(data)) => {
+            let is_url = data.as_str().is_some_and(|d| d.contains("://"));
+            (if is_url { "url" } else { "base64" }, Some(data))
+        }
+        (None, None, None) => ("base64", None),
+    };
+    let kind = given.get("type").cloned().unwrap_or_else(|| Value::String(kind.into()));
+    source.insert("type".into(), kind);
+    source.insert("format".into(), given.get("format").cloned().unwrap_or_else(|| Value::String("...".into())));
+    source.insert("data".into(), data.unwrap_or_else(|| Value::String("...".into())));
+    let text = Value::Object(source).to_string();
+    if text.len() > 300 { "{...}".to_string() } else { text }
 }

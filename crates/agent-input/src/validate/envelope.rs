@@ -7,7 +7,7 @@ use crate::json::{Json, Object};
 use crate::model::{AgentInput, ExecuteRequest, InputType, java_trim};
 use crate::path::{Loc, Path};
 
-use super::diagnostics;
+use super::diagnostics::{self, Subject};
 use super::validator::Validator;
 
 /// The keys of the envelope; others are reported as ignored.
@@ -19,7 +19,7 @@ impl Validator<'_> {
             self.wrong_type(loc, "the request body", "object", value);
             return None;
         };
-        self.ignore_unknown_keys(object, loc, ENVELOPE_KEYS, "the execute request");
+        self.ignore_unknown_keys(object, loc, ENVELOPE_KEYS, Subject::Request);
         let parameters_loc = loc.key("parameters");
         let parameters = match object.get("parameters") {
             None | Some(Json::Null) => None,

@@ -6,7 +6,7 @@
 use crate::format::{self, DocumentFormat, ImageFormat, Parsed, VideoFormat};
 use crate::path::Loc;
 
-use super::diagnostics;
+use super::diagnostics::{self, Evidence};
 use super::validator::Validator;
 
 /// The media block types.
@@ -95,7 +95,13 @@ impl Validator<'_> {
 
     /// The data is of `actual` formats but `format` is declared. When the block type cannot
     /// carry the actual format at all, the fix is another block type, not another format.
-    pub(super) fn format_mismatch(&mut self, loc: Loc<'_>, format: &AnyFormat, what: &str, actual: &[&'static str]) {
+    pub(super) fn format_mismatch(
+        &mut self,
+        loc: Loc<'_>,
+        format: &AnyFormat,
+        what: Evidence<'_>,
+        actual: &[&'static str],
+    ) {
         let fitting: Vec<&str> = actual.iter().copied().filter(|f| format.kind().formats().contains(f)).collect();
         self.push(diagnostics::format_mismatch(
             loc.to_path(),

@@ -8,7 +8,7 @@ use crate::json::{Json, type_name};
 use crate::model::{Message, Role, java_trim};
 use crate::path::Loc;
 
-use super::diagnostics;
+use super::diagnostics::{self, Subject};
 use super::validator::Validator;
 
 impl Validator<'_> {
@@ -63,19 +63,13 @@ impl Validator<'_> {
             }
         };
 
-        let mut known = vec!["role", "content"];
-        match role {
-            Some(Role::Assistant) => known.push("toolCalls"),
-            Some(Role::Tool) => known.push("toolCallId"),
-            _ => {}
-        }
         if let Some(role) = &role {
-            let what = match role {
-                Role::Assistant => "an assistant message".to_string(),
-                Role::Tool => "a tool message".to_string(),
-                other => format!("a '{}' message", other.as_str()),
+            let known: &[&str] = match role {
+                Role::Assistant => &["role", "content", "toolCalls"],
+                Role::Tool => &["role", "content", "toolCallId"],
+                _ => &["role", "content"],
             };
-            self.ignore_unknown_keys(object, loc, &known, &what);
+            self.ignore_unknown_keys(object, loc, known, Subject::Message(role));
         }
 
         // content

@@ -12,7 +12,7 @@ use crate::model::Source;
 use crate::path::Loc;
 use crate::url::{self, UrlError};
 
-use super::diagnostics;
+use super::diagnostics::{self, Evidence, Subject};
 use super::media_format::{AnyFormat, MediaKind};
 use super::validator::{Validator, fields};
 
@@ -26,7 +26,7 @@ impl Validator<'_> {
         loc: Loc<'_>,
         kind: MediaKind,
     ) -> Option<(AnyFormat, Source<'a>)> {
-        self.ignore_unknown_keys(object, loc, &["type", "format", "data"], "a source");
+        self.ignore_unknown_keys(object, loc, &["type", "format", "data"], Subject::Source);
         let source_type = self.record(fields(object, loc, "the source").str("type")).and_then(|raw| {
             let lower = raw.to_ascii_lowercase();
             if SOURCE_TYPES.contains(&lower.as_str()) {
@@ -105,16 +105,20 @@ impl Validator<'_> {
             let declared = format.as_str();
             let mime_formats = mime.map(format::formats_for_mime).unwrap_or_default();
             if !mime_formats.is_empty() && !mime_formats.contains(&declared) {
-                let what = format!("the data: URL says '{}'", mime.unwrap_or_default());
-                self.format_mismatch(format_loc, format, &what, &mime_formats);
+                let what = Evidence::Mime(mime.unwrap_or_default());
+                self.format_mismatch(format_loc, format, what, &mime_formats);
                 return None;
             }
             let head = base64::decode_head(&stripped, format::SNIFF_LEN);
             if let Some(signature) = Signature::sniff(&head)
                 && !signature.formats().contains(&declared)
             {
-                let what = format!("the data looks like {}", signature.describe());
-                self.format_mismatch(format_loc, format, &what, signature.formats());
+                self.format_mismatch(
+                    format_loc,
+                    format,
+                    Evidence::Signature(signature.describe()),
+                    signature.formats(),
+                );
                 return None;
             }
         }

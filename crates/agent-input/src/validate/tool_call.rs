@@ -8,7 +8,7 @@ use crate::json::{Document, Json};
 use crate::model::ToolCall;
 use crate::path::Loc;
 
-use super::diagnostics;
+use super::diagnostics::{self, Subject};
 use super::validator::{Validator, fields};
 
 impl Validator<'_> {
@@ -17,7 +17,7 @@ impl Validator<'_> {
             self.wrong_type(loc, "a tool call", "object", value);
             return None;
         };
-        self.ignore_unknown_keys(object, loc, &["id", "type", "function"], "a tool call");
+        self.ignore_unknown_keys(object, loc, &["id", "type", "function"], Subject::ToolCall);
         let id = self.required_nonblank(object, "id", loc, "the tool call");
         let kind = self
             .record(fields(object, loc, "the tool call").optional_str("type"))
@@ -25,7 +25,7 @@ impl Validator<'_> {
         let function_loc = loc.key("function");
         let function = match object.get("function") {
             Some(Json::Object(function)) => {
-                self.ignore_unknown_keys(function, function_loc, &["name", "arguments"], "a tool call's function");
+                self.ignore_unknown_keys(function, function_loc, &["name", "arguments"], Subject::ToolFunction);
                 let what = "the tool call's function";
                 let name = self.required_nonblank(function, "name", function_loc, what);
                 let arguments =

@@ -11,7 +11,7 @@ use crate::json::{Json, Object, type_name};
 use crate::model::{ExecuteRequest, InputType, java_trim};
 use crate::path::Loc;
 
-use super::diagnostics::{self, FieldsOf};
+use super::diagnostics::{self, FieldsOf, Subject};
 use super::{Options, Validation};
 
 /// Unknown keys reported one by one per object; the rest are counted in one warning.
@@ -80,7 +80,7 @@ impl<'o> Validator<'o> {
         Some(value)
     }
 
-    pub(super) fn ignore_unknown_keys(&mut self, object: &Object<'_>, loc: Loc<'_>, known: &[&str], what: &str) {
+    pub(super) fn ignore_unknown_keys(&mut self, object: &Object<'_>, loc: Loc<'_>, known: &[&str], what: Subject<'_>) {
         self.ignore_keys_except(object, loc, known, what, None);
     }
 
@@ -91,7 +91,7 @@ impl<'o> Validator<'o> {
         object: &Object<'_>,
         loc: Loc<'_>,
         known: &[&str],
-        what: &str,
+        what: Subject<'_>,
         skip: Option<&str>,
     ) {
         let mut unknown = object.keys().filter(|key| !known.contains(key) && Some(*key) != skip);
