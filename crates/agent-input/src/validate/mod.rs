@@ -19,6 +19,10 @@
 //! | `source` | a source: base64 (data URLs, whitespace, signatures) and URLs (§3 Sources) |
 //! | `diagnostics` | every problem's code, message and data, one constructor each (§4) |
 //! | `validator` | the state of one validation and the field reading all of them share |
+//!
+//! A new rule is a check in the module of its section that pushes a problem built by a new
+//! constructor in `diagnostics` (a new code also goes in [`Code`](crate::Code) and
+//! `docs/errors.md`), and a fixture in `tests/fixtures/` that shows it.
 
 mod block;
 mod classify;
