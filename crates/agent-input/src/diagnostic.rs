@@ -286,6 +286,27 @@ impl Report {
         self.errors.extend(other.errors);
         self.warnings.extend(other.warnings);
     }
+
+    /// The value read, or `None` with its problem filed here: how a reader that collects every
+    /// problem consumes a [`crate::field::Fields`] result.
+    pub fn record<T>(&mut self, read: Result<T, Diagnostic>) -> Option<T> {
+        match read {
+            Ok(value) => Some(value),
+            Err(diagnostic) => {
+                self.push(diagnostic);
+                None
+            }
+        }
+    }
+}
+
+impl From<Diagnostic> for Report {
+    /// A report of one problem: how a reader that stops at the first problem returns it.
+    fn from(diagnostic: Diagnostic) -> Self {
+        let mut report = Report::default();
+        report.push(diagnostic);
+        report
+    }
 }
 
 impl fmt::Display for Report {

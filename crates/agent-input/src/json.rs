@@ -121,16 +121,9 @@ impl<'a> Json<'a> {
         matches!(self, Json::Object(_))
     }
 
-    /// The JSON type's name: null, boolean, number, string, array or object.
+    /// The JSON type's name: null, boolean, number, string, array or object ([`type_name`]).
     pub fn type_name(&self) -> &'static str {
-        match self {
-            Json::Null => "null",
-            Json::Bool(_) => "boolean",
-            Json::Number(_) => "number",
-            Json::String(_) => "string",
-            Json::Array(_) => "array",
-            Json::Object(_) => "object",
-        }
+        type_name(self)
     }
 
     /// A member of an object.
@@ -200,6 +193,144 @@ impl<'a> Object<'a> {
             });
         }
         Self { entries }
+    }
+}
+
+/// The six JSON types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsonType {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Boolean,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonType {
+    /// The name messages use: null, boolean, number, string, array or object.
+    pub const fn name(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "boolean",
+            JsonType::Number => "number",
+            JsonType::String => "string",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+}
+
+/// The name of a value's JSON type, as every message writes it: null, boolean, number, string,
+/// array or object. For both trees, [`Json`] and `serde_json::Value`.
+///
+/// ```
+/// use agent_input::json::{Document, type_name};
+///
+/// assert_eq!(type_name(&serde_json::json!([1])), "array");
+/// assert_eq!(type_name(&Document::parse("5").unwrap().root), "number");
+/// ```
+pub fn type_name(value: &impl JsonValue) -> &'static str {
+    value.json_type().name()
+}
+
+/// A JSON value of either tree, [`Json`] or `serde_json::Value`, so one reader
+/// ([`crate::field::Fields`]) serves the validator, which walks [`Json`], and callers holding
+/// `serde_json` values.
+pub trait JsonValue: Sized {
+    /// The object type of this tree.
+    type Object: JsonObject<Value = Self>;
+    /// The value's JSON type.
+    fn json_type(&self) -> JsonType;
+    /// The string, if this is one.
+    fn as_str(&self) -> Option<&str>;
+    /// The items, if this is an array.
+    fn as_array(&self) -> Option<&[Self]>;
+    /// The object, if this is one.
+    fn as_object(&self) -> Option<&Self::Object>;
+}
+
+/// A JSON object of either tree: [`Object`] or `serde_json::Map`.
+pub trait JsonObject {
+    /// The value type of this tree.
+    type Value: JsonValue<Object = Self>;
+    /// The value of a key.
+    fn get(&self, key: &str) -> Option<&Self::Value>;
+}
+
+impl<'a> JsonValue for Json<'a> {
+    type Object = Object<'a>;
+
+    fn json_type(&self) -> JsonType {
+        match self {
+            Json::Null => JsonType::Null,
+            Json::Bool(_) => JsonType::Boolean,
+            Json::Number(_) => JsonType::Number,
+            Json::String(_) => JsonType::String,
+            Json::Array(_) => JsonType::Array,
+            Json::Object(_) => JsonType::Object,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        Json::as_str(self)
+    }
+
+    fn as_array(&self) -> Option<&[Self]> {
+        Json::as_array(self)
+    }
+
+    fn as_object(&self) -> Option<&Object<'a>> {
+        Json::as_object(self)
+    }
+}
+
+impl<'a> JsonObject for Object<'a> {
+    type Value = Json<'a>;
+
+    fn get(&self, key: &str) -> Option<&Json<'a>> {
+        Object::get(self, key)
+    }
+}
+
+impl JsonValue for Value {
+    type Object = Map<String, Value>;
+
+    fn json_type(&self) -> JsonType {
+        match self {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Boolean,
+            Value::Number(_) => JsonType::Number,
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        Value::as_str(self)
+    }
+
+    fn as_array(&self) -> Option<&[Self]> {
+        Value::as_array(self).map(Vec::as_slice)
+    }
+
+    fn as_object(&self) -> Option<&Map<String, Value>> {
+        Value::as_object(self)
+    }
+}
+
+impl JsonObject for Map<String, Value> {
+    type Value = Value;
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        Map::get(self, key)
     }
 }
 

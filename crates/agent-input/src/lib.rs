@@ -47,6 +47,7 @@
 pub mod base64;
 pub mod convert;
 mod diagnostic;
+pub mod field;
 pub mod format;
 pub mod json;
 mod model;
@@ -55,6 +56,7 @@ pub mod register;
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
+mod text;
 pub mod url;
 pub mod validate;
 

@@ -1,9 +1,6 @@
 //! Anthropic Messages response → standard message.
 
-use super::{
-    ProviderResponse, Report, array, assistant, field, normalize_stop_reason, object, opt_string, root, string,
-    tool_call, usage,
-};
+use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -19,24 +16,22 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
     let root = object(&document.root, &top, "the response")?;
     let mut texts = Vec::new();
     let mut calls = Vec::new();
-    for (i, block) in array(root, &top, "content")?.iter().enumerate() {
+    for (i, block) in fields(root, &top).array("content")?.iter().enumerate() {
         let path = top.key("content").index(i);
-        let block = object(block, &path, "a content block")?;
-        match string(block, &path, "type")? {
-            "text" => texts.push(string(block, &path, "text")?.to_string()),
+        let block = fields(object(block, &path, "a content block")?, &path);
+        match block.str("type")? {
+            "text" => texts.push(block.str("text")?.to_string()),
             "tool_use" => {
-                let id = string(block, &path, "id")?;
-                let name = string(block, &path, "name")?;
-                let input = field(block, &path, "input")?;
-                if !matches!(input, Json::Object(_)) {
-                    return Err(super::wrong(&path.key("input"), "input", "object", input));
-                }
-                calls.push(tool_call(id, name, input.to_value().to_string()));
+                let id = block.str("id")?;
+                let name = block.str("name")?;
+                let input = serde_json::Value::Object(block.object("input")?.to_map());
+                calls.push(tool_call(id, name, input.to_string()));
             }
             _ => {}
         }
     }
-    let stop_reason = opt_string(root, &top, "stop_reason")?
+    let stop_reason = fields(root, &top)
+        .optional_str("stop_reason")?
         .map(|reason| normalize_stop_reason(ProviderId::AnthropicMessages, reason));
     Ok(ProviderResponse {
         message: assistant(texts, calls),

@@ -1,9 +1,6 @@
 //! Gemini `generateContent` response → standard message.
 
-use super::{
-    ProviderResponse, Report, array, assistant, normalize_stop_reason, object, opt_string, root, string, tool_call,
-    usage,
-};
+use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -27,13 +24,13 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
     );
     let candidates = match root.get("candidates") {
         None | Some(Json::Null) => &[][..],
-        Some(_) => array(root, &top, "candidates")?,
+        Some(_) => fields(root, &top).array("candidates")?,
     };
     let Some(candidate) = candidates.first() else {
         let blocked =
             root.get("promptFeedback").and_then(Json::as_object).is_some_and(|f| f.contains_key("blockReason"));
         if !blocked {
-            return Err(super::single(crate::Diagnostic::new(
+            return Err(Report::from(crate::Diagnostic::new(
                 crate::Code::MissingField,
                 top.key("candidates"),
                 "the response has no candidates and no promptFeedback.blockReason",
@@ -54,7 +51,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
         let content = object(content, &content_path, "content")?;
         let parts = match content.get("parts") {
             None => &[][..],
-            Some(_) => array(content, &content_path, "parts")?,
+            Some(_) => fields(content, &content_path).array("parts")?,
         };
         for (i, part) in parts.iter().enumerate() {
             let part_path = content_path.key("parts").index(i);
@@ -62,13 +59,13 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
             if matches!(part.get("thought"), Some(Json::Bool(true))) {
                 continue;
             }
-            if let Some(text) = opt_string(part, &part_path, "text")? {
+            if let Some(text) = fields(part, &part_path).optional_str("text")? {
                 texts.push(text.to_string());
             } else if let Some(call) = part.get("functionCall") {
                 let call_path = part_path.key("functionCall");
                 let call = object(call, &call_path, "functionCall")?;
-                let name = string(call, &call_path, "name")?;
-                let id = match opt_string(call, &call_path, "id")? {
+                let name = fields(call, &call_path).str("name")?;
+                let id = match fields(call, &call_path).optional_str("id")? {
                     Some(id) => id.to_string(),
                     None => format!("call_{}", calls.len()),
                 };
@@ -81,7 +78,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
             }
         }
     }
-    let stop_reason = opt_string(candidate, &path, "finishReason")?.map(|reason| {
+    let stop_reason = fields(candidate, &path).optional_str("finishReason")?.map(|reason| {
         if reason == "STOP" && !calls.is_empty() {
             "tool_use".to_string()
         } else {

@@ -7,16 +7,19 @@ use serde::Serialize;
 
 use crate::convert::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::field::{Fields, Wording};
 use crate::json::{Document, Json, Object};
 use crate::model::{ContentBlock, Message, Role, ToolCall};
 use crate::path::Path;
 
 mod anthropic_messages;
+mod bedrock_converse;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
 
 pub use anthropic_messages::parse_anthropic_messages;
+pub use bedrock_converse::parse_bedrock_converse;
 pub use gemini::parse_gemini;
 pub use openai_chat::parse_openai_chat;
 pub use openai_responses::parse_openai_responses;
@@ -127,28 +130,46 @@ pub(crate) fn tool_call(id: &str, name: &str, arguments: String) -> ToolCall<'st
 
 /// Parses a body into its root object.
 pub(crate) fn root(body: &str) -> Result<Document<'_>, Report> {
-    let document = Document::parse(body).map_err(|e| {
-        single(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))
-    })?;
+    let document = Document::parse(body)
+        .map_err(|e| Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))?;
     object(&document.root, &Path::root(), "the response")?;
     Ok(document)
 }
 
-/// An array field.
-pub(crate) fn array<'v, 'a>(object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v [Json<'a>], Report> {
-    match field(object, path, key)? {
-        Json::Array(items) => Ok(items),
-        other => Err(wrong(&path.key(key), key, "array", other)),
+/// The response parsers' wording of field problems.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InResponse;
+
+impl Wording for InResponse {
+    fn missing(&self, field: Path, key: &str) -> Diagnostic {
+        Diagnostic::new(Code::MissingField, field, format!("the response has no '{key}'"))
+    }
+
+    fn wrong_type(&self, field: Path, key: &str, expected: &'static str, found: &'static str) -> Diagnostic {
+        wrong_type(field, key, expected, found)
     }
 }
 
-/// An optional string field (absent or null: `None`).
-pub(crate) fn opt_string<'v>(object: &'v Object<'_>, path: &Path, key: &str) -> Result<Option<&'v str>, Report> {
-    match object.get(key) {
-        None | Some(Json::Null) => Ok(None),
-        Some(Json::String(s)) => Ok(Some(s)),
-        Some(other) => Err(wrong(&path.key(key), key, "string", other)),
-    }
+/// The fields of `object`, at `at`, of a response: an optional field may be `null`.
+pub(crate) fn fields<'v, 'a, 'p>(object: &'v Object<'a>, at: &'p Path) -> Fields<'v, Object<'a>, &'p Path, InResponse> {
+    Fields::new(object, at, InResponse)
+}
+
+/// `what`, at `path`, is a `found` (a JSON type name) where an `expected` is needed.
+fn wrong_type(path: Path, what: &str, expected: &str, found: &str) -> Diagnostic {
+    Diagnostic::new(Code::InvalidFieldType, path, format!("{what} in the response must be {expected}, not {found}"))
+        .expected([expected])
+        .received(found)
+}
+
+/// `found`, at `path`, is not the `expected` JSON type.
+pub(crate) fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
+    wrong_type(path.clone(), what, expected, found.type_name()).into()
+}
+
+/// A value that must be an object.
+pub(crate) fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
+    value.as_object().ok_or_else(|| wrong(path, what, "object", value))
 }
 
 /// Token counts from an object with the given keys; the total is summed when not given.
@@ -186,143 +207,4 @@ pub fn normalize_stop_reason(provider: ProviderId, raw: &str) -> String {
         _ => return raw.to_string(),
     };
     normalized.to_string()
-}
-
-/// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
-///
-/// Text and `toolUse` blocks become the standard message; blocks the standard format has no place
-/// for in an assistant message (reasoning, citations, guard content) are not carried.
-///
-/// # Errors
-/// `invalid_json` when the body is not JSON; `missing_field` / `invalid_field_type` at the path
-/// of the response body that has the wrong shape.
-pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
-    let document = Document::parse(body).map_err(|e| {
-        single(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))
-    })?;
-    let root = object(&document.root, &Path::root(), "the response")?;
-    let output_path = Path::root().key("output");
-    let output = object(field(root, &Path::root(), "output")?, &output_path, "output")?;
-    let message_path = output_path.key("message");
-    let message = object(field(output, &output_path, "message")?, &message_path, "output.message")?;
-    let content_path = message_path.key("content");
-    let content = match field(message, &message_path, "content")? {
-        Json::Array(items) => items,
-        other => return Err(wrong(&content_path, "output.message.content", "array", other)),
-    };
-    let mut blocks = Vec::new();
-    let mut tool_calls = Vec::new();
-    for (i, block) in content.iter().enumerate() {
-        let path = content_path.index(i);
-        let block = object(block, &path, "a content block")?;
-        if let Some(text) = block.get("text") {
-            match text {
-                Json::String(text) if !text.trim().is_empty() => {
-                    blocks.push(ContentBlock::Text(Cow::Owned(text.to_string())));
-                }
-                Json::String(_) => {}
-                other => return Err(wrong(&path.key("text"), "text", "string", other)),
-            }
-        } else if let Some(tool_use) = block.get("toolUse") {
-            let tool_path = path.key("toolUse");
-            let tool_use = object(tool_use, &tool_path, "toolUse")?;
-            let id = string(tool_use, &tool_path, "toolUseId")?;
-            let name = string(tool_use, &tool_path, "name")?;
-            let input = field(tool_use, &tool_path, "input")?;
-            tool_calls.push(ToolCall {
-                id: Cow::Owned(id.to_string()),
-                kind: Cow::Borrowed("function"),
-                name: Cow::Owned(name.to_string()),
-                arguments: Cow::Owned(input.to_value().to_string()),
-            });
-        }
-    }
-    let stop_reason = match root.get("stopReason") {
-        Some(Json::String(reason)) => Some(normalize_stop_reason(ProviderId::BedrockConverse, reason)),
-        _ => None,
-    };
-    let usage = root.get("usage").and_then(Json::as_object).map(|usage| {
-        let count = |key: &str| match usage.get(key) {
-            Some(Json::Number(n)) => n.as_u64().unwrap_or(0),
-            _ => 0,
-        };
-        Usage {
-            input_tokens: count("inputTokens"),
-            output_tokens: count("outputTokens"),
-            total_tokens: count("totalTokens"),
-        }
-    });
-    Ok(ProviderResponse {
-        message: Message { role: Role::Assistant, content: blocks, tool_calls, tool_call_id: None },
-        stop_reason,
-        usage,
-    })
-}
-
-pub(crate) fn single(diagnostic: Diagnostic) -> Report {
-    let mut report = Report::default();
-    report.push(diagnostic);
-    report
-}
-
-pub(crate) fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
-    single(
-        Diagnostic::new(
-            Code::InvalidFieldType,
-            path.clone(),
-            format!("{what} in the response must be {expected}, not {}", found.type_name()),
-        )
-        .expected([expected])
-        .received(found.type_name()),
-    )
-}
-
-pub(crate) fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
-    value.as_object().ok_or_else(|| wrong(path, what, "object", value))
-}
-
-pub(crate) fn field<'v, 'a>(object: &'v Object<'a>, path: &Path, key: &str) -> Result<&'v Json<'a>, Report> {
-    object.get(key).ok_or_else(|| {
-        single(Diagnostic::new(Code::MissingField, path.key(key), format!("the response has no '{key}'")))
-    })
-}
-
-pub(crate) fn string<'v>(object: &'v Object<'_>, path: &Path, key: &str) -> Result<&'v str, Report> {
-    match field(object, path, key)? {
-        Json::String(s) => Ok(s),
-        other => Err(wrong(&path.key(key), key, "string", other)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_text_tool_use_stop_reason_and_usage() {
-        let body = r#"{"output":{"message":{"role":"assistant","content":[
-            {"text":"Let me check."},
-            {"toolUse":{"toolUseId":"t1","name":"get_weather","input":{"city":"Seattle"}}}]}},
-            "stopReason":"tool_use","usage":{"inputTokens":12,"outputTokens":7,"totalTokens":19},"metrics":{"latencyMs":5}}"#;
-        let response = parse_bedrock_converse(body).unwrap();
-        assert_eq!(response.message.content, vec![ContentBlock::text("Let me check.")]);
-        assert_eq!(response.message.tool_calls[0].id, "t1");
-        assert_eq!(response.message.tool_calls[0].arguments, r#"{"city":"Seattle"}"#);
-        assert_eq!(response.stop_reason.as_deref(), Some("tool_use"));
-        assert_eq!(response.usage, Some(Usage { input_tokens: 12, output_tokens: 7, total_tokens: 19 }));
-        let result = ExecutionResult::answered(vec![Message::user(vec![ContentBlock::text("Weather?")])], response);
-        assert_eq!(result.primary_text.as_deref(), Some("Let me check."));
-        assert_eq!(result.conversation.len(), 2);
-        assert_eq!(result.tool_uses_in_final_turn.len(), 1);
-    }
-
-    #[test]
-    fn reports_the_path_of_a_bad_shape() {
-        let error = parse_bedrock_converse(r#"{"output":{"message":{"content":"hi"}}}"#).unwrap_err();
-        assert_eq!(error.errors[0].code, Code::InvalidFieldType);
-        assert_eq!(error.errors[0].path.to_string(), "/output/message/content");
-        let error = parse_bedrock_converse(r#"{"stopReason":"end_turn"}"#).unwrap_err();
-        assert_eq!(error.errors[0].path.to_string(), "/output");
-        assert_eq!(parse_bedrock_converse("nope").unwrap_err().errors[0].code, Code::InvalidJson);
-    }
 }

@@ -1,9 +1,6 @@
 //! `OpenAI` Chat Completions response → standard message.
 
-use super::{
-    ProviderResponse, Report, array, assistant, normalize_stop_reason, object, opt_string, root, string, tool_call,
-    usage,
-};
+use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -17,10 +14,10 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
     let document = root(body)?;
     let top = Path::root();
     let root = object(&document.root, &top, "the response")?;
-    let choices = array(root, &top, "choices")?;
+    let choices = fields(root, &top).array("choices")?;
     let choice_path = top.key("choices").index(0);
     let Some(choice) = choices.first() else {
-        return Err(super::single(crate::Diagnostic::new(
+        return Err(Report::from(crate::Diagnostic::new(
             crate::Code::MissingField,
             choice_path,
             "the response has no choices",
@@ -28,7 +25,7 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
     };
     let choice = object(choice, &choice_path, "a choice")?;
     let message_path = choice_path.key("message");
-    let message = object(super::field(choice, &choice_path, "message")?, &message_path, "message")?;
+    let message = object(fields(choice, &choice_path).value("message")?, &message_path, "message")?;
     let mut texts = Vec::new();
     match message.get("content") {
         None | Some(Json::Null) => {}
@@ -36,14 +33,14 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
         Some(Json::Array(parts)) => {
             for (i, part) in parts.iter().enumerate() {
                 let path = message_path.key("content").index(i);
-                if let Some(text) = opt_string(object(part, &path, "a content part")?, &path, "text")? {
+                if let Some(text) = fields(object(part, &path, "a content part")?, &path).optional_str("text")? {
                     texts.push(text.to_string());
                 }
             }
         }
         Some(other) => return Err(super::wrong(&message_path.key("content"), "content", "string", other)),
     }
-    if let Some(refusal) = opt_string(message, &message_path, "refusal")? {
+    if let Some(refusal) = fields(message, &message_path).optional_str("refusal")? {
         texts.push(refusal.to_string());
     }
     let mut calls = Vec::new();
@@ -51,16 +48,17 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
         for (k, item) in items.iter().enumerate() {
             let path = message_path.key("tool_calls").index(k);
             let item = object(item, &path, "a tool call")?;
-            let id = string(item, &path, "id")?;
+            let id = fields(item, &path).str("id")?;
             let function_path = path.key("function");
-            let function = object(super::field(item, &path, "function")?, &function_path, "function")?;
-            let name = string(function, &function_path, "name")?;
-            let arguments = opt_string(function, &function_path, "arguments")?.unwrap_or_default();
+            let function = object(fields(item, &path).value("function")?, &function_path, "function")?;
+            let name = fields(function, &function_path).str("name")?;
+            let arguments = fields(function, &function_path).optional_str("arguments")?.unwrap_or_default();
             let arguments = if arguments.trim().is_empty() { "{}" } else { arguments };
             calls.push(tool_call(id, name, arguments.to_string()));
         }
     }
-    let stop_reason = opt_string(choice, &choice_path, "finish_reason")?
+    let stop_reason = fields(choice, &choice_path)
+        .optional_str("finish_reason")?
         .map(|reason| normalize_stop_reason(ProviderId::OpenAiChat, reason));
     Ok(ProviderResponse {
         message: assistant(texts, calls),

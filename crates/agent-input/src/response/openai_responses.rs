@@ -1,9 +1,6 @@
 //! `OpenAI` Responses response → standard message.
 
-use super::{
-    ProviderResponse, Report, array, assistant, normalize_stop_reason, object, opt_string, root, string, tool_call,
-    usage,
-};
+use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -20,32 +17,32 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
     let root = object(&document.root, &top, "the response")?;
     let mut texts = Vec::new();
     let mut calls = Vec::new();
-    for (i, item) in array(root, &top, "output")?.iter().enumerate() {
+    for (i, item) in fields(root, &top).array("output")?.iter().enumerate() {
         let path = top.key("output").index(i);
         let item = object(item, &path, "an output item")?;
-        match string(item, &path, "type")? {
+        match fields(item, &path).str("type")? {
             "message" => {
-                for (j, part) in array(item, &path, "content")?.iter().enumerate() {
+                for (j, part) in fields(item, &path).array("content")?.iter().enumerate() {
                     let part_path = path.key("content").index(j);
                     let part = object(part, &part_path, "a content part")?;
-                    match opt_string(part, &part_path, "type")? {
-                        Some("output_text") => texts.push(string(part, &part_path, "text")?.to_string()),
-                        Some("refusal") => texts.push(string(part, &part_path, "refusal")?.to_string()),
+                    match fields(part, &part_path).optional_str("type")? {
+                        Some("output_text") => texts.push(fields(part, &part_path).str("text")?.to_string()),
+                        Some("refusal") => texts.push(fields(part, &part_path).str("refusal")?.to_string()),
                         _ => {}
                     }
                 }
             }
             "function_call" => {
-                let id = string(item, &path, "call_id")?;
-                let name = string(item, &path, "name")?;
-                let arguments = opt_string(item, &path, "arguments")?.unwrap_or_default();
+                let id = fields(item, &path).str("call_id")?;
+                let name = fields(item, &path).str("name")?;
+                let arguments = fields(item, &path).optional_str("arguments")?.unwrap_or_default();
                 let arguments = if arguments.trim().is_empty() { "{}" } else { arguments };
                 calls.push(tool_call(id, name, arguments.to_string()));
             }
             _ => {}
         }
     }
-    let status = opt_string(root, &top, "status")?;
+    let status = fields(root, &top).optional_str("status")?;
     let incomplete = root
         .get("incomplete_details")
         .and_then(Json::as_object)

@@ -384,13 +384,10 @@ fn plain(value: &Value) -> String {
     }
 }
 
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// The value's JSON type as this module's messages write it: "null", "a string", "an object".
+fn json_type(value: &Value) -> String {
+    match crate::json::type_name(value) {
+        "null" => "null".to_string(),
+        name => format!("{} {name}", crate::text::a_or_an(name)),
     }
 }

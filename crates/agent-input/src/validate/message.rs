@@ -1,0 +1,166 @@
+//! SPEC §3 Messages: a message's `role`, its `content` as its role requires, an assistant's
+//! `toolCalls` (each read in `tool_call`), a tool message's `toolCallId`, and the role of the
+//! last message.
+
+use std::borrow::Cow;
+
+use crate::json::{Json, type_name};
+use crate::model::{Message, Role, java_trim};
+use crate::path::Loc;
+
+use super::diagnostics::{self, Subject};
+use super::validator::Validator;
+
+impl Validator<'_> {
+    /// The messages of a messages input, each checked, then the last one's role.
+    pub(super) fn messages<'a>(&mut self, items: &'a [Json<'_>], loc: Loc<'_>) -> Option<Vec<Message<'a>>> {
+        let mut messages = Vec::with_capacity(items.len());
+        let mut all = true;
+        for (i, item) in items.iter().enumerate() {
+            match self.message(item, loc.index(i)) {
+                Some(message) => messages.push(message),
+                None => all = false,
+            }
+        }
+        self.check_last_role(items, loc);
+        all.then_some(messages)
+    }
+
+    fn check_last_role(&mut self, items: &[Json<'_>], loc: Loc<'_>) {
+        let last = items.len() - 1;
+        let Some(Json::String(role)) = items[last].get("role") else { return };
+        if java_trim(role).is_empty() {
+            return;
+        }
+        let role = Role::parse(role.as_ref());
+        let allowed = match role {
+            Role::User | Role::Tool => true,
+            Role::Assistant => self.options.allow_prefill,
+            Role::System | Role::Other(_) => false,
+        };
+        if !allowed {
+            let at = loc.index(last).key("role").to_path();
+            self.push(diagnostics::last_message_role(at, role.as_str(), self.options.allow_prefill));
+        }
+    }
+
+    fn message<'a>(&mut self, value: &'a Json<'_>, loc: Loc<'_>) -> Option<Message<'a>> {
+        let object = value.as_object()?;
+        let role_loc = loc.key("role");
+        let role = match object.get("role") {
+            Some(Json::String(role)) if !java_trim(role).is_empty() => Some(Role::parse(role.as_ref())),
+            Some(Json::String(_)) => {
+                self.push(diagnostics::empty_role(role_loc.to_path()));
+                None
+            }
+            Some(other) => {
+                self.push(diagnostics::role_not_a_string(role_loc.to_path(), type_name(other)));
+                None
+            }
+            None => {
+                self.push(diagnostics::missing_role(role_loc.to_path()));
+                None
+            }
+        };
+
+        if let Some(role) = &role {
+            let known: &[&str] = match role {
+                Role::Assistant => &["role", "content", "toolCalls"],
+                Role::Tool => &["role", "content", "toolCallId"],
+                _ => &["role", "content"],
+            };
+            self.ignore_unknown_keys(object, loc, known, Subject::Message(role));
+        }
+
+        // content
+        let content_loc = loc.key("content");
+        let mut content_ok = true;
+        let content = match object.get("content") {
+            None | Some(Json::Null) => None,
+            Some(Json::Array(items)) => {
+                if items.len() > self.options.limits.max_blocks {
+                    self.too_many(content_loc, items.len(), self.options.limits.max_blocks, "content blocks");
+                    content_ok = false;
+                    None
+                } else {
+                    let mut blocks = Vec::with_capacity(items.len());
+                    for (j, item) in items.iter().enumerate() {
+                        let block_loc = content_loc.index(j);
+                        match self.nested_block(item, block_loc) {
+                            Some(block) => blocks.push(block),
+                            None => content_ok = false,
+                        }
+                    }
+                    Some(blocks)
+                }
+            }
+            Some(other) => {
+                self.wrong_type(content_loc, "'content'", "array", other);
+                content_ok = false;
+                None
+            }
+        };
+        let content_present = object.get("content").is_some_and(|c| !c.is_null());
+
+        // toolCalls (assistant only)
+        let mut calls_ok = true;
+        let tool_calls = if role == Some(Role::Assistant) {
+            match object.get("toolCalls") {
+                None | Some(Json::Null) => Vec::new(),
+                Some(Json::Array(items)) => {
+                    let calls_loc = loc.key("toolCalls");
+                    let mut calls = Vec::with_capacity(items.len());
+                    for (k, item) in items.iter().enumerate() {
+                        match self.tool_call(item, calls_loc.index(k)) {
+                            Some(call) => calls.push(call),
+                            None => calls_ok = false,
+                        }
+                    }
+                    calls
+                }
+                Some(other) => {
+                    self.wrong_type(loc.key("toolCalls"), "'toolCalls'", "array", other);
+                    calls_ok = false;
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        let has_calls = object.get("toolCalls").and_then(Json::as_array).is_some_and(|a| !a.is_empty());
+
+        // toolCallId (tool only)
+        let mut tool_call_id = None;
+        let mut id_ok = true;
+        if role == Some(Role::Tool) {
+            match self.required_nonblank(object, "toolCallId", loc, "a tool message") {
+                Some(id) => tool_call_id = Some(Cow::Borrowed(id)),
+                None => id_ok = false,
+            }
+        }
+
+        // Required content by role.
+        let content_empty = content.as_ref().is_some_and(Vec::is_empty)
+            || object.get("content").and_then(Json::as_array).is_some_and(<[Json<'_>]>::is_empty);
+        let needs_content = match role {
+            Some(Role::Assistant) => !has_calls,
+            Some(_) => true,
+            None => false,
+        };
+        if let Some(role) = role.as_ref().filter(|_| needs_content && content_ok) {
+            if !content_present {
+                self.push(diagnostics::missing_content(content_loc.to_path(), role));
+                content_ok = false;
+            } else if content_empty {
+                self.push(diagnostics::empty_content(content_loc.to_path(), role));
+                content_ok = false;
+            }
+        }
+
+        let role = role?;
+        if !(content_ok && calls_ok && id_ok) {
+            return None;
+        }
+        Some(Message { role, content: content.unwrap_or_default(), tool_calls, tool_call_id })
+    }
+}

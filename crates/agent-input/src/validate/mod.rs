@@ -1,0 +1,228 @@
+//! Parsing and validation: JSON in, typed input and every problem out.
+//!
+//! Validation walks the parsed tree with a path, reports every problem it finds (not just the
+//! first), and builds the typed [`AgentInput`](crate::AgentInput) only when there are none.
+//! Deserializing straight into typed structs would stop at the first error and say little about
+//! where.
+//!
+//! The modules follow the contract's sections, so a rule is found where the spec states it:
+//!
+//! | module | rules |
+//! | --- | --- |
+//! | this one | the API; parsing, body size and nesting depth (§4 limits) |
+//! | `envelope` | the execute request body: `input` vs `parameters.question` (§2) |
+//! | `classify` | the three input forms: text, content blocks, messages; mixed and bad items (§3) |
+//! | `message` | a message: role, content by role, `toolCallId`, the last message's role (§3 Messages) |
+//! | `tool_call` | a tool call: `id`, `type`, `function.name`, `function.arguments` (§3 Messages) |
+//! | `block` | a content block: type, text, media block shape, `use_source_field` (§3 Content blocks) |
+//! | `media_format` | a media format per block type, aliases, format mismatches (§3 format table) |
+//! | `source` | a source: base64 (data URLs, whitespace, signatures) and URLs (§3 Sources) |
+//! | `diagnostics` | every problem's code, message and data, one constructor each (§4) |
+//! | `validator` | the state of one validation and the field reading all of them share |
+//!
+//! A new rule is a check in the module of its section that pushes a problem built by a new
+//! constructor in `diagnostics` (a new code also goes in [`Code`](crate::Code) and
+//! `docs/errors.md`), and a fixture in `tests/fixtures/` that shows it.
+
+mod block;
+mod classify;
+mod diagnostics;
+mod envelope;
+mod media_format;
+mod message;
+mod source;
+mod tool_call;
+mod validator;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Report;
+use crate::json::{Document, Json};
+use crate::model::{ExecuteRequest, InputType};
+use crate::path::{Loc, Path};
+use validator::Validator;
+
+// Moved to `crate::text`; kept here for code that still imports them from `validate`.
+#[allow(unused_imports)]
+pub(crate) use crate::text::{a_or_an, quote};
+
+/// Size limits, checked before the work they protect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest request body in bytes (default 64 MiB), checked before parsing.
+    pub max_body_bytes: usize,
+    /// Deepest JSON nesting (default 64), checked before validation.
+    pub max_depth: usize,
+    /// Most messages in one input (default 10,000).
+    pub max_messages: usize,
+    /// Most content blocks in one message or content-block input (default 1,000).
+    pub max_blocks: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_body_bytes: 64 * 1024 * 1024, max_depth: 64, max_messages: 10_000, max_blocks: 1_000 }
+    }
+}
+
+/// How to validate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Size limits.
+    pub limits: Limits,
+    /// Accept a conversation that ends with an assistant message (a prefill for the model to
+    /// continue). ml-commons requires the last message to be `user` or `tool`.
+    pub allow_prefill: bool,
+}
+
+/// The outcome of validating a request or a bare input.
+#[derive(Debug, Clone)]
+pub struct Validation<'a> {
+    /// The typed request, present exactly when there are no errors.
+    pub request: Option<ExecuteRequest<'a>>,
+    /// The input's form, when it could be told (even if the input has errors).
+    pub input_type: Option<InputType>,
+    /// Everything found.
+    pub report: Report,
+}
+
+impl<'a> Validation<'a> {
+    /// Whether the input can be used.
+    pub fn is_valid(&self) -> bool {
+        self.request.is_some()
+    }
+
+    /// The report in its wire shape: `{"valid", "input_type", "errors", "warnings"}`.
+    pub fn summary(&self) -> ValidationReport<'_> {
+        ValidationReport {
+            valid: self.is_valid(),
+            input_type: self.input_type,
+            errors: &self.report.errors,
+            warnings: &self.report.warnings,
+        }
+    }
+
+    /// The typed request, or the report when there are errors.
+    pub fn into_result(self) -> Result<(ExecuteRequest<'a>, Report), Report> {
+        match self.request {
+            Some(request) => Ok((request, self.report)),
+            None => Err(self.report),
+        }
+    }
+
+    fn failed(report: Report) -> Self {
+        Self { request: None, input_type: None, report }
+    }
+}
+
+/// A validation result as it is written out.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ValidationReport<'v> {
+    /// No errors.
+    pub valid: bool,
+    /// `TEXT`, `CONTENT_BLOCKS`, `MESSAGES`, or `null` when the form could not be told.
+    pub input_type: Option<InputType>,
+    /// Problems that make the input unusable.
+    pub errors: &'v [crate::Diagnostic],
+    /// Problems worth knowing that do not.
+    pub warnings: &'v [crate::Diagnostic],
+}
+
+/// `serde_json`'s own nesting limit: deeper text fails while parsing, whatever `max_depth` says.
+pub const PARSER_MAX_DEPTH: usize = 128;
+
+/// Parses request text, enforcing the body size limit before parsing and the depth limit after.
+/// Strings without escapes stay borrowed from `text`.
+pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report> {
+    if text.len() > limits.max_body_bytes {
+        return Err(diagnostics::too_large(text.len(), limits.max_body_bytes).into());
+    }
+    // A byte order mark is not JSON, but editors write one; RFC 8259 lets parsers ignore it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match Document::parse(text) {
+        Ok(document) => {
+            check_depth(&document.root, limits.max_depth)?;
+            Ok(document)
+        }
+        Err(error) => {
+            let effective = limits.max_depth.min(PARSER_MAX_DEPTH);
+            let diagnostic = if error.to_string().contains("recursion limit") {
+                diagnostics::too_deep_to_parse(effective, error.line(), error.column())
+            } else {
+                diagnostics::invalid_json(&describe_json_error(&error), error.line(), error.column())
+            };
+            Err(diagnostic.into())
+        }
+    }
+}
+
+fn describe_json_error(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    // serde_json appends " at line L column C"; the caller says where in its own words.
+    match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Fails with `too_deep` when `value` nests deeper than `max_depth` arrays and objects.
+pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
+    fn depth_exceeds(value: &Json<'_>, depth: usize, max_depth: usize) -> Option<usize> {
+        let descend = |child: &Json<'_>| depth_exceeds(child, depth + 1, max_depth);
+        match value {
+            Json::Array(_) | Json::Object(_) if depth > max_depth => Some(depth),
+            Json::Array(items) => items.iter().find_map(descend),
+            Json::Object(map) => map.values().find_map(descend),
+            _ => None,
+        }
+    }
+    // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
+    // a deeper value built in code stops at max_depth + 1.
+    match depth_exceeds(value, 1, max_depth) {
+        None => Ok(()),
+        Some(depth) => Err(diagnostics::too_deep(max_depth, depth).into()),
+    }
+}
+
+/// Validates an execute request body: `{"input": ..., "parameters": {...}}`.
+pub fn validate_request<'a>(document: &'a Document<'_>, options: &Options) -> Validation<'a> {
+    if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
+        return Validation::failed(report);
+    }
+    let mut validator = Validator::new(options);
+    let root = Path::root();
+    let request = validator.request(&document.root, Loc::Root(&root));
+    validator.finish(request, document.text)
+}
+
+/// Validates a bare input (a string or an array); paths are relative to it.
+pub fn validate_input<'a>(document: &'a Document<'_>, options: &Options) -> Validation<'a> {
+    if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
+        return Validation::failed(report);
+    }
+    let mut validator = Validator::new(options);
+    let root = Path::root();
+    let input = validator.input(&document.root, Loc::Root(&root));
+    let request = input.map(|input| ExecuteRequest {
+        input,
+        parameters: Map::new(),
+        legacy_question: false,
+        input_path: Path::root(),
+        source_text: None,
+    });
+    validator.finish(request, document.text)
+}
+
+/// Validates a request body given as a `serde_json::Value`. The typed request borrows from the
+/// tree in `document`, which this fills in.
+///
+/// ```
+/// let value = serde_json::json!({"input": "Hello"});
+/// let document = agent_input::validate::document(&value);
+/// let validation = agent_input::validate::validate_request(&document, &Default::default());
+/// assert!(validation.is_valid());
+/// ```
+pub fn document(value: &Value) -> Document<'_> {
+    Document::from_value(value)
+}
