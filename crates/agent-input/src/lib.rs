@@ -44,6 +44,7 @@
 //! assert_eq!(error.expected, ["png", "jpeg", "gif", "webp"]);
 //! ```
 
+pub mod agui;
 pub mod base64;
 pub mod convert;
 mod diagnostic;
