@@ -56,6 +56,7 @@ mod path;
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod stream;
 mod text;
 pub mod url;
 pub mod validate;
