@@ -343,3 +343,128 @@ fn to_agui_refuses_what_agui_cannot_hold() {
         [("media_not_allowed_in_role", "/1/content/1".to_string()), ("role_not_supported", "/2/role".to_string())]
     );
 }
+
+mod run_events {
+    use agent_input::ProviderId;
+    use agent_input::agui::events::{Event, RunEvents};
+    use agent_input::stream::{StreamEvent, decode};
+    use serde_json::{Value, json};
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/tests/data/stream/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    fn types(events: &[Event]) -> Vec<String> {
+        events.iter().map(|e| serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_string()).collect()
+    }
+
+    #[test]
+    fn a_provider_stream_becomes_ordered_agui_events() {
+        let (stream, _) = decode(ProviderId::AnthropicMessages, &fixture("anthropic_messages.sse"));
+        let mut run = RunEvents::new("thread-1", "run-1");
+        let mut events: Vec<Event> = stream.iter().flat_map(|e| run.on(e)).collect();
+        events.extend(run.finish());
+        assert_eq!(
+            types(&events),
+            [
+                "RUN_STARTED",
+                "REASONING_START",
+                "REASONING_MESSAGE_START",
+                "REASONING_MESSAGE_CONTENT",
+                "REASONING_MESSAGE_END",
+                "REASONING_END",
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+                "TOOL_CALL_START",
+                "TOOL_CALL_ARGS",
+                "TOOL_CALL_ARGS",
+                "TOOL_CALL_END",
+                "RUN_FINISHED",
+            ]
+        );
+        let wire: Vec<Value> = events.iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+        assert_eq!(wire[0], json!({"type": "RUN_STARTED", "threadId": "thread-1", "runId": "run-1"}));
+        assert_eq!(wire[7], json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "run-1-0", "delta": "Let me "}));
+        assert_eq!(
+            wire[10],
+            json!({"type": "TOOL_CALL_START", "toolCallId": "toolu_1", "toolCallName": "get_weather", "parentMessageId": "run-1-0"})
+        );
+        assert_eq!(
+            wire[14],
+            json!({"type": "RUN_FINISHED", "threadId": "thread-1", "runId": "run-1",
+                   "usage": [{"inputTokens": 12, "outputTokens": 7, "totalTokens": 19}]})
+        );
+        // The wire form reads back into the same events.
+        let back: Vec<Event> = serde_json::from_value(Value::Array(wire)).unwrap();
+        assert_eq!(back, events);
+    }
+
+    #[test]
+    fn exactly_one_terminal_event_whatever_happens() {
+        let mut run = RunEvents::new("t", "r");
+        let mut events = run.on(&StreamEvent::TextDelta { text: "Part".into() });
+        events.extend(
+            run.on(&StreamEvent::Error { code: Some("overloaded_error".into()), message: "Overloaded".into() }),
+        );
+        events.extend(run.on(&StreamEvent::TextDelta { text: "late".into() }));
+        events.extend(run.finish());
+        events.extend(run.fail("again", None));
+        assert_eq!(types(&events), ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RUN_ERROR"]);
+        assert!(run.ended());
+
+        let mut run = RunEvents::new("t", "r");
+        let mut events = run.fail("cancelled by the client", Some("cancelled".into()));
+        events.extend(run.finish());
+        assert_eq!(types(&events), ["RUN_STARTED", "RUN_ERROR"]);
+
+        let mut run = RunEvents::new("t", "r");
+        let mut events = run.start();
+        events.extend(run.start());
+        events.extend(run.finish());
+        events.extend(run.finish());
+        assert_eq!(types(&events), ["RUN_STARTED", "RUN_FINISHED"]);
+    }
+
+    #[test]
+    fn open_calls_are_closed_and_tool_results_start_a_new_message() {
+        let mut run = RunEvents::new("t", "r");
+        let mut events = run.on(&StreamEvent::ToolCallStart { id: "c1".into(), name: "f".into() });
+        events.extend(run.on(&StreamEvent::ToolCallArgs { id: "c1".into(), delta: "{}".into() }));
+        events.extend(run.on(&StreamEvent::ToolCallArgs { id: "unknown".into(), delta: "{}".into() }));
+        events.extend(run.tool_result("c1", "42"));
+        events.extend(run.on(&StreamEvent::TextDelta { text: "It is 42.".into() }));
+        events.extend(run.finish());
+        assert_eq!(
+            types(&events),
+            [
+                "RUN_STARTED",
+                "TOOL_CALL_START",
+                "TOOL_CALL_ARGS",
+                "TOOL_CALL_END",
+                "TOOL_CALL_RESULT",
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+                "RUN_FINISHED",
+            ]
+        );
+        let result = serde_json::to_value(&events[4]).unwrap();
+        assert_eq!(
+            result,
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "r-tool-c1", "toolCallId": "c1", "content": "42", "role": "tool"})
+        );
+        assert_eq!(serde_json::to_value(&events[5]).unwrap()["messageId"], "r-1");
+    }
+
+    #[test]
+    fn a_messages_snapshot_carries_agui_messages() {
+        let messages = vec![agent_input::Message::user(vec![agent_input::ContentBlock::text("hi")])];
+        let snapshot = Event::MessagesSnapshot { messages: agent_input::agui::to_agui(&messages, "m").unwrap() };
+        assert_eq!(
+            serde_json::to_value(&snapshot).unwrap(),
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"role": "user", "id": "m0", "content": "hi"}]})
+        );
+    }
+}

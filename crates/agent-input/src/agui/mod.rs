@@ -42,6 +42,7 @@ use crate::model::AgentInput;
 use crate::path::{Path, Segment};
 use crate::validate;
 
+pub mod events;
 pub mod model;
 mod output;
 

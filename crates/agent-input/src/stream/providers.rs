@@ -149,7 +149,10 @@ fn openai_chat(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>)
         }
         for call in choice.pointer("/delta/tool_calls").and_then(Value::as_array).into_iter().flatten() {
             let key = u64_at(call, "/index").unwrap_or(0);
-            if let Some(id) = str_at(call, "/id") {
+            // The first chunk of a call carries its id; some compatible servers repeat it.
+            if let Some(id) = str_at(call, "/id")
+                && !answer.calls.iter().any(|c| c.key == key && c.open && c.id == id)
+            {
                 answer.start_call(key, id, str_at(call, "/function/name").unwrap_or_default(), events);
             }
             if let Some(arguments) = str_at(call, "/function/arguments") {
