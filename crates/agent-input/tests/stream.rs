@@ -405,3 +405,37 @@ fn frames_match_an_independent_encoder_byte_for_byte() {
     assert_eq!(frame.headers[8], ("ts".to_string(), HeaderValue::Timestamp(1_700_000_000_123)));
     assert_eq!(frame.header("str"), Some("héllo"));
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Any bytes, in any chunks, give events or an error — never a panic.
+        #[test]
+        fn on_arbitrary_bytes(body in proptest::collection::vec(any::<u8>(), 0..600), cut in 0usize..600) {
+            for (provider, _) in FIXTURES {
+                let cut = cut.min(body.len());
+                let _ = decode_cut(provider, &body, &[cut]);
+            }
+        }
+
+        /// A documented stream with bytes changed: an SSE stream still decodes or fails cleanly;
+        /// a changed Bedrock frame always fails its checksum.
+        #[test]
+        fn on_mutated_streams(index in any::<prop::sample::Index>(), byte in any::<u8>()) {
+            for (provider, name) in FIXTURES {
+                let mut body = fixture(name);
+                let i = index.index(body.len());
+                let changed = body[i] != byte;
+                body[i] = byte;
+                let (_, answer) = decode(provider, &body);
+                if provider == ProviderId::BedrockConverse && changed {
+                    prop_assert_eq!(answer.unwrap_err().code(), "crc_mismatch");
+                }
+            }
+        }
+    }
+}
