@@ -202,6 +202,11 @@ fn every_shape_problem_has_a_code_and_a_path_in_the_agui_body() {
         (part(json!({"type": "binary", "data": "AAAA"})), "missing_field", "/messages/0/content/0/mimeType"),
         (part(json!({"type": "binary", "mimeType": "image/png"})), "missing_field", "/messages/0/content/0/data"),
         (
+            part(json!({"type": "binary", "mimeType": "image/png", "id": "file-1"})),
+            "unsupported_source_type",
+            "/messages/0/content/0/id",
+        ),
+        (
             part(json!({"type": "binary", "mimeType": "image/png", "data": "%%%"})),
             "invalid_base64",
             "/messages/0/content/0/data",

@@ -455,6 +455,18 @@ impl Reader {
             ("base64", data, at.key("data"))
         } else if let Some(url) = self.string(object, at, "url") {
             ("url", url, at.key("url"))
+        } else if object.contains_key("id") && !object.contains_key("data") && !object.contains_key("url") {
+            // AG-UI 0.x let `id` name bytes uploaded elsewhere; nothing here can fetch them.
+            self.report.push(
+                Diagnostic::new(
+                    Code::UnsupportedSourceType,
+                    at.key("id"),
+                    "a binary part's `id` names bytes stored elsewhere; send them as base64 `data` or a `url`",
+                )
+                .expected(["data", "url"])
+                .received("id"),
+            );
+            return None;
         } else {
             if !object.contains_key("data") && !object.contains_key("url") {
                 self.report.push(Diagnostic::new(

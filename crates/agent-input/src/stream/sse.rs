@@ -59,14 +59,20 @@ impl SseParser {
                 self.buffer.extend_from_slice(rest);
                 break;
             };
-            self.buffer.extend_from_slice(&rest[..end]);
             self.after_cr = rest[end] == b'\r';
+            let event = if self.buffer.is_empty() {
+                // The whole line is in this chunk: read it in place.
+                self.line(std::str::from_utf8(&rest[..end]).map_err(|_| StreamError::InvalidUtf8)?)?
+            } else {
+                self.buffer.extend_from_slice(&rest[..end]);
+                let mut line = std::mem::take(&mut self.buffer);
+                let event = self.line(std::str::from_utf8(&line).map_err(|_| StreamError::InvalidUtf8)?);
+                line.clear();
+                self.buffer = line;
+                event?
+            };
             rest = &rest[end + 1..];
-            let line = std::mem::take(&mut self.buffer);
-            let line = std::str::from_utf8(&line).map_err(|_| StreamError::InvalidUtf8)?;
-            if let Some(event) = self.line(line)? {
-                events.push(event);
-            }
+            events.extend(event);
         }
         if self.buffer.len() > self.max_event_bytes {
             return Err(StreamError::TooLarge { limit: self.max_event_bytes, actual: self.buffer.len() });
