@@ -44,6 +44,7 @@
 //! assert_eq!(error.expected, ["png", "jpeg", "gif", "webp"]);
 //! ```
 
+pub mod agui;
 pub mod base64;
 pub mod convert;
 mod diagnostic;
@@ -56,6 +57,7 @@ pub mod register;
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod stream;
 mod text;
 pub mod url;
 pub mod validate;

@@ -1,0 +1,372 @@
+//! AG-UI events, and a writer that turns a provider's [`StreamEvent`]s into them.
+//!
+//! The writer keeps the protocol's order whatever the provider sends: exactly one `RUN_STARTED`
+//! first, exactly one terminal event (`RUN_FINISHED` or `RUN_ERROR`) last — never two, the
+//! ml-commons bug with `OpenAI` (#4736) — and every text message, reasoning message and tool call
+//! it opens closed before `RUN_FINISHED`.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::Message;
+use crate::response::Usage;
+use crate::stream::StreamEvent;
+
+/// An AG-UI event (`@ag-ui/core` 1.0), as written on the wire: `{"type": "TEXT_MESSAGE_CONTENT",
+/// "messageId": ..., "delta": ...}`. `timestamp` is the sender's to add.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", rename_all_fields = "camelCase")]
+pub enum Event {
+    /// The run began.
+    RunStarted {
+        /// The thread (memory id).
+        thread_id: String,
+        /// The run.
+        run_id: String,
+    },
+    /// The run ended with an answer.
+    RunFinished {
+        /// The thread (memory id).
+        thread_id: String,
+        /// The run.
+        run_id: String,
+        /// Token counts, when the provider gave them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        usage: Vec<TokenUsage>,
+    },
+    /// The run failed.
+    RunError {
+        /// What went wrong.
+        message: String,
+        /// A code, when there is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// An assistant message begins.
+    TextMessageStart {
+        /// The message.
+        message_id: String,
+        /// `assistant`.
+        role: String,
+    },
+    /// More of its text.
+    TextMessageContent {
+        /// The message.
+        message_id: String,
+        /// The new text.
+        delta: String,
+    },
+    /// The message is complete.
+    TextMessageEnd {
+        /// The message.
+        message_id: String,
+    },
+    /// A tool call begins.
+    ToolCallStart {
+        /// The call.
+        tool_call_id: String,
+        /// The tool.
+        tool_call_name: String,
+        /// The assistant message the call belongs to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent_message_id: Option<String>,
+    },
+    /// More of its arguments' JSON text.
+    ToolCallArgs {
+        /// The call.
+        tool_call_id: String,
+        /// The new text.
+        delta: String,
+    },
+    /// Its arguments are complete.
+    ToolCallEnd {
+        /// The call.
+        tool_call_id: String,
+    },
+    /// A tool's answer.
+    ToolCallResult {
+        /// The tool message.
+        message_id: String,
+        /// The call answered.
+        tool_call_id: String,
+        /// The answer.
+        content: String,
+        /// `tool`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<String>,
+    },
+    /// The model begins reasoning.
+    ReasoningStart {
+        /// The reasoning.
+        message_id: String,
+    },
+    /// A reasoning message begins.
+    ReasoningMessageStart {
+        /// The reasoning message.
+        message_id: String,
+        /// `reasoning`.
+        role: String,
+    },
+    /// More reasoning text.
+    ReasoningMessageContent {
+        /// The reasoning message.
+        message_id: String,
+        /// The new text.
+        delta: String,
+    },
+    /// The reasoning message is complete.
+    ReasoningMessageEnd {
+        /// The reasoning message.
+        message_id: String,
+    },
+    /// The model stopped reasoning.
+    ReasoningEnd {
+        /// The reasoning.
+        message_id: String,
+    },
+    /// The whole conversation.
+    MessagesSnapshot {
+        /// Every message.
+        messages: Vec<Message>,
+    },
+    /// Anything else.
+    Custom {
+        /// What it is.
+        name: String,
+        /// Its value.
+        value: serde_json::Value,
+    },
+}
+
+/// Token counts on `RUN_FINISHED`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenUsage {
+    /// Tokens read.
+    pub input_tokens: u64,
+    /// Tokens generated.
+    pub output_tokens: u64,
+    /// Their sum, as the provider reports it.
+    pub total_tokens: u64,
+}
+
+impl From<Usage> for TokenUsage {
+    fn from(usage: Usage) -> Self {
+        Self { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, total_tokens: usage.total_tokens }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    NotStarted,
+    Running,
+    Ended,
+}
+
+/// Writes one run's AG-UI events from provider stream events.
+///
+/// ```
+/// use agent_input::agui::events::{Event, RunEvents};
+/// use agent_input::stream::StreamEvent;
+///
+/// let mut run = RunEvents::new("thread-1", "run-1");
+/// let mut events = run.on(&StreamEvent::TextDelta { text: "Hi".into() });
+/// events.extend(run.finish());
+/// events.extend(run.finish()); // nothing: the run has ended
+/// let types: Vec<String> = events.iter()
+///     .map(|e| serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_string()).collect();
+/// assert_eq!(types, ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RunEvents {
+    thread_id: String,
+    run_id: String,
+    phase: Phase,
+    turn: usize,
+    text_open: bool,
+    reasoning_open: bool,
+    open_calls: Vec<String>,
+    usage: Option<Usage>,
+}
+
+impl RunEvents {
+    /// A run of `thread_id`; message ids are `<run_id>-<n>` (text) and `<run_id>-reasoning-<n>`.
+    pub fn new(thread_id: impl Into<String>, run_id: impl Into<String>) -> Self {
+        Self {
+            thread_id: thread_id.into(),
+            run_id: run_id.into(),
+            phase: Phase::NotStarted,
+            turn: 0,
+            text_open: false,
+            reasoning_open: false,
+            open_calls: Vec::new(),
+            usage: None,
+        }
+    }
+
+    /// The id of the current assistant message.
+    pub fn message_id(&self) -> String {
+        format!("{}-{}", self.run_id, self.turn)
+    }
+
+    fn reasoning_id(&self) -> String {
+        format!("{}-reasoning-{}", self.run_id, self.turn)
+    }
+
+    /// `RUN_STARTED`, the first time only. Called by every other method, so a run always starts
+    /// with it.
+    pub fn start(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        self.start_into(&mut out);
+        out
+    }
+
+    fn start_into(&mut self, out: &mut Vec<Event>) {
+        if self.phase == Phase::NotStarted {
+            self.phase = Phase::Running;
+            out.push(Event::RunStarted { thread_id: self.thread_id.clone(), run_id: self.run_id.clone() });
+        }
+    }
+
+    fn close_text(&mut self, out: &mut Vec<Event>) {
+        if std::mem::take(&mut self.text_open) {
+            out.push(Event::TextMessageEnd { message_id: self.message_id() });
+        }
+    }
+
+    fn close_reasoning(&mut self, out: &mut Vec<Event>) {
+        if std::mem::take(&mut self.reasoning_open) {
+            let message_id = self.reasoning_id();
+            out.push(Event::ReasoningMessageEnd { message_id: message_id.clone() });
+            out.push(Event::ReasoningEnd { message_id });
+        }
+    }
+
+    fn close_calls(&mut self, out: &mut Vec<Event>) {
+        for tool_call_id in std::mem::take(&mut self.open_calls) {
+            out.push(Event::ToolCallEnd { tool_call_id });
+        }
+    }
+
+    /// The AG-UI events for one provider event; nothing once the run has ended. A provider error
+    /// ends the run with `RUN_ERROR`.
+    pub fn on(&mut self, event: &StreamEvent) -> Vec<Event> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Ended {
+            return out;
+        }
+        self.start_into(&mut out);
+        match event {
+            StreamEvent::TextDelta { text } => {
+                if text.is_empty() {
+                    return out;
+                }
+                self.close_reasoning(&mut out);
+                if !self.text_open {
+                    self.text_open = true;
+                    out.push(Event::TextMessageStart { message_id: self.message_id(), role: "assistant".to_string() });
+                }
+                out.push(Event::TextMessageContent { message_id: self.message_id(), delta: text.clone() });
+            }
+            StreamEvent::ReasoningDelta { text } => {
+                if text.is_empty() {
+                    return out;
+                }
+                self.close_text(&mut out);
+                let message_id = self.reasoning_id();
+                if !self.reasoning_open {
+                    self.reasoning_open = true;
+                    out.push(Event::ReasoningStart { message_id: message_id.clone() });
+                    out.push(Event::ReasoningMessageStart {
+                        message_id: message_id.clone(),
+                        role: "reasoning".to_string(),
+                    });
+                }
+                out.push(Event::ReasoningMessageContent { message_id, delta: text.clone() });
+            }
+            StreamEvent::ToolCallStart { id, name } => {
+                self.close_reasoning(&mut out);
+                self.close_text(&mut out);
+                self.open_calls.push(id.clone());
+                out.push(Event::ToolCallStart {
+                    tool_call_id: id.clone(),
+                    tool_call_name: name.clone(),
+                    parent_message_id: Some(self.message_id()),
+                });
+            }
+            StreamEvent::ToolCallArgs { id, delta } => {
+                if self.open_calls.contains(id) && !delta.is_empty() {
+                    out.push(Event::ToolCallArgs { tool_call_id: id.clone(), delta: delta.clone() });
+                }
+            }
+            StreamEvent::ToolCallEnd { id } => {
+                if let Some(i) = self.open_calls.iter().position(|open| open == id) {
+                    self.open_calls.remove(i);
+                    out.push(Event::ToolCallEnd { tool_call_id: id.clone() });
+                }
+            }
+            StreamEvent::Usage(usage) => self.usage = Some(*usage),
+            StreamEvent::Stop { .. } => {}
+            StreamEvent::Error { code, message } => {
+                self.phase = Phase::Ended;
+                out.push(Event::RunError { message: message.clone(), code: code.clone() });
+            }
+        }
+        out
+    }
+
+    /// A tool's answer, between model turns (an agent loop); the next text is a new message.
+    pub fn tool_result(&mut self, tool_call_id: &str, content: &str) -> Vec<Event> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Ended {
+            return out;
+        }
+        self.start_into(&mut out);
+        self.close_reasoning(&mut out);
+        self.close_text(&mut out);
+        self.close_calls(&mut out);
+        self.turn += 1;
+        out.push(Event::ToolCallResult {
+            message_id: format!("{}-tool-{tool_call_id}", self.run_id),
+            tool_call_id: tool_call_id.to_string(),
+            content: content.to_string(),
+            role: Some("tool".to_string()),
+        });
+        out
+    }
+
+    /// Closes what is open and ends the run with `RUN_FINISHED`; nothing if it has ended.
+    pub fn finish(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Ended {
+            return out;
+        }
+        self.start_into(&mut out);
+        self.close_reasoning(&mut out);
+        self.close_text(&mut out);
+        self.close_calls(&mut out);
+        self.phase = Phase::Ended;
+        out.push(Event::RunFinished {
+            thread_id: self.thread_id.clone(),
+            run_id: self.run_id.clone(),
+            usage: self.usage.map(TokenUsage::from).into_iter().collect(),
+        });
+        out
+    }
+
+    /// Ends the run with `RUN_ERROR` (a cancelled or failed run); nothing if it has ended.
+    pub fn fail(&mut self, message: impl Into<String>, code: Option<String>) -> Vec<Event> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Ended {
+            return out;
+        }
+        self.start_into(&mut out);
+        self.phase = Phase::Ended;
+        out.push(Event::RunError { message: message.into(), code });
+        out
+    }
+
+    /// Whether the terminal event has been written.
+    pub fn ended(&self) -> bool {
+        self.phase == Phase::Ended
+    }
+}
