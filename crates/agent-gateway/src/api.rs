@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use agent_input::field::{Fields, Nulls, Wording};
 use agent_input::{Code, Diagnostic, Path, Report};
 use axum::body::Body;
 use axum::extract::{Path as UrlPath, Query, Request, State};
@@ -261,7 +262,7 @@ fn agent_from_json(value: &Value, id: String, endpoint_allow: &[String]) -> Resu
         Some(other) => {
             report.push(
                 Diagnostic::new(Code::InvalidFieldType, model_path.clone(), "model must be an object")
-                    .received(type_name(other)),
+                    .received(agent_input::json::type_name(other)),
             );
             None
         }
@@ -284,59 +285,42 @@ fn agent_from_json(value: &Value, id: String, endpoint_allow: &[String]) -> Resu
     }
 }
 
-fn required_string(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Option<String> {
-    match object.get(key) {
-        None | Some(Value::Null) => {
-            report.push(Diagnostic::new(Code::MissingField, at.key(key), format!("{key} must be provided")));
-            None
-        }
-        Some(Value::String(s)) if s.trim().is_empty() => {
-            report.push(Diagnostic::new(Code::EmptyField, at.key(key), format!("{key} cannot be null or empty")));
-            None
-        }
-        Some(_) => optional_string(object, at, key, report),
+/// ml-commons' wording of registration field problems.
+struct Registration;
+
+impl Wording for Registration {
+    fn missing(&self, field: Path, key: &str) -> Diagnostic {
+        Diagnostic::new(Code::MissingField, field, format!("{key} must be provided"))
     }
+
+    fn wrong_type(&self, field: Path, key: &str, expected: &'static str, found: &'static str) -> Diagnostic {
+        let article = if expected == "object" { "an" } else { "a" };
+        Diagnostic::new(Code::InvalidFieldType, field, format!("{key} must be {article} {expected}"))
+            .expected([expected])
+            .received(found)
+    }
+}
+
+/// The fields of a registration object: `null` is absent, as ml-commons reads them.
+fn fields<'v, 'p>(object: &'v Map<String, Value>, at: &'p Path) -> Fields<'v, Map<String, Value>, &'p Path, Registration> {
+    Fields::new(object, at, Registration).nulls(Nulls::Absent)
+}
+
+fn required_string(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Option<String> {
+    let value = report.record(fields(object, at).str(key))?;
+    if value.trim().is_empty() {
+        report.push(Diagnostic::new(Code::EmptyField, at.key(key), format!("{key} cannot be null or empty")));
+        return None;
+    }
+    Some(value.to_string())
 }
 
 fn optional_string(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Option<String> {
-    match object.get(key) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
-            report.push(
-                Diagnostic::new(Code::InvalidFieldType, at.key(key), format!("{key} must be a string"))
-                    .expected(["string"])
-                    .received(type_name(other)),
-            );
-            None
-        }
-    }
+    report.record(fields(object, at).optional_str(key)).flatten().map(str::to_string)
 }
 
 fn optional_object(object: &Map<String, Value>, at: &Path, key: &str, report: &mut Report) -> Map<String, Value> {
-    match object.get(key) {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(map)) => map.clone(),
-        Some(other) => {
-            report.push(
-                Diagnostic::new(Code::InvalidFieldType, at.key(key), format!("{key} must be an object"))
-                    .expected(["object"])
-                    .received(type_name(other)),
-            );
-            Map::new()
-        }
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    report.record(fields(object, at).optional_object(key)).flatten().cloned().unwrap_or_default()
 }
 
 #[cfg(test)]
