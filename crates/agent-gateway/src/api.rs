@@ -302,7 +302,10 @@ impl Wording for Registration {
 }
 
 /// The fields of a registration object: `null` is absent, as ml-commons reads them.
-fn fields<'v, 'p>(object: &'v Map<String, Value>, at: &'p Path) -> Fields<'v, Map<String, Value>, &'p Path, Registration> {
+fn fields<'v, 'p>(
+    object: &'v Map<String, Value>,
+    at: &'p Path,
+) -> Fields<'v, Map<String, Value>, &'p Path, Registration> {
     Fields::new(object, at, Registration).nulls(Nulls::Absent)
 }
 
