@@ -108,7 +108,7 @@ fn run_response(case: &ResponseCase) -> Result<(), Failed> {
     finish(out)
 }
 
-/// A case's `formatted_prompt`: the schema's `<inputs>` block and prompt (SPEC §8).
+/// A case's `formatted_prompt`: the schema's `<inputs>` block and prompt (contract §8).
 fn check_formatted_prompt(case: &Case, request: Option<&agent_input::ExecuteRequest<'_>>, out: &mut String) {
     let (Some(want), Some(schema)) = (&case.expect.formatted_prompt, &case.schema) else {
         if case.expect.formatted_prompt.is_some() {

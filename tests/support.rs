@@ -32,7 +32,7 @@ pub struct Case {
     /// Limit overrides.
     #[serde(default)]
     pub limits: Option<Map<String, Value>>,
-    /// An agent's `parameters_schema` (SPEC §8): the request's parameters are validated against it
+    /// An agent's `parameters_schema` (contract §8): the request's parameters are validated against it
     /// and the prompt is formatted.
     #[serde(default)]
     pub schema: Option<Value>,
@@ -56,7 +56,7 @@ pub struct Expect {
     /// Expected warnings.
     #[serde(default)]
     pub warnings: Vec<Value>,
-    /// The extracted question (SPEC §5); required when `valid`.
+    /// The extracted question (contract §5); required when `valid`.
     #[serde(default)]
     pub question: Option<String>,
     /// With a `schema`: the prompt with its `<inputs>` block; only for valid input.

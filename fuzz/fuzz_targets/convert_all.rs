@@ -1,4 +1,4 @@
-//! Structured requests (the shapes of SPEC §3 with wrong types and odd values mixed in) and
+//! Structured requests (the shapes of contract §3 with wrong types and odd values mixed in) and
 //! conversion options: validate, then convert for every provider in `ProviderId::ALL`.
 #![no_main]
 

@@ -73,7 +73,7 @@ pub fn check_conversion(provider: ProviderId, request: &agent_input::ExecuteRequ
     }
 }
 
-/// A generated request: mostly the shapes of SPEC §3, with wrong types and odd values mixed in.
+/// A generated request: mostly the shapes of contract §3, with wrong types and odd values mixed in.
 #[derive(Debug)]
 pub struct Request {
     /// The request body.

@@ -1,4 +1,4 @@
-// The entry `agent-input/schema` (agent input schemas, SPEC §8) from the packed package: what it
+// The entry `agent-input/schema` (agent input schemas, contract §8) from the packed package: what it
 // exports, the shapes it returns, what throws, and that the base entry is unchanged. The fixtures
 // with a `schema` run through it in conformance.test.mjs.
 

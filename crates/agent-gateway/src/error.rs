@@ -1,4 +1,4 @@
-//! Error responses in `OpenSearch`'s shape (SPEC §4):
+//! Error responses in `OpenSearch`'s shape (contract §4):
 //! `{"error": {"root_cause": [{"type", "reason"}], "type", "reason", "details"?}, "status"}`.
 
 use agent_input::{Diagnostic, Report};

@@ -1,4 +1,4 @@
-//! Agent input schemas (SPEC §8, seed 004): an agent's `parameters_schema`, checked at
+//! Agent input schemas (contract §8, seed 004): an agent's `parameters_schema`, checked at
 //! registration, validates each `_execute`'s parameters; the `<inputs>` block of the parameters
 //! enters the conversation as the user's text (docs/decisions.md, "agent-gateway").
 

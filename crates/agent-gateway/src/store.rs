@@ -69,7 +69,7 @@ pub struct Agent {
     pub model: ModelSpec,
     /// Agent parameters, kept as given.
     pub parameters: Map<String, Value>,
-    /// The agent's `parameters_schema` (SPEC §8), checked at registration; `None` for none.
+    /// The agent's `parameters_schema` (contract §8), checked at registration; `None` for none.
     pub parameters_schema: Option<Value>,
     /// Registration time, milliseconds since the epoch.
     pub created_ms: i64,

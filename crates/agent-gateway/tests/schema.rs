@@ -1,4 +1,4 @@
-//! Agent input schemas over real HTTP (SPEC §8, seed 004): `parameters_schema` at registration,
+//! Agent input schemas over real HTTP (contract §8, seed 004): `parameters_schema` at registration,
 //! every violation in a 400, and the `<inputs>` block in the conversation the model receives.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Agent input schemas (SPEC §8, seed 004): an agent's `parameters_schema` validates the request's
+//! Agent input schemas (contract §8, seed 004): an agent's `parameters_schema` validates the request's
 //! `parameters`, and the parameters other than the prompt are formatted into an `<inputs>` block
 //! in front of it.
 //!

@@ -1,4 +1,4 @@
-//! SPEC §3 Content blocks: a block's `type` (case-insensitive), a text block's text, and a media
+//! contract §3 Content blocks: a block's `type` (case-insensitive), a text block's text, and a media
 //! block's shape — `source` (read in `source`), a document's `name`, and the misplaced media key
 //! (`{"type": "image", "image": {...}}`) answered with the corrected block (`use_source_field`).
 

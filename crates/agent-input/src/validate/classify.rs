@@ -1,4 +1,4 @@
-//! SPEC §3, the three input forms: a string is text; an array is content blocks or messages, as
+//! contract §3, the three input forms: a string is text; an array is content blocks or messages, as
 //! its first classifiable item says (an item with `role` is a message, else one with `type` a
 //! block). Empty, mixed and unclassifiable arrays and other JSON types are reported here; the
 //! items themselves in `message` and `block`.

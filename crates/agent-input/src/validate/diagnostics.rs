@@ -18,7 +18,7 @@ use crate::url;
 
 use super::PARSER_MAX_DEPTH;
 
-// -- Limits and JSON (SPEC §4)
+// -- Limits and JSON (contract §4)
 
 pub(super) fn too_large(len: usize, max: usize) -> Diagnostic {
     Diagnostic::new(Code::TooLarge, Path::root(), format!("the request is {len} bytes, over the limit of {max} bytes"))
@@ -131,7 +131,7 @@ pub(super) fn more_fields_ignored(at: Path, rest: usize, what: Subject<'_>) -> D
     Diagnostic::new(Code::FieldIgnored, at, format!("{rest} more unknown keys of {what} are ignored"))
 }
 
-// -- The envelope (SPEC §2)
+// -- The envelope (contract §2)
 
 pub(super) fn question_ignored(at: Path) -> Diagnostic {
     Diagnostic::new(
@@ -153,7 +153,7 @@ pub(super) fn missing_input(at: Path) -> Diagnostic {
     )
 }
 
-// -- The three input forms (SPEC §3)
+// -- The three input forms (contract §3)
 
 pub(super) fn blank_input_text(at: Path) -> Diagnostic {
     Diagnostic::new(Code::EmptyInput, at, "the input text is blank; give the text to send")
@@ -199,7 +199,7 @@ pub(super) fn mixed_array(at: Path, index: usize, expected: &str, got: &str) -> 
     .received(got)
 }
 
-// -- Messages (SPEC §3, Messages)
+// -- Messages (contract §3, Messages)
 
 pub(super) fn empty_role(at: Path) -> Diagnostic {
     Diagnostic::new(
@@ -255,7 +255,7 @@ pub(super) fn last_message_role(at: Path, role: &str, allow_prefill: bool) -> Di
     .received(role)
 }
 
-// -- Content blocks (SPEC §3, Content blocks)
+// -- Content blocks (contract §3, Content blocks)
 
 pub(super) fn message_in_content(at: Path) -> Diagnostic {
     Diagnostic::new(
@@ -316,7 +316,7 @@ pub(super) fn missing_source(at: Path, block_type: &str) -> Diagnostic {
     )
 }
 
-// -- Formats (SPEC §3, the format table)
+// -- Formats (contract §3, the format table)
 
 pub(super) fn format_normalized(at: Path, block_type: &str, raw: &str, read_as: &str) -> Diagnostic {
     Diagnostic::new(Code::FormatNormalized, at, format!("{block_type} format {} was read as '{read_as}'", quote(raw)))
@@ -380,7 +380,7 @@ pub(super) fn format_mismatch(
     Diagnostic::new(Code::FormatMismatch, at, message).expected(fitting).received(declared)
 }
 
-// -- Sources (SPEC §3, Sources)
+// -- Sources (contract §3, Sources)
 
 pub(super) fn unsupported_source_type(at: Path, raw: &str, supported: &[&str]) -> Diagnostic {
     Diagnostic::new(
@@ -462,7 +462,7 @@ pub(super) fn unsupported_url_scheme(at: Path, scheme: &str) -> Diagnostic {
     .received(scheme)
 }
 
-// -- Tool calls (SPEC §3, Messages)
+// -- Tool calls (contract §3, Messages)
 
 pub(super) fn invalid_tool_arguments(at: Path, arguments: &str) -> Diagnostic {
     Diagnostic::new(

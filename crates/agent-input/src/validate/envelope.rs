@@ -1,4 +1,4 @@
-//! SPEC §2, the execute request envelope: `{"input": ..., "parameters": {...}}`. `input` wins over
+//! contract §2, the execute request envelope: `{"input": ..., "parameters": {...}}`. `input` wins over
 //! the legacy `parameters.question` (with `question_ignored`); without either, `missing_input`.
 
 use std::borrow::Cow;

@@ -1,4 +1,4 @@
-//! SPEC §3, the format table: the formats each media block type takes, aliases and letter case
+//! contract §3, the format table: the formats each media block type takes, aliases and letter case
 //! (`format_normalized`), unknown formats with a suggestion (`unsupported_format`), and data
 //! whose real format contradicts the declared one (`format_mismatch`). The tables themselves are
 //! in [`crate::format`].

@@ -1,4 +1,4 @@
-//! SPEC §3 Messages: a message's `role`, its `content` as its role requires, an assistant's
+//! contract §3 Messages: a message's `role`, its `content` as its role requires, an assistant's
 //! `toolCalls` (each read in `tool_call`), a tool message's `toolCallId`, and the role of the
 //! last message.
 

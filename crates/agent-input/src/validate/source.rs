@@ -1,4 +1,4 @@
-//! SPEC §3 Sources: a media block's `source` — its `type` (base64 or url), `format` (read in
+//! contract §3 Sources: a media block's `source` — its `type` (base64 or url), `format` (read in
 //! `media_format`) and `data`. Base64 data: a `data:` URL prefix stripped (its MIME type checked
 //! against `format`), whitespace removed, the alphabet and padding checked, and the first bytes'
 //! signature checked against `format`. URL data: parsed, and only https, http and s3.

@@ -1,4 +1,4 @@
-//! SPEC §3 Messages, tool calls: an assistant's `toolCalls` item needs `id` and `function` with
+//! contract §3 Messages, tool calls: an assistant's `toolCalls` item needs `id` and `function` with
 //! `name` and `arguments` — a string holding a JSON object (`invalid_tool_arguments`); `type`
 //! defaults to `function`.
 

@@ -1,7 +1,7 @@
 //! The state of one validation — the options, the report so far, the input's form once told —
 //! and what every rule module shares: reading fields, unknown keys, array limits.
 //!
-//! The rules are methods of [`Validator`] spread over the modules of their SPEC section
+//! The rules are methods of [`Validator`] spread over the modules of their contract section
 //! (`envelope`, `classify`, `message`, ...); each returns the typed value it read, or `None`
 //! once it has reported why it could not.
 
