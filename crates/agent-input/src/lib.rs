@@ -50,6 +50,7 @@ mod diagnostic;
 pub mod format;
 pub mod json;
 mod model;
+pub mod options;
 mod path;
 pub mod response;
 #[cfg(feature = "schema")]
