@@ -2,14 +2,20 @@
 //! ([`ConvertOptions`], [`ToolSpec`]) and both with the target provider ([`ConvertSettings`]),
 //! as the npm package, the CLI and the gateway take them.
 //!
-//! Each type derives `Deserialize`, taking camelCase keys as JavaScript writes them and the
-//! `snake_case` ones the fixtures, the CLI and ml-commons' `model_parameters` use; `null` counts
-//! as absent, and the numbers ml-commons stores as strings are read as numbers. The `read_json`
-//! functions go further than a derive can: they report *every* bad option, each as an
-//! `invalid_parameter` error at `/options/<key>`, and keep the readable ones, never an
+//! Keys are camelCase as JavaScript writes them, or the `snake_case` the fixtures, the CLI and
+//! ml-commons' `model_parameters` use; `null` counts as absent, and the numbers ml-commons stores
+//! as strings are read as numbers. Each type's `read_json` reports *every* bad option, each as an
+//! `invalid_parameter` error at `/options/<key>`, and keeps the readable ones, never an
 //! exception: options often come from stored configuration, which is data like any other.
+//!
+//! Every option is one row of a table ([`Field`]: its spellings and how its value is read), and
+//! each type's `Deserialize` goes through the same table, failing with the first problem, so
+//! Rust callers that deserialize options (from any serde format) get the same spellings and
+//! rules. Not a derived `Deserialize`: a derive stops at the first problem (finding the others
+//! means deserializing again), and in the npm package it cost 6.7 KB more gzip than this table
+//! (docs/decisions.md, "The WebAssembly boundary").
 
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
@@ -18,8 +24,7 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::Path;
 
 /// Size limits, checked before the work they protect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(from = "LimitsIn")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Largest request body in bytes (default 64 MiB), checked before parsing.
     pub max_body_bytes: usize,
@@ -37,57 +42,41 @@ impl Default for Limits {
     }
 }
 
-/// [`Limits`] as written: an absent or `null` limit keeps its default.
-#[derive(Deserialize)]
-#[serde(
-    rename_all = "camelCase",
-    deny_unknown_fields,
-    expecting = "an object: { maxBodyBytes, maxDepth, maxMessages, maxBlocks }"
-)]
-struct LimitsIn {
-    #[serde(default, alias = "max_body_bytes", deserialize_with = "count")]
-    max_body_bytes: Option<usize>,
-    #[serde(default, alias = "max_depth", deserialize_with = "count")]
-    max_depth: Option<usize>,
-    #[serde(default, alias = "max_messages", deserialize_with = "count")]
-    max_messages: Option<usize>,
-    #[serde(default, alias = "max_blocks", deserialize_with = "count")]
-    max_blocks: Option<usize>,
+impl Limits {
+    /// Reads `{ maxBodyBytes?, maxDepth?, maxMessages?, maxBlocks? }` (or their `snake_case`
+    /// spellings; `null` keeps the default), reporting every problem at `/options/<key>`.
+    pub fn read_json(value: &Value) -> (Self, Report) {
+        read(value, LIMITS, Names::AsWritten)
+    }
 }
 
-impl From<LimitsIn> for Limits {
-    fn from(given: LimitsIn) -> Self {
-        let default = Self::default();
-        Self {
-            max_body_bytes: given.max_body_bytes.unwrap_or(default.max_body_bytes),
-            max_depth: given.max_depth.unwrap_or(default.max_depth),
-            max_messages: given.max_messages.unwrap_or(default.max_messages),
-            max_blocks: given.max_blocks.unwrap_or(default.max_blocks),
-        }
+impl<'de> Deserialize<'de> for Limits {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_with_report(d, Self::read_json)
     }
 }
 
 /// How to validate: what `validate` takes, `{ allowPrefill?, limits? }`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Options {
     /// Size limits.
-    #[serde(deserialize_with = "or_default")]
     pub limits: Limits,
     /// Accept a conversation that ends with an assistant message (a prefill for the model to
     /// continue). ml-commons requires the last message to be `user` or `tool`.
-    #[serde(alias = "allow_prefill", deserialize_with = "flag")]
     pub allow_prefill: bool,
 }
 
 impl Options {
-    /// The keys [`Options`] reads, as [`ConvertSettings::read_json`] tells them from the rest.
-    const KEYS: [&'static str; 3] = ["allowPrefill", "allow_prefill", "limits"];
-
     /// Reads `{ allowPrefill?, limits? }` (`null` is no options), reporting every problem at
     /// `/options/<key>` and keeping what could be read.
     pub fn read_json(value: &Value) -> (Self, Report) {
-        read(value, |key| key)
+        read(value, OPTIONS, Names::AsWritten)
+    }
+}
+
+impl<'de> Deserialize<'de> for Options {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_with_report(d, Self::read_json)
     }
 }
 
@@ -105,27 +94,26 @@ pub struct ToolSpec {
 }
 
 /// Provider-independent conversion settings. Written (`Serialize`) with `snake_case` keys.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ConvertOptions {
     /// A system prompt, placed before any system messages.
-    #[serde(alias = "system_prompt", alias = "systemPrompt", deserialize_with = "text")]
     pub system: Option<String>,
     /// Most tokens to generate (default 4096, as ml-commons).
-    #[serde(alias = "maxTokens", deserialize_with = "max_tokens")]
     pub max_tokens: Option<u64>,
     /// Sampling temperature, 0 to 1.
-    #[serde(deserialize_with = "number")]
     pub temperature: Option<f64>,
     /// Nucleus sampling, 0 to 1.
-    #[serde(alias = "topP", deserialize_with = "number")]
     pub top_p: Option<f64>,
     /// Strings that stop generation.
-    #[serde(alias = "stopSequences", deserialize_with = "strings")]
     pub stop_sequences: Vec<String>,
     /// Tool specs; required when the history holds tool calls or results.
-    #[serde(deserialize_with = "tools")]
     pub tools: Vec<ToolSpec>,
+}
+
+impl<'de> Deserialize<'de> for ConvertOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_with_report(d, Self::read_json)
+    }
 }
 
 impl ConvertOptions {
@@ -145,13 +133,7 @@ impl ConvertOptions {
     /// those that could not. Callers that go on to convert with the readable ones report every
     /// problem at once — a bad `max_tokens` does not hide an out-of-range `temperature`.
     pub fn read_json(value: &Value) -> (Self, Report) {
-        read(value, |key| match key {
-            "system_prompt" | "systemPrompt" => "system",
-            "maxTokens" => "max_tokens",
-            "topP" => "top_p",
-            "stopSequences" => "stop_sequences",
-            other => other,
-        })
+        read(value, CONVERT, Names::Canonical)
     }
 }
 
@@ -181,7 +163,7 @@ impl ConvertSettings {
         for (key, value) in object {
             if key == "provider" {
                 provider = Some(value);
-            } else if Options::KEYS.contains(&key.as_str()) {
+            } else if OPTIONS.iter().any(|f| f.keys.contains(&key.as_str())) {
                 validation.insert(key.clone(), value.clone());
             } else {
                 convert.insert(key.clone(), value.clone());
@@ -267,150 +249,210 @@ fn object<'v>(value: &'v Value, report: &mut Report) -> Option<&'v Map<String, V
     }
 }
 
-/// Deserializes `T` from an options object, reporting every problem: each failure names the
-/// key it is at (`serde_path_to_error`); the key is reported, taken out, and the rest read
-/// again, so one bad option neither hides the next nor discards the good ones. `name` gives the
-/// name a top-level key is reported under.
-fn read<T: DeserializeOwned + Default>(value: &Value, name: fn(&str) -> &str) -> (T, Report) {
-    let mut report = Report::default();
-    let Some(object) = object(value, &mut report) else { return (T::default(), report) };
-    let mut object = Value::Object(object.clone());
-    // Each round takes one key out or stops, so this ends.
-    loop {
-        let error = match serde_path_to_error::deserialize(&object) {
-            Ok(options) => return (options, report),
-            Err(error) => error,
+/// One option: the keys it is written with (the first is the name listed in messages), and how
+/// its value is read into `T`. A reader gets the option's path for the problems inside the value
+/// (a limit inside `limits`); what it returns as `Err` is reported at that path, after the
+/// option's name: `"must be true or false"`.
+struct Field<T> {
+    keys: &'static [&'static str],
+    read: fn(&Value, &mut T, &Path, &mut Report) -> Result<(), String>,
+}
+
+/// How keys are shown in paths and messages: as the caller wrote them, or by the field's first
+/// key (conversion options, reported by their `snake_case` name as ml-commons writes them).
+#[derive(Clone, Copy)]
+enum Names {
+    AsWritten,
+    Canonical,
+}
+
+/// Reads every key of `object` with the field that takes it, reporting each unknown key and each
+/// bad value (`null` is absent) under `path`; `what` names the keys in messages (`option`).
+fn read_fields<T>(
+    object: &Map<String, Value>,
+    fields: &[Field<T>],
+    names: Names,
+    what: &str,
+    path: &Path,
+    into: &mut T,
+    report: &mut Report,
+) {
+    for (key, value) in object {
+        let Some(field) = fields.iter().find(|f| f.keys.contains(&key.as_str())) else {
+            let known: Vec<&str> = fields.iter().map(|f| f.keys[0]).collect();
+            report.push(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    path.key(key),
+                    format!("unknown {what} '{key}'; the {what}s are {}", known.join(", ")),
+                )
+                .received(key.as_str()),
+            );
+            continue;
         };
-        let keys: Vec<&str> = error
-            .path()
-            .iter()
-            .map_while(|segment| match segment {
-                serde_path_to_error::Segment::Map { key } => Some(key.as_str()),
-                _ => None,
-            })
-            .collect();
-        let Some((&last, parents)) = keys.split_last() else {
-            report.push(Diagnostic::new(
-                Code::InvalidParameter,
-                Path::root().key("options"),
-                error.inner().to_string(),
-            ));
-            return (T::default(), report);
-        };
-        // Reported under the name the caller wrote, except at the top, where `name` decides.
-        let shown = if parents.is_empty() { name(last) } else { last };
-        let mut path = Path::root().key("options");
-        let mut map = &mut object;
-        for (depth, key) in parents.iter().enumerate() {
-            path = path.key(if depth == 0 { name(key) } else { key });
-            map = match map.get_mut(*key) {
-                Some(inner) => inner,
-                None => return (T::default(), report),
-            };
+        if value.is_null() {
+            continue;
         }
-        let Some(bad) = map.as_object_mut().and_then(|map| map.remove(last)) else {
-            return (T::default(), report);
+        let name = match names {
+            Names::AsWritten => key.as_str(),
+            Names::Canonical => field.keys[0],
         };
-        let message = error.inner().to_string();
-        let (message, received) = if message.starts_with("unknown field") {
-            (message, last.to_string())
-        } else if message.starts_with("must ") {
-            (format!("{shown} {message}"), self::received(&bad))
-        } else {
-            (format!("{shown}: {message}"), self::received(&bad))
-        };
-        report.push(Diagnostic::new(Code::InvalidParameter, path.key(shown), message).received(received));
+        let at = path.key(name);
+        if let Err(message) = (field.read)(value, into, &at, report) {
+            report.push(
+                Diagnostic::new(Code::InvalidParameter, at, format!("{name} {message}")).received(received(value)),
+            );
+        }
     }
 }
 
-/// `null` and absent as the default; anything else as `T`.
-fn or_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+/// Reads an options object with `fields` (`null` is no options).
+fn read<T: Default>(value: &Value, fields: &[Field<T>], names: Names) -> (T, Report) {
+    let mut report = Report::default();
+    let mut options = T::default();
+    if let Some(object) = object(value, &mut report) {
+        read_fields(object, fields, names, "option", &Path::root().key("options"), &mut options, &mut report);
+    }
+    (options, report)
 }
 
-fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    match Value::deserialize(d)? {
-        Value::Bool(b) => Ok(b),
-        Value::Null => Ok(false),
-        _ => Err(D::Error::custom("must be true or false")),
+/// A `Deserialize` through [`read`]: any format, the first problem as the error.
+fn deserialize_with_report<'de, D: Deserializer<'de>, T>(d: D, read: fn(&Value) -> (T, Report)) -> Result<T, D::Error> {
+    let (options, report) = read(&Value::deserialize(d)?);
+    match report.errors.into_iter().next() {
+        None => Ok(options),
+        Some(error) => Err(D::Error::custom(format!("{}: {}", error.path, error.message))),
     }
 }
 
-fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    match Value::deserialize(d)? {
-        Value::String(s) => Ok(Some(s)),
-        Value::Null => Ok(None),
-        _ => Err(D::Error::custom("must be a string")),
-    }
-}
+const WHOLE: &str = "must be a whole number of at least 0";
 
 /// A whole number of at least 0; one written as a float (`1e3`) is read too, and one too large
 /// for this platform is no limit.
-fn count<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
-    let n = match Value::deserialize(d)? {
-        Value::Null => return Ok(None),
-        Value::Number(n) => n,
-        _ => return Err(D::Error::custom("must be a whole number of at least 0")),
-    };
+fn count(value: &Value) -> Result<usize, String> {
+    let Value::Number(n) = value else { return Err(WHOLE.into()) };
     if let Some(n) = n.as_u64() {
-        return Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)));
+        return Ok(usize::try_from(n).unwrap_or(usize::MAX));
     }
     match n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0) {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
-        Some(f) => Ok(Some(if f < usize::MAX as f64 { f as usize } else { usize::MAX })),
-        None => Err(D::Error::custom("must be a whole number of at least 0")),
+        Some(f) => Ok(if f < usize::MAX as f64 { f as usize } else { usize::MAX }),
+        None => Err(WHOLE.into()),
     }
 }
 
-/// A JSON number, or a string holding exactly one (read by the JSON parser, which the library
-/// has anyway, rather than `str::parse`, whose float tables the WebAssembly build would carry).
-fn numeric(value: &Value) -> Option<f64> {
+const LIMITS: &[Field<Limits>] = &[
+    Field { keys: &["maxBodyBytes", "max_body_bytes"], read: |v, l, _, _| Ok(l.max_body_bytes = count(v)?) },
+    Field { keys: &["maxDepth", "max_depth"], read: |v, l, _, _| Ok(l.max_depth = count(v)?) },
+    Field { keys: &["maxMessages", "max_messages"], read: |v, l, _, _| Ok(l.max_messages = count(v)?) },
+    Field { keys: &["maxBlocks", "max_blocks"], read: |v, l, _, _| Ok(l.max_blocks = count(v)?) },
+];
+
+const OPTIONS: &[Field<Options>] = &[
+    Field {
+        keys: &["allowPrefill", "allow_prefill"],
+        read: |v, o, _, _| Ok(o.allow_prefill = v.as_bool().ok_or("must be true or false")?),
+    },
+    Field {
+        keys: &["limits"],
+        read: |v, o, path, report| {
+            let Value::Object(limits) = v else {
+                return Err("must be an object: { maxBodyBytes, maxDepth, maxMessages, maxBlocks }".into());
+            };
+            read_fields(limits, LIMITS, Names::AsWritten, "limit", path, &mut o.limits, report);
+            Ok(())
+        },
+    },
+];
+
+/// A JSON number, or a string holding exactly one (read by the library's JSON parser rather than
+/// `str::parse`, whose float tables the WebAssembly build would carry).
+fn number(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => serde_json::from_str::<Value>(s.trim()).ok()?.as_f64().filter(|n| n.is_finite()),
+        Value::String(s) => match crate::json::Document::parse(s.trim()).ok()?.root {
+            crate::json::Json::Number(n) => n.as_f64().filter(|n| n.is_finite()),
+            _ => None,
+        },
         _ => None,
     }
 }
 
-fn number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    match Value::deserialize(d)? {
-        Value::Null => Ok(None),
-        value => numeric(&value).map(Some).ok_or_else(|| D::Error::custom("must be a number between 0 and 1")),
-    }
+/// Options from their JSON text (`null` when it is not JSON), for [`Options::read_json`] and the
+/// others. Parsed by the library's own JSON reader: `serde_json::from_str` into a `Value`, the
+/// only other way, brings `core::fmt`'s float formatting (serde's error paths) into the
+/// WebAssembly build, 14 KB of code.
+pub fn parse(text: &str) -> Value {
+    crate::json::Document::parse(text).map_or(Value::Null, |document| document.root.to_value())
 }
 
-/// Whole numbers up to 2^31 - 1 (the providers' int32); larger ones would be clamped by the
-/// conversion to an integer and reported as a different number.
-fn max_tokens<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    match Value::deserialize(d)? {
-        Value::Null => Ok(None),
-        value => match numeric(&value).filter(|n| n.fract() == 0.0 && (0.0..=f64::from(i32::MAX)).contains(n)) {
+const SAMPLING: &str = "must be a number between 0 and 1";
+
+const CONVERT: &[Field<ConvertOptions>] = &[
+    Field {
+        keys: &["system", "system_prompt", "systemPrompt"],
+        read: |v, o, _, _| Ok(o.system = Some(v.as_str().ok_or("must be a string")?.to_string())),
+    },
+    // Whole numbers up to 2^31 - 1 (the providers' int32); larger ones would be clamped by the
+    // conversion to an integer and reported as a different number.
+    Field {
+        keys: &["max_tokens", "maxTokens"],
+        read: |v, o, _, _| {
+            let n = number(v)
+                .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(i32::MAX)).contains(n))
+                .ok_or("must be a whole number from 1 to 2147483647")?;
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            Some(n) => Ok(Some(n as u64)),
-            None => Err(D::Error::custom("must be a whole number from 1 to 2147483647")),
+            Ok(o.max_tokens = Some(n as u64))
         },
-    }
-}
+    },
+    Field { keys: &["temperature"], read: |v, o, _, _| Ok(o.temperature = Some(number(v).ok_or(SAMPLING)?)) },
+    Field { keys: &["top_p", "topP"], read: |v, o, _, _| Ok(o.top_p = Some(number(v).ok_or(SAMPLING)?)) },
+    Field {
+        keys: &["stop_sequences", "stopSequences"],
+        read: |v, o, _, _| {
+            o.stop_sequences = match v {
+                Value::String(s) => vec![s.clone()],
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| item.as_str().map(str::to_string))
+                    .collect::<Option<_>>()
+                    .ok_or("must be an array of strings")?,
+                _ => return Err("must be an array of strings".into()),
+            };
+            Ok(())
+        },
+    },
+    Field {
+        keys: &["tools"],
+        read: |v, o, _, _| {
+            o.tools = tool_specs(v)
+                .map_err(|why| format!("must be an array of {{name, description, input_schema}}: {why}"))?;
+            Ok(())
+        },
+    },
+];
 
-/// One string or an array of them.
-fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    match Value::deserialize(d)? {
-        Value::Null => Ok(Vec::new()),
-        Value::String(s) => Ok(vec![s]),
-        Value::Array(items) if items.iter().all(Value::is_string) => {
-            Ok(items.into_iter().filter_map(|v| if let Value::String(s) = v { Some(s) } else { None }).collect())
-        }
-        _ => Err(D::Error::custom("must be an array of strings")),
-    }
-}
-
-fn tools<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ToolSpec>, D::Error> {
-    let value = Value::deserialize(d)?;
-    if value.is_null() {
-        return Ok(Vec::new());
-    }
-    Vec::<ToolSpec>::deserialize(&value)
-        .map_err(|e| D::Error::custom(format!("must be an array of {{name, description, input_schema}}: {e}")))
+/// Tool specs from JSON: `[{"name", "description"?, "input_schema"? | "inputSchema"?}]`.
+fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
+    let Value::Array(items) = value else { return Err("it is not an array".into()) };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let Value::Object(spec) = item else { return Err(format!("item {i} is not an object")) };
+            let Some(Value::String(name)) = spec.get("name") else {
+                return Err(format!("item {i} has no string \"name\""));
+            };
+            let description = match spec.get("description") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(d)) => Some(d.clone()),
+                Some(_) => return Err(format!("item {i} has a \"description\" that is not a string")),
+            };
+            let input_schema =
+                spec.get("input_schema").or_else(|| spec.get("inputSchema")).filter(|s| !s.is_null()).cloned();
+            Ok(ToolSpec { name: name.clone(), description, input_schema })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -486,6 +528,9 @@ mod tests {
 
         let (_, report) = Options::read_json(&json!([1]));
         assert_eq!(paths(&report), ["/options"]);
+        // An object where none is taken is at fault as a whole.
+        let (_, report) = Options::read_json(&json!({"colour": {"a": 1}, "allowPrefill": {"a": true}}));
+        assert_eq!(paths(&report), ["/options/allowPrefill", "/options/colour"]);
         let (_, report) = Options::read_json(&json!({"limits": 5}));
         assert_eq!(paths(&report), ["/options/limits"]);
     }
@@ -512,8 +557,17 @@ mod tests {
         assert_eq!(camel.max_tokens, Some(100));
         assert_eq!(camel.top_p, Some(0.9));
         assert_eq!(camel.tools[0].input_schema, Some(json!({"type": "object"})));
-        // What `Serialize` writes reads back.
+        // What `Serialize` writes reads back, and `Deserialize` takes the same spellings.
         assert_eq!(ConvertOptions::from_json(&serde_json::to_value(&camel).unwrap()).unwrap(), camel);
+        let deserialized: ConvertOptions = serde_json::from_str(r#"{"systemPrompt": "Be brief.", "max_tokens": "100",
+            "temperature": 0.5, "topP": 0.9, "stopSequences": "END", "tools": [{"name": "t", "inputSchema": {"type": "object"}}]}"#)
+        .unwrap();
+        assert_eq!(deserialized, camel);
+        let error = serde_json::from_str::<ConvertOptions>(r#"{"maxTokens": -1}"#).unwrap_err();
+        assert_eq!(error.to_string(), "/options/max_tokens: max_tokens must be a whole number from 1 to 2147483647");
+        let options: Options = serde_json::from_str(r#"{"allow_prefill": true, "limits": {"maxDepth": 3}}"#).unwrap();
+        assert_eq!(options, Options { allow_prefill: true, limits: Limits { max_depth: 3, ..Limits::default() } });
+        assert!(serde_json::from_str::<Limits>(r#"{"depth": 3}"#).is_err());
     }
 
     #[test]
