@@ -12,11 +12,14 @@ use serde_json::Value;
 
 use crate::dto::{JsConversionReport, JsResponseReport, JsValidationReport, to_json};
 
+/// Conversion settings and the problems found reading them.
+pub(crate) type Settings = (ConvertSettings, Report);
+
 thread_local! {
     /// The last conversion settings read, by their JSON text: callers convert request after
     /// request with the same options, and reading tool schemas each time would be most of a small
     /// request's cost (docs/decisions.md, "The WebAssembly boundary").
-    static LAST: RefCell<Option<(String, Rc<(ConvertSettings, Report)>)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<(String, Rc<Settings>)>> = const { RefCell::new(None) };
 }
 
 /// The options of the `validate` family from their JSON text (`None`: no options).
@@ -26,7 +29,7 @@ pub(crate) fn validate_options(text: Option<&str>) -> (validate::Options, Report
 
 /// The settings of the `convert` family from their JSON text, reused while the text stays the
 /// same.
-pub(crate) fn convert_settings(text: &str) -> Rc<(ConvertSettings, Report)> {
+pub(crate) fn convert_settings(text: &str) -> Rc<Settings> {
     LAST.with_borrow_mut(|last| {
         if let Some((key, settings)) = last.as_ref()
             && key == text

@@ -24,7 +24,6 @@ mod types;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agent_input::options::ConvertSettings;
 use agent_input::{Report, validate};
 use js_sys::{Array, JSON, JsString, Reflect};
 use wasm_bindgen::prelude::*;
@@ -81,7 +80,7 @@ fn validate_options(options: &JsValue) -> Result<(validate::Options, Report), Js
 }
 
 /// The options of the `convert` family, required (there is no default provider to convert to).
-fn convert_options(options: &JsValue) -> Result<Rc<(ConvertSettings, Report)>, JsValue> {
+fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
     match options_text(options)? {
         Some(text) => Ok(api::convert_settings(&text)),
         None => Err(type_error("options are required: { provider: 'bedrock-converse', ... }")),
@@ -107,7 +106,7 @@ enum BodyAs {
 fn convert_text(
     text: &JsString,
     subject: Subject,
-    options: &(ConvertSettings, Report),
+    options: &api::Settings,
     body_as: BodyAs,
 ) -> Result<JsValue, JsValue> {
     BODY.with_borrow_mut(|body| {

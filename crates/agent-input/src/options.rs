@@ -342,16 +342,16 @@ fn count(value: &Value) -> Result<usize, String> {
 }
 
 const LIMITS: &[Field<Limits>] = &[
-    Field { keys: &["maxBodyBytes", "max_body_bytes"], read: |v, l, _, _| Ok(l.max_body_bytes = count(v)?) },
-    Field { keys: &["maxDepth", "max_depth"], read: |v, l, _, _| Ok(l.max_depth = count(v)?) },
-    Field { keys: &["maxMessages", "max_messages"], read: |v, l, _, _| Ok(l.max_messages = count(v)?) },
-    Field { keys: &["maxBlocks", "max_blocks"], read: |v, l, _, _| Ok(l.max_blocks = count(v)?) },
+    Field { keys: &["maxBodyBytes", "max_body_bytes"], read: |v, l, _, _| count(v).map(|n| l.max_body_bytes = n) },
+    Field { keys: &["maxDepth", "max_depth"], read: |v, l, _, _| count(v).map(|n| l.max_depth = n) },
+    Field { keys: &["maxMessages", "max_messages"], read: |v, l, _, _| count(v).map(|n| l.max_messages = n) },
+    Field { keys: &["maxBlocks", "max_blocks"], read: |v, l, _, _| count(v).map(|n| l.max_blocks = n) },
 ];
 
 const OPTIONS: &[Field<Options>] = &[
     Field {
         keys: &["allowPrefill", "allow_prefill"],
-        read: |v, o, _, _| Ok(o.allow_prefill = v.as_bool().ok_or("must be true or false")?),
+        read: |v, o, _, _| v.as_bool().map(|b| o.allow_prefill = b).ok_or_else(|| "must be true or false".into()),
     },
     Field {
         keys: &["limits"],
@@ -391,7 +391,7 @@ const SAMPLING: &str = "must be a number between 0 and 1";
 const CONVERT: &[Field<ConvertOptions>] = &[
     Field {
         keys: &["system", "system_prompt", "systemPrompt"],
-        read: |v, o, _, _| Ok(o.system = Some(v.as_str().ok_or("must be a string")?.to_string())),
+        read: |v, o, _, _| v.as_str().map(|s| o.system = Some(s.to_string())).ok_or_else(|| "must be a string".into()),
     },
     // Whole numbers up to 2^31 - 1 (the providers' int32); larger ones would be clamped by the
     // conversion to an integer and reported as a different number.
@@ -402,11 +402,19 @@ const CONVERT: &[Field<ConvertOptions>] = &[
                 .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(i32::MAX)).contains(n))
                 .ok_or("must be a whole number from 1 to 2147483647")?;
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            Ok(o.max_tokens = Some(n as u64))
+            let n = n as u64;
+            o.max_tokens = Some(n);
+            Ok(())
         },
     },
-    Field { keys: &["temperature"], read: |v, o, _, _| Ok(o.temperature = Some(number(v).ok_or(SAMPLING)?)) },
-    Field { keys: &["top_p", "topP"], read: |v, o, _, _| Ok(o.top_p = Some(number(v).ok_or(SAMPLING)?)) },
+    Field {
+        keys: &["temperature"],
+        read: |v, o, _, _| number(v).map(|n| o.temperature = Some(n)).ok_or_else(|| SAMPLING.into()),
+    },
+    Field {
+        keys: &["top_p", "topP"],
+        read: |v, o, _, _| number(v).map(|n| o.top_p = Some(n)).ok_or_else(|| SAMPLING.into()),
+    },
     Field {
         keys: &["stop_sequences", "stopSequences"],
         read: |v, o, _, _| {
