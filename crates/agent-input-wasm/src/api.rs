@@ -2,12 +2,45 @@
 //! natively like the rest of the workspace. The wasm layer (`lib.rs`) only turns JavaScript
 //! values into text and reports back into objects.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use agent_input::json::Document;
+use agent_input::options::ConvertSettings;
 use agent_input::{InputType, Report, validate};
 use serde_json::Value;
 
-use crate::dto::{ConversionReport, ResponseReport, ValidationReport, to_json};
-use crate::options::{ConvertSettings, ValidateOptions};
+use crate::dto::{JsConversionReport, JsResponseReport, JsValidationReport, to_json};
+
+/// Conversion settings and the problems found reading them.
+pub(crate) type Settings = (ConvertSettings, Report);
+
+thread_local! {
+    /// The last conversion settings read, by their JSON text: callers convert request after
+    /// request with the same options, and reading tool schemas each time would be most of a small
+    /// request's cost (docs/decisions.md, "The WebAssembly boundary").
+    static LAST: RefCell<Option<(String, Rc<Settings>)>> = const { RefCell::new(None) };
+}
+
+/// The options of the `validate` family from their JSON text (`None`: no options).
+pub(crate) fn validate_options(text: Option<&str>) -> (validate::Options, Report) {
+    validate::Options::read_json(&text.map_or(Value::Null, agent_input::options::parse))
+}
+
+/// The settings of the `convert` family from their JSON text, reused while the text stays the
+/// same.
+pub(crate) fn convert_settings(text: &str) -> Rc<Settings> {
+    LAST.with_borrow_mut(|last| {
+        if let Some((key, settings)) = last.as_ref()
+            && key == text
+        {
+            return Rc::clone(settings);
+        }
+        let settings = Rc::new(ConvertSettings::read_json(&agent_input::options::parse(text)));
+        *last = Some((text.to_string(), Rc::clone(&settings)));
+        settings
+    })
+}
 
 /// How to read the JSON: a request envelope or a bare input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,28 +69,46 @@ fn merged(mut options_report: Report, report: Report) -> Report {
 }
 
 /// Validates JSON text; returns the report as JSON (`{valid, inputType, errors, warnings}`).
-pub(crate) fn validate(text: &str, subject: Subject, options: &Value) -> String {
-    let mut report = Report::default();
-    let options = ValidateOptions::read(options, &mut report).validation;
+/// `report` holds the problems found reading the options.
+pub(crate) fn validate(text: &str, subject: Subject, options: &validate::Options, report: &Report) -> String {
+    validate_into(text, subject, options, report, |report| to_json(report))
+}
+
+/// Like [`validate`], handing the report to `write`.
+pub(crate) fn validate_into<R>(
+    text: &str,
+    subject: Subject,
+    options: &validate::Options,
+    report: &Report,
+    write: impl FnOnce(&JsValidationReport<'_>) -> R,
+) -> R {
+    let report = report.clone();
     let document = match validate::parse(text, &options.limits) {
         Ok(document) => document,
-        Err(errors) => return to_json(&ValidationReport::failed(&merged(report, errors), None)),
+        Err(errors) => return write(&JsValidationReport::failed(&merged(report, errors), None)),
     };
-    let validation = run(&document, subject, &options);
+    let validation = run(&document, subject, options);
     if report.is_ok() {
-        to_json(&ValidationReport::of(&validation))
+        write(&JsValidationReport::of(&validation))
     } else {
         let input_type = validation.input_type;
-        to_json(&ValidationReport::failed(&merged(report, validation.report), input_type))
+        write(&JsValidationReport::failed(&merged(report, validation.report), input_type))
     }
 }
 
 /// Validates and converts JSON text, writing the body into `body` (whose buffer is reused).
 /// Returns whether it converted and the report as JSON: `{ok, body: null, errors, warnings}`
-/// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`.
-pub(crate) fn convert(text: &str, subject: Subject, settings: &ConvertSettings, body: &mut String) -> (bool, String) {
-    let failed = |report: Report| (false, to_json(&ConversionReport::failed(&report)));
-    let report = settings.report.clone();
+/// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`. `report` holds
+/// the problems found reading the settings.
+pub(crate) fn convert(
+    text: &str,
+    subject: Subject,
+    settings: &ConvertSettings,
+    report: &Report,
+    body: &mut String,
+) -> (bool, String) {
+    let failed = |report: Report| (false, to_json(&JsConversionReport::failed(&report)));
+    let report = report.clone();
     let document = match validate::parse(text, &settings.validation.limits) {
         Ok(document) => document,
         Err(errors) => return failed(merged(report, errors)),
@@ -73,7 +124,7 @@ pub(crate) fn convert(text: &str, subject: Subject, settings: &ConvertSettings, 
     match agent_input::convert::convert_into(provider, &request, &settings.convert, false, body) {
         Ok(warnings) if report.is_ok() => {
             validated.warnings.extend(warnings);
-            (true, to_json(&ConversionReport::converted(&validated.warnings)))
+            (true, to_json(&JsConversionReport::converted(&validated.warnings)))
         }
         Ok(warnings) => {
             body.clear();
@@ -101,11 +152,11 @@ pub(crate) fn parse_response(provider: &str, text: &str) -> String {
             .expected(ids)
             .received(provider),
         );
-        return to_json(&ResponseReport::failed(&report));
+        return to_json(&JsResponseReport::failed(&report));
     };
     match agent_input::response::parse(provider, text) {
-        Ok(response) => to_json(&ResponseReport::read(&response)),
-        Err(report) => to_json(&ResponseReport::failed(&report)),
+        Ok(response) => to_json(&JsResponseReport::read(&response)),
+        Err(report) => to_json(&JsResponseReport::failed(&report)),
     }
 }
 
@@ -128,6 +179,18 @@ pub(crate) fn input_type(text: &str) -> Option<InputType> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Validates with options given as JSON, as the binding reads them.
+    fn validate(text: &str, subject: Subject, options: &Value) -> String {
+        let (options, report) = validate::Options::read_json(options);
+        super::validate(text, subject, &options, &report)
+    }
+
+    /// Converts with settings given as JSON, as the binding reads them.
+    fn convert(text: &str, subject: Subject, settings: &Value, body: &mut String) -> (bool, String) {
+        let (settings, report) = ConvertSettings::read_json(settings);
+        super::convert(text, subject, &settings, &report, body)
+    }
 
     fn parse(text: &str) -> Value {
         serde_json::from_str(text).expect("reports are JSON")
@@ -220,7 +283,7 @@ mod tests {
         let (ok, report) = convert(
             r#"{"input": "Hi", "parameters": {"question": "ignored"}}"#,
             Subject::Request,
-            &ConvertSettings::read(&json!({"provider": "bedrock-converse", "maxTokens": 10})),
+            &json!({"provider": "bedrock-converse", "maxTokens": 10}),
             &mut body,
         );
         assert!(ok);
@@ -240,7 +303,7 @@ mod tests {
             r#"[{"type": "text", "text": "Look"},
                 {"type": "image", "source": {"type": "url", "format": "JPG", "data": "https://example.com/a.jpg"}}]"#,
             Subject::Input,
-            &ConvertSettings::read(&json!({"provider": "bedrock-converse"})),
+            &json!({"provider": "bedrock-converse"}),
             &mut body,
         );
         assert!(!ok);
@@ -255,17 +318,33 @@ mod tests {
     #[test]
     fn conversion_reports_option_and_input_errors_together() {
         let mut body = String::new();
-        let (ok, report) =
-            convert(r#"{"input": 5}"#, Subject::Request, &ConvertSettings::read(&json!({"temperature": 3})), &mut body);
+        let (ok, report) = convert(r#"{"input": 5}"#, Subject::Request, &json!({"temperature": 3}), &mut body);
         assert!(!ok);
         let report = parse(&report);
         let codes: Vec<_> = report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
         assert_eq!(codes, ["/options/provider", "/input"]);
 
-        let (ok, report) =
-            convert("{", Subject::Request, &ConvertSettings::read(&json!({"provider": "bedrock-converse"})), &mut body);
+        let (ok, report) = convert("{", Subject::Request, &json!({"provider": "bedrock-converse"}), &mut body);
         assert!(!ok);
         assert_eq!(parse(&report)["errors"][0]["code"], "invalid_json");
+    }
+
+    #[test]
+    fn settings_read_from_the_same_text_are_reused() {
+        let text = r#"{"provider":"bedrock-converse","maxTokens":5}"#;
+        let first = convert_settings(text);
+        let again = convert_settings(text);
+        assert!(Rc::ptr_eq(&first, &again));
+        assert_eq!(first.0.convert.max_tokens, Some(5));
+        let other = convert_settings(r#"{"provider":"bedrock-converse","maxTokens":6}"#);
+        assert_eq!(other.0.convert.max_tokens, Some(6));
+        assert!(!Rc::ptr_eq(&first, &other));
+        assert_eq!(convert_settings("null").1.errors[0].path.to_string(), "/options/provider");
+        assert_eq!(
+            validate_options(Some(r#"{"allowPrefill":1}"#)).1.errors[0].path.to_string(),
+            "/options/allowPrefill"
+        );
+        assert!(validate_options(None).1.is_ok());
     }
 
     #[test]

@@ -49,14 +49,14 @@ pub(crate) fn list(diagnostics: &[Diagnostic]) -> Vec<JsDiagnostic<'_>> {
 /// `{ valid, inputType, errors, warnings }`
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ValidationReport<'a> {
+pub(crate) struct JsValidationReport<'a> {
     valid: bool,
     input_type: Option<InputType>,
     errors: Vec<JsDiagnostic<'a>>,
     warnings: Vec<JsDiagnostic<'a>>,
 }
 
-impl<'a> ValidationReport<'a> {
+impl<'a> JsValidationReport<'a> {
     /// The report of a validation.
     pub(crate) fn of(validation: &'a Validation<'_>) -> Self {
         Self {
@@ -77,7 +77,7 @@ impl<'a> ValidationReport<'a> {
 /// `{ ok, body, errors, warnings }` with `body` left `null` for the wasm layer to fill in: the
 /// body is written separately (as text or parsed), never escaped into this report.
 #[derive(Debug, Serialize)]
-pub(crate) struct ConversionReport<'a> {
+pub(crate) struct JsConversionReport<'a> {
     ok: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     body: Option<()>,
@@ -85,7 +85,7 @@ pub(crate) struct ConversionReport<'a> {
     warnings: Vec<JsDiagnostic<'a>>,
 }
 
-impl<'a> ConversionReport<'a> {
+impl<'a> JsConversionReport<'a> {
     /// A successful conversion: its warnings, and a `body` placeholder.
     pub(crate) fn converted(warnings: &'a [Diagnostic]) -> Self {
         Self { ok: true, body: Some(()), errors: Vec::new(), warnings: list(warnings) }
@@ -101,7 +101,7 @@ impl<'a> ConversionReport<'a> {
 /// response read back.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub(crate) enum ResponseReport<'a> {
+pub(crate) enum JsResponseReport<'a> {
     Read {
         ok: bool,
         message: &'a agent_input::Message<'static>,
@@ -126,7 +126,7 @@ pub(crate) struct JsUsage {
     total_tokens: u64,
 }
 
-impl<'a> ResponseReport<'a> {
+impl<'a> JsResponseReport<'a> {
     /// A response that was read.
     pub(crate) fn read(response: &'a agent_input::response::ProviderResponse) -> Self {
         Self::Read {

@@ -13,8 +13,9 @@
 //! write) throws a `TypeError`.
 
 mod api;
+#[cfg(feature = "boundary-bench")]
+pub mod bench;
 mod dto;
-mod options;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod text;
@@ -23,12 +24,11 @@ mod types;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use agent_input::{Report, validate};
 use js_sys::{Array, JSON, JsString, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::api::Subject;
-use crate::options::ConvertSettings;
 
 fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
@@ -56,7 +56,10 @@ fn text_argument(text: &JsValue, name: &str) -> Result<JsString, JsValue> {
 }
 
 /// The JSON text of an options argument: `None` when absent (`undefined` or `null`), the text of
-/// a plain object, a `TypeError` for anything else.
+/// a plain object, a `TypeError` for anything else. Reading the options is the core's
+/// ([`agent_input::options`]), which reports every bad option at its path. Options cross as
+/// `JSON.stringify` text rather than through `serde-wasm-bindgen` for size and speed (measured in
+/// docs/decisions.md, "The WebAssembly boundary").
 fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
@@ -72,16 +75,14 @@ fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
 }
 
 /// The options of the `validate` family, optional.
-fn validate_options(options: &JsValue) -> Result<Value, JsValue> {
-    // JSON.stringify writes JSON.
-    Ok(options_text(options)?.and_then(|text| serde_json::from_str(&text).ok()).unwrap_or(Value::Null))
+fn validate_options(options: &JsValue) -> Result<(validate::Options, Report), JsValue> {
+    Ok(api::validate_options(options_text(options)?.as_deref()))
 }
 
-/// The options of the `convert` family, required (there is no default provider to convert to),
-/// read from their JSON text and reused while the text stays the same.
-fn convert_options(options: &JsValue) -> Result<Rc<ConvertSettings>, JsValue> {
+/// The options of the `convert` family, required (there is no default provider to convert to).
+fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
     match options_text(options)? {
-        Some(text) => Ok(ConvertSettings::from_text(&text)),
+        Some(text) => Ok(api::convert_settings(&text)),
         None => Err(type_error("options are required: { provider: 'bedrock-converse', ... }")),
     }
 }
@@ -105,11 +106,11 @@ enum BodyAs {
 fn convert_text(
     text: &JsString,
     subject: Subject,
-    options: &ConvertSettings,
+    options: &api::Settings,
     body_as: BodyAs,
 ) -> Result<JsValue, JsValue> {
     BODY.with_borrow_mut(|body| {
-        let (ok, report) = text::with_str(text, |text| api::convert(text, subject, options, body));
+        let (ok, report) = text::with_str(text, |text| api::convert(text, subject, &options.0, &options.1, body));
         let report = JSON::parse(&report)?;
         if ok {
             let value = match body_as {
@@ -134,7 +135,7 @@ pub fn validate_request(
 ) -> Result<JsValue, JsValue> {
     let options = validate_options(options)?;
     let text = json_text(request, "request")?;
-    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options)))
+    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options.0, &options.1)))
 }
 
 /// Validates a bare input — text, an array of content blocks, or an array of messages — given as
@@ -146,7 +147,7 @@ pub fn validate_input(
 ) -> Result<JsValue, JsValue> {
     let options = validate_options(options)?;
     let text = json_text(input, "input")?;
-    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Input, &options)))
+    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Input, &options.0, &options.1)))
 }
 
 /// Validates a request body given as JSON text, as it would be sent: the text is read once, in
@@ -160,7 +161,7 @@ pub fn validate_json(
 ) -> Result<JsValue, JsValue> {
     let options = validate_options(options)?;
     let text = text_argument(text, "text")?;
-    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options)))
+    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options.0, &options.1)))
 }
 
 /// Validates a request body and converts it into the provider's request body.

@@ -8,8 +8,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::api::Subject;
-use crate::dto::{JsDiagnostic, ValidationReport, list, to_json};
-use crate::options::ValidateOptions;
+use crate::dto::{JsDiagnostic, JsValidationReport, list, to_json};
 use agent_input::{Report, validate};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -56,31 +55,29 @@ struct SchemaReport<'a> {
 
 /// Validates a request (JSON text) and its parameters against `schema`: the report of
 /// `validate`, with the schema's problems and the parameters' violations added.
-pub(crate) fn validate_parameters(text: &str, schema: &Value, options: &Value) -> String {
-    let mut report = Report::default();
-    let options = ValidateOptions::read(options, &mut report).validation;
+pub(crate) fn validate_parameters(text: &str, schema: &Value, options: &(validate::Options, Report)) -> String {
+    let (options, mut report) = (options.0, options.1.clone());
     let document = match validate::parse(text, &options.limits) {
         Ok(document) => document,
         Err(errors) => {
             report.extend(errors);
-            return to_json(&ValidationReport::failed(&report, None));
+            return to_json(&JsValidationReport::failed(&report, None));
         }
     };
     let validation =
         agent_input::schema::extend_validation(crate::api::run(&document, Subject::Request, &options), schema);
     if report.is_ok() {
-        to_json(&ValidationReport::of(&validation))
+        to_json(&JsValidationReport::of(&validation))
     } else {
         let input_type = validation.input_type;
         report.extend(validation.report);
-        to_json(&ValidationReport::failed(&report, input_type))
+        to_json(&JsValidationReport::failed(&report, input_type))
     }
 }
 
 /// Validates as [`validate_parameters`] and formats the prompt when everything is valid.
-pub(crate) fn format_inputs(text: &str, schema: &Value, options: &Value) -> String {
-    let mut report = Report::default();
-    let options = ValidateOptions::read(options, &mut report).validation;
+pub(crate) fn format_inputs(text: &str, schema: &Value, options: &(validate::Options, Report)) -> String {
+    let (options, mut report) = (options.0, options.1.clone());
     let result = validate::parse(text, &options.limits).and_then(|document| {
         let validation =
             agent_input::schema::extend_validation(crate::api::run(&document, Subject::Request, &options), schema);
@@ -129,7 +126,7 @@ fn run(
     schema: &JsValue,
     options: &JsValue,
     text: impl FnOnce() -> Result<js_sys::JsString, JsValue>,
-    check: fn(&str, &Value, &Value) -> String,
+    check: fn(&str, &Value, &(validate::Options, Report)) -> String,
 ) -> Result<JsValue, JsValue> {
     let options = crate::validate_options(options)?;
     let schema = value(schema, "schema")?;
@@ -204,12 +201,18 @@ mod tests {
         serde_json::from_str(text).expect("reports are JSON")
     }
 
+    /// Options given as JSON, read as the binding reads them.
+    fn options(value: &Value) -> (validate::Options, Report) {
+        validate::Options::read_json(value)
+    }
+
     const SCHEMA: &str = r#"{"required": ["n"], "properties": {"n": {"type": "integer", "enum": [1, 2]}}}"#;
 
     #[test]
     fn violations_carry_the_schema_path_in_camel_case() {
         let schema: Value = serde_json::from_str(SCHEMA).unwrap();
-        let report = parse(&validate_parameters(r#"{"input": "Hi", "parameters": {"n": 3}}"#, &schema, &Value::Null));
+        let report =
+            parse(&validate_parameters(r#"{"input": "Hi", "parameters": {"n": 3}}"#, &schema, &options(&Value::Null)));
         assert_eq!(report["valid"], false);
         assert_eq!(report["inputType"], "TEXT");
         let error = &report["errors"][0];
@@ -222,9 +225,10 @@ mod tests {
     #[test]
     fn formatting_returns_the_prompt_or_every_error() {
         let schema: Value = serde_json::from_str(SCHEMA).unwrap();
-        let ok = parse(&format_inputs(r#"{"input": "Hi", "parameters": {"n": 2}}"#, &schema, &Value::Null));
+        let ok = parse(&format_inputs(r#"{"input": "Hi", "parameters": {"n": 2}}"#, &schema, &options(&Value::Null)));
         assert_eq!(ok, json!({"ok": true, "prompt": "<inputs>\nn: 2\n</inputs>\n\nHi", "errors": [], "warnings": []}));
-        let bad = parse(&format_inputs(r#"{"input": "", "parameters": {}}"#, &schema, &json!({"allowPrefill": 1})));
+        let bad =
+            parse(&format_inputs(r#"{"input": "", "parameters": {}}"#, &schema, &options(&json!({"allowPrefill": 1}))));
         assert_eq!(bad["ok"], false);
         let paths: Vec<_> = bad["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
         assert_eq!(paths, ["/options/allowPrefill", "/input"]);

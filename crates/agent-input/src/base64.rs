@@ -1,9 +1,14 @@
-//! Base64 checks that never decode the whole payload.
+//! Base64: checks that never decode the whole payload, and the `base64` crate for encoding and
+//! for the few bytes decoded for signature sniffing.
 //!
-//! Payloads can be tens of megabytes, so validation is a single branch-light scan, the decoded
-//! size comes from the length, and only the first few bytes are decoded for signature sniffing.
+//! Payloads can be tens of megabytes, so validation is a single branch-light scan (measured
+//! against the crate's decoding in `benches/base64.rs`, see docs/decisions.md), the decoded size
+//! comes from the length, and only the first few bytes are decoded for signature sniffing.
 
 use std::borrow::Cow;
+
+use ::base64::Engine as _;
+use ::base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 
 /// Why a base64 string was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,55 +132,27 @@ pub fn decoded_len(s: &str) -> usize {
 /// Standard base64 with padding: what a `base64` source holds. Callers that read files (a
 /// browser upload, a fetched URL) use this to inline them.
 pub fn encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            out.push(if i <= chunk.len() { char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]) } else { '=' });
-        }
-    }
-    out
+    ::base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// Decodes at most the first `max` bytes of checked base64 text.
+/// Decodes at most the first `max` bytes of checked base64 text (empty when it is not base64).
+/// Only the quads those bytes come from are decoded, so sniffing a 50 MB payload reads a few
+/// bytes of it.
 pub fn decode_head(s: &str, max: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(max + 3);
-    for quad in s.as_bytes().chunks(4) {
-        if out.len() >= max {
-            break;
-        }
-        let mut acc = 0u32;
-        let mut n = 0;
-        for &b in quad {
-            if let Some(v) = value(b) {
-                acc = (acc << 6) | u32::from(v);
-                n += 1;
-            }
-        }
-        let bytes = acc.to_be_bytes();
-        match n {
-            4 => out.extend_from_slice(&bytes[1..4]),
-            3 => out.extend_from_slice(&((acc << 6).to_be_bytes()[1..3])),
-            2 => out.push((acc << 12).to_be_bytes()[1]),
-            _ => {}
-        }
-    }
+    let head = &s.as_bytes()[..s.len().min(max.div_ceil(3).saturating_mul(4))];
+    let mut out = LENIENT.decode(head).unwrap_or_default();
     out.truncate(max);
     out
 }
 
-const fn value(b: u8) -> Option<u8> {
-    match b {
-        b'A'..=b'Z' => Some(b - b'A'),
-        b'a'..=b'z' => Some(b - b'a' + 26),
-        b'0'..=b'9' => Some(b - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    }
-}
+/// Decoding as [`check`] accepts: any bits after the last byte (which [`check`] does not look
+/// at), padding as written.
+const LENIENT: GeneralPurpose = GeneralPurpose::new(
+    &::base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
 
 #[cfg(test)]
 mod tests {
@@ -225,6 +202,10 @@ mod tests {
         assert_eq!(decode_head("aGVsbG8gd29ybGQ=", 5), b"hello");
         assert_eq!(decode_head("aGVsbG8gd29ybGQ=", 64), b"hello world");
         assert_eq!(decode_head("QQ==", 12), b"A");
+        // Bits after the last byte are not checked, so not refused here either.
+        assert_eq!(decode_head("QR==", 12), b"A");
+        assert_eq!(decode_head("QUJDRA==", 3), b"ABC");
+        assert_eq!(decode_head("not base64!", 3), b"");
         assert_eq!(strip_whitespace("QU\r\nJD"), "QUJD");
     }
 }

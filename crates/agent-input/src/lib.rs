@@ -52,6 +52,7 @@ pub mod field;
 pub mod format;
 pub mod json;
 mod model;
+pub mod options;
 mod path;
 pub mod register;
 pub mod response;

@@ -21,7 +21,7 @@ mod turns;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -166,36 +166,7 @@ pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
     }
 }
 
-/// A tool the model may call, as callers describe it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolSpec {
-    /// The tool's name, as tool calls name it.
-    pub name: String,
-    /// What the tool does, for the model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// JSON Schema of the arguments; an empty object schema when absent.
-    #[serde(default, alias = "inputSchema", skip_serializing_if = "Option::is_none")]
-    pub input_schema: Option<Value>,
-}
-
-/// Provider-independent conversion settings.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ConvertOptions {
-    /// A system prompt, placed before any system messages.
-    pub system: Option<String>,
-    /// Most tokens to generate (default 4096, as ml-commons).
-    pub max_tokens: Option<u64>,
-    /// Sampling temperature, 0 to 1.
-    pub temperature: Option<f64>,
-    /// Nucleus sampling, 0 to 1.
-    pub top_p: Option<f64>,
-    /// Strings that stop generation.
-    pub stop_sequences: Vec<String>,
-    /// Tool specs; required when the history holds tool calls or results.
-    pub tools: Vec<ToolSpec>,
-}
+pub use crate::options::{ConvertOptions, ToolSpec};
 
 /// Default `max_tokens`, the value ml-commons' connectors use.
 pub const DEFAULT_MAX_TOKENS: u64 = 4096;
@@ -397,135 +368,11 @@ pub(crate) fn option_path(name: &str) -> Path {
     Path::root().key("options").key(name)
 }
 
-impl ConvertOptions {
-    /// Reads options from JSON the way callers write them: `snake_case` or camelCase keys
-    /// (`max_tokens` / `maxTokens`), and numbers either as JSON numbers or as numeric strings,
-    /// since ml-commons stores `model_parameters` as strings. Every problem is reported at
-    /// `/options/<key>`.
-    ///
-    /// # Errors
-    /// `invalid_parameter` for unknown keys and values of the wrong type.
-    pub fn from_json(value: &Value) -> Result<Self, Report> {
-        let (options, report) = Self::read_json(value);
-        if report.is_ok() { Ok(options) } else { Err(report) }
-    }
-
-    /// Like [`Self::from_json`], but keeps going: the options that could be read, and a report of
-    /// those that could not. Callers that go on to convert with the readable ones report every
-    /// problem at once — a bad `max_tokens` does not hide an out-of-range `temperature`.
-    pub fn read_json(value: &Value) -> (Self, Report) {
-        let mut report = Report::default();
-        let mut options = Self::default();
-        let Some(object) = value.as_object() else {
-            if !value.is_null() {
-                report.push(Diagnostic::new(
-                    Code::InvalidParameter,
-                    Path::root().key("options"),
-                    "options must be an object",
-                ));
-            }
-            return (options, report);
-        };
-        let mut bad = |key: &str, message: String, received: &Value| {
-            report.push(Diagnostic::new(Code::InvalidParameter, option_path(key), message).received(match received {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            }));
-        };
-        for (key, value) in object {
-            if value.is_null() {
-                continue;
-            }
-            match key.as_str() {
-                "system" | "system_prompt" | "systemPrompt" => match value {
-                    Value::String(s) => options.system = Some(s.clone()),
-                    other => bad("system", "system must be a string".into(), other),
-                },
-                // Whole numbers up to 2^31 - 1 (the providers' int32); larger ones would be clamped
-                // by the conversion to an integer and reported as a different number.
-                "max_tokens" | "maxTokens" => {
-                    match number(value).filter(|n| n.fract() == 0.0 && (0.0..=f64::from(i32::MAX)).contains(n)) {
-                        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                        Some(n) => options.max_tokens = Some(n as u64),
-                        None => {
-                            bad("max_tokens", "max_tokens must be a whole number from 1 to 2147483647".into(), value);
-                        }
-                    }
-                }
-                "temperature" => match number(value) {
-                    Some(n) => options.temperature = Some(n),
-                    None => bad("temperature", "temperature must be a number between 0 and 1".into(), value),
-                },
-                "top_p" | "topP" => match number(value) {
-                    Some(n) => options.top_p = Some(n),
-                    None => bad("top_p", "top_p must be a number between 0 and 1".into(), value),
-                },
-                "stop_sequences" | "stopSequences" => match value {
-                    Value::String(s) => options.stop_sequences = vec![s.clone()],
-                    Value::Array(items) if items.iter().all(Value::is_string) => {
-                        options.stop_sequences = items.iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
-                    }
-                    other => bad("stop_sequences", "stop_sequences must be an array of strings".into(), other),
-                },
-                "tools" => match tool_specs(value) {
-                    Ok(tools) => options.tools = tools,
-                    Err(why) => bad(
-                        "tools",
-                        format!("tools must be an array of {{name, description, input_schema}}: {why}"),
-                        value,
-                    ),
-                },
-                other => bad(
-                    other,
-                    format!(
-                        "unknown option '{other}'; the options are system, max_tokens, temperature, top_p, stop_sequences, tools"
-                    ),
-                    &Value::String(other.to_string()),
-                ),
-            }
-        }
-        (options, report)
-    }
-}
-
-/// A JSON number, or a string holding exactly one (read by the JSON parser, which the library
-/// has anyway, rather than `str::parse`, whose float tables the WebAssembly build would carry).
-fn number(value: &Value) -> Option<f64> {
-    match value {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => serde_json::from_str::<Value>(s.trim()).ok()?.as_f64().filter(|n| n.is_finite()),
-        _ => None,
-    }
-}
-
 /// A float as JSON writes it, for messages (`serde_json`'s formatter instead of `core::fmt`'s,
 /// which would add its float tables to the WebAssembly build).
 pub(crate) fn number_text(value: f64) -> String {
     serde_json::Number::from_f64(value)
         .map_or_else(|| "a value that is not a finite number".to_string(), |n| n.to_string())
-}
-
-/// Tool specs from JSON: `[{"name", "description"?, "input_schema"? | "inputSchema"?}]`.
-fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
-    let Value::Array(items) = value else { return Err("it is not an array".into()) };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let Value::Object(spec) = item else { return Err(format!("item {i} is not an object")) };
-            let Some(Value::String(name)) = spec.get("name") else {
-                return Err(format!("item {i} has no string \"name\""));
-            };
-            let description = match spec.get("description") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(d)) => Some(d.clone()),
-                Some(_) => return Err(format!("item {i} has a \"description\" that is not a string")),
-            };
-            let input_schema =
-                spec.get("input_schema").or_else(|| spec.get("inputSchema")).filter(|s| !s.is_null()).cloned();
-            Ok(ToolSpec { name: name.clone(), description, input_schema })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -47,34 +47,7 @@ use validator::Validator;
 #[allow(unused_imports)]
 pub(crate) use crate::text::{a_or_an, quote};
 
-/// Size limits, checked before the work they protect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest request body in bytes (default 64 MiB), checked before parsing.
-    pub max_body_bytes: usize,
-    /// Deepest JSON nesting (default 64), checked before validation.
-    pub max_depth: usize,
-    /// Most messages in one input (default 10,000).
-    pub max_messages: usize,
-    /// Most content blocks in one message or content-block input (default 1,000).
-    pub max_blocks: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self { max_body_bytes: 64 * 1024 * 1024, max_depth: 64, max_messages: 10_000, max_blocks: 1_000 }
-    }
-}
-
-/// How to validate.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Size limits.
-    pub limits: Limits,
-    /// Accept a conversation that ends with an assistant message (a prefill for the model to
-    /// continue). ml-commons requires the last message to be `user` or `tool`.
-    pub allow_prefill: bool,
-}
+pub use crate::options::{Limits, Options};
 
 /// The outcome of validating a request or a bare input.
 #[derive(Debug, Clone)]
