@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// (fixture file, case name, label).
 const EXAMPLES: &[(&str, &str, &str)] = &[
-    ("text", "plain text", "Text"),
+    ("mlcommons_vectors", "vector 28 text question", "Text"),
     ("content_blocks", "text and base64 image", "Text and a base64 image"),
     ("content_blocks", "image from s3 url", "Image from an S3 URL"),
     ("content_blocks", "document with name", "A named document"),
