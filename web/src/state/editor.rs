@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::analyzer::{Analyzer, Body};
 use crate::browser::files;
 use crate::model::input_form::{self, Form, convert_form, form_of};
+use crate::model::media::media_bytes;
 use crate::model::placeholders::{expand_tokens, with_tokens};
 
 /// Which editor the build pane shows.
@@ -212,7 +213,7 @@ impl Editor {
         }
         spawn_local(async move {
             for file in files {
-                match files::read(file).await {
+                match files::read(file, self.attached_bytes()).await {
                     Ok(read) => {
                         self.keep_preview(read.preview, read.preview_key);
                         self.add_block(read.block);
@@ -221,6 +222,14 @@ impl Editor {
                 }
             }
         });
+    }
+
+    /// The bytes of media in the body (the JSON editor's text read, placeholders put back).
+    pub(crate) fn attached_bytes(self) -> usize {
+        match self.view.get_untracked() {
+            EditorView::Json => self.body_value().map_or(0, |v| media_bytes(&v)),
+            EditorView::Form(_) => self.doc.with_value(media_bytes),
+        }
     }
 
     /// Files an image's object URL under its payload's preview key.
