@@ -13,7 +13,7 @@ use super::analyzer::{Analyzer, Body};
 use crate::browser::files;
 use crate::model::input_form::{self, Form, convert_form, form_of};
 use crate::model::media::media_bytes;
-use crate::model::placeholders::{expand_tokens, with_tokens};
+use crate::model::placeholders::{Token, expand_tokens, with_tokens};
 
 /// Which editor the build pane shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub(crate) struct Editor {
     /// Object URLs of images read from files, by `media::preview_key`.
     pub(crate) previews: StoredValue<HashMap<String, String>>,
     /// Media payloads the JSON editor shows as placeholders: (placeholder, payload).
-    media_tokens: StoredValue<Vec<(String, String)>>,
+    media_tokens: StoredValue<Vec<Token>>,
     analyzer: Analyzer,
 }
 
@@ -70,7 +70,13 @@ impl Editor {
     /// Something the analysis reads changed (the body, or the settings).
     pub(crate) fn changed(self) {
         self.analyzer.changed(move || match self.view.get_untracked() {
-            EditorView::Json => Body::Text(self.json_text()),
+            EditorView::Json => {
+                let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
+                let (full, for_schema) = self
+                    .media_tokens
+                    .with_value(|tokens| (expand_tokens(&text, tokens, false), expand_tokens(&text, tokens, true)));
+                Body::Text { text: full, for_schema }
+            }
             EditorView::Form(_) => Body::Tree(self.doc),
         });
     }
@@ -78,7 +84,7 @@ impl Editor {
     /// The JSON editor's text with the media it shows as placeholders put back.
     pub(crate) fn json_text(self) -> String {
         let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
-        self.media_tokens.with_value(|tokens| expand_tokens(&text, tokens))
+        self.media_tokens.with_value(|tokens| expand_tokens(&text, tokens, false))
     }
 
     fn set_json_text(self, value: &Value) {
