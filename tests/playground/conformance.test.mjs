@@ -40,11 +40,14 @@ after(async () => {
   await gateway?.stop();
 });
 
-/** What the view shows of a value: long base64 strings shortened. */
+/** What the view shows of a value: long base64 strings (and data: URLs' payloads) shortened. */
 function shortened(value) {
   if (typeof value === 'string') {
-    return value.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(value)
-      ? `${value.slice(0, SHORTEN_KEEP)}… [${value.length} base64 characters]`
+    // A data: URL (the OpenAI providers' media) keeps its prefix; its payload is shortened.
+    const prefix = /^data:[^,]*;base64,/.exec(value.slice(0, SHORTEN_OVER))?.[0] ?? '';
+    const payload = value.slice(prefix.length);
+    return payload.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(payload)
+      ? `${prefix}${payload.slice(0, SHORTEN_KEEP)}… [${payload.length} base64 characters]`
       : value;
   }
   if (Array.isArray(value)) return value.map(shortened);

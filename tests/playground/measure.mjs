@@ -1,6 +1,6 @@
 // Measures the playground (not a test: numbers, no pass/fail): shipped size, time to
-// interactive, and keystroke-to-update latency with a 5 MB image in the input, in the form and
-// in the JSON editor. Writes target/playground/measurements.json and prints a summary.
+// interactive, and keystroke-to-update latency in the form and in the JSON editor, for every
+// provider view, with and without a 5 MB image (side by side). PROVIDERS=a,b limits the views. Writes target/playground/measurements.json and prints a summary.
 //
 // Run: node tests/playground/measure.mjs   (after scripts/build-site and cargo build -p agent-gateway)
 
@@ -84,34 +84,61 @@ try {
   }
   result.timeToInteractiveMs = stats(tti);
 
+  // Keystroke latency per provider view, the same edits with and without a 5 MB image.
   const image = Buffer.alloc(IMAGE_BYTES);
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(image);
-  const body = { input: [{ type: 'text', text: 'Describe this.' }, { type: 'image', source: { type: 'base64', format: 'png', data: image.toString('base64') } }] };
+  const text = { type: 'text', text: 'Describe this.' };
+  const bodies = {
+    withoutMedia: { input: [text] },
+    withImage: { input: [text, { type: 'image', source: { type: 'base64', format: 'png', data: image.toString('base64') } }] },
+  };
   const { page, context } = await openPlayground(browser, gateway.base);
-  await page.click('[data-testid="form-json"]');
-  await page.$eval('[data-testid="json-editor"]', (el, text) => {
-    el.value = text;
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  }, JSON.stringify(body, null, 2));
-  await settled(page);
-  await page.click('[data-testid="form-blocks"]');
-  await settled(page);
-  result.form = await typeLatency(page, '[data-path="/input/0/text"]');
-
-  await page.click('[data-testid="form-json"]');
-  await settled(page);
-  // Put the caret inside the text block's string.
-  await page.$eval('[data-testid="json-editor"]', (el) => {
-    const at = el.value.indexOf('Describe this.') + 8;
-    el.setSelectionRange(at, at);
-  });
-  result.jsonEditor = await typeLatency(page, '[data-testid="json-editor"]');
+  await page.$eval('.settings', (d) => (d.open = true));
+  const providers = await page.$$eval('[data-testid="provider-select"] option', (os) => os.map((o) => o.value));
+  const only = process.env.PROVIDERS?.split(',');
+  result.keystrokes = {};
+  for (const provider of providers.filter((p) => !only || only.includes(p))) {
+    await page.selectOption('[data-testid="provider-select"]', provider);
+    const row = {};
+    for (const [name, body] of Object.entries(bodies)) {
+      await page.click('[data-testid="form-json"]');
+      await page.$eval('[data-testid="json-editor"]', (el, t) => {
+        el.value = t;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, JSON.stringify(body, null, 2));
+      await settled(page);
+      await page.click('[data-testid="form-blocks"]');
+      await settled(page);
+      const form = await typeLatency(page, '[data-path="/input/0/text"]');
+      await page.click('[data-testid="form-json"]');
+      await settled(page);
+      // Put the caret inside the text block's string.
+      await page.$eval('[data-testid="json-editor"]', (el) => {
+        const at = el.value.indexOf('Describe this.') + 8;
+        el.setSelectionRange(at, at);
+      });
+      const jsonEditor = await typeLatency(page, '[data-testid="json-editor"]');
+      const outputChars = await page.$eval('[data-testid="converse-output"]', (el) => el.textContent.length);
+      row[name] = { form, jsonEditor, outputChars };
+    }
+    result.keystrokes[provider] = row;
+  }
   await context.close();
 
-  result.keystrokes = KEYSTROKES;
+  const table = ['| provider view | form, no media | form, 5 MB image | ratio | JSON, no media | JSON, 5 MB image | ratio | pane chars (image) |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const [provider, { withoutMedia: a, withImage: b }] of Object.entries(result.keystrokes)) {
+    const m = (x) => x.keystrokeToUpdate.median;
+    const w = (x) => x.analysisAlone.median;
+    table.push(
+      `| ${provider} | ${m(a.form)} (${w(a.form)}) | ${m(b.form)} (${w(b.form)}) | ${(m(b.form) / m(a.form)).toFixed(2)}× ` +
+        `| ${m(a.jsonEditor)} (${w(a.jsonEditor)}) | ${m(b.jsonEditor)} (${w(b.jsonEditor)}) | ${(m(b.jsonEditor) / m(a.jsonEditor)).toFixed(2)}× | ${b.outputChars} |`,
+    );
+  }
+  result.keystrokesEach = KEYSTROKES;
   result.imageBytes = IMAGE_BYTES;
   writeFileSync(join(artifacts, 'measurements.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log(JSON.stringify(result, null, 2));
+  console.log(JSON.stringify({ sizes: result.sizes, timeToInteractiveMs: result.timeToInteractiveMs }, null, 2));
+  console.log(`\nkeystroke → update, median ms (analysis alone in brackets), ${KEYSTROKES} keystrokes each:\n${table.join('\n')}`);
 } finally {
   await browser.close();
   await gateway.stop();

@@ -4,19 +4,14 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::model::display::human_bytes;
-use crate::model::media::{MAX_FILE_BYTES, MediaFile, block_for};
+use crate::model::media::{MediaFile, admit, block_for};
 
-/// Reads a file into a base64 content block, with an object URL to preview an image by.
-pub(crate) async fn read(file: web_sys::File) -> Result<MediaFile, String> {
+/// Reads a file into a base64 content block, with an object URL to preview an image by; refused
+/// before reading when it would take the `attached` media bytes over `media::MAX_MEDIA_BYTES`.
+pub(crate) async fn read(file: web_sys::File, attached: usize) -> Result<MediaFile, String> {
     let name = file.name();
-    if file.size() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{name} is {}, over the {} a request can carry as base64",
-            human_bytes(file.size() as usize),
-            human_bytes(MAX_FILE_BYTES as usize)
-        ));
-    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    admit(&name, file.size() as usize, attached)?;
     let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name} could not be read"))?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let mut read = block_for(&bytes, &file.type_(), &name);

@@ -4,14 +4,15 @@
 //! Errors as the execute pane tells them apart: no URL to call (`Backend::execute_url`), no
 //! response at all (the network, CORS: the browser gives the page no detail, so the pane adds a
 //! CORS hint for another origin), or a response with any HTTP status (its body read by
-//! `model::backend::read`, 400's detail list included).
+//! `model::backend::read`, 400's detail list included), or a body over
+//! `model::backend::MAX_ANSWER_BYTES` (not read past the limit).
 
 use gloo_net::http::{Request, Response};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::page;
-use crate::model::backend::{Backend, Reply};
+use crate::model::backend::{Backend, MAX_ANSWER_BYTES, Reply};
 
 /// POSTs `body` to the backend's execute URL with its auth header.
 pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
@@ -24,26 +25,26 @@ pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
     let result = post_json(&url, backend.authorization().as_deref(), body).await;
     let millis = page::now() - start;
     match result {
-        Ok((status, body)) => Reply::Answered { status, millis, body },
+        Ok((status, Some(body))) => Reply::Answered { status, millis, body },
+        Ok((status, None)) => Reply::TooLarge { status, millis },
         Err(reason) => Reply::Unreachable { millis, reason, cross_origin },
     }
 }
 
-/// The status and the body as text; `Err` is why no response (or no whole body) came.
-async fn post_json(url: &str, authorization: Option<&str>, body: String) -> Result<(u16, String), String> {
+/// The status and the body as text (`None`: over [`MAX_ANSWER_BYTES`]); `Err` is why no
+/// response (or no whole body) came.
+async fn post_json(url: &str, authorization: Option<&str>, body: String) -> Result<(u16, Option<String>), String> {
     let mut request = Request::post(url).header("Content-Type", "application/json");
     if let Some(value) = authorization {
         request = request.header("Authorization", value);
     }
     let response = request.body(body).map_err(reason)?.send().await.map_err(reason)?;
-    let mut bytes = Vec::new();
+    let status = response.status();
     let mut chunks = Chunks::of(&response);
-    while let Some(chunk) = chunks.next().await? {
-        bytes.extend_from_slice(&chunk);
-    }
+    let Some(bytes) = chunks.read_to_end(MAX_ANSWER_BYTES).await? else { return Ok((status, None)) };
     // As `Response.text()` decodes: UTF-8, a byte order mark dropped, bad bytes replaced.
     let text = String::from_utf8_lossy(&bytes);
-    Ok((response.status(), text.strip_prefix('\u{feff}').unwrap_or(&text).to_string()))
+    Ok((status, Some(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string())))
 }
 
 /// A response body read as it arrives: each [`Chunks::next`] is the next piece the network
@@ -67,6 +68,22 @@ impl Chunks {
             return Ok(None);
         }
         Ok(Some(js_sys::Uint8Array::new(&field("value")).to_vec()))
+    }
+
+    /// The whole body, or `None` as soon as it is over `limit` bytes (the stream is then
+    /// cancelled, not read on).
+    pub(crate) async fn read_to_end(&mut self, limit: usize) -> Result<Option<Vec<u8>>, String> {
+        let mut bytes = Vec::new();
+        while let Some(chunk) = self.next().await? {
+            if bytes.len() + chunk.len() > limit {
+                if let Some(reader) = self.reader.take() {
+                    let _ = reader.cancel();
+                }
+                return Ok(None);
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(Some(bytes))
     }
 }
 

@@ -97,11 +97,18 @@ impl Backend {
     }
 }
 
+/// Most bytes of an answer read: more than a conversation's memory holds at agent-gateway's
+/// default (`--max-memory-bytes`, 16 MiB), so no answer the gateway gives is cut; past it
+/// the body is not read on (a runaway or hostile backend cannot fill the page's memory).
+pub(crate) const MAX_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+
 /// What one execute call came back with.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Reply {
     /// The backend answered (any status).
     Answered { status: u16, millis: f64, body: String },
+    /// The backend answered with a body over [`MAX_ANSWER_BYTES`], which was not read on.
+    TooLarge { status: u16, millis: f64 },
     /// No answer: the network, CORS, or a bad URL.
     Unreachable { millis: f64, reason: String, cross_origin: bool },
 }

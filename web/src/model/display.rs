@@ -12,10 +12,23 @@ fn looks_like_base64(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_' | b'\n' | b'\r'))
 }
 
-/// A long base64 string as views show it: its start and its length.
+/// A long base64 string as views show it: its start and its length. A `data:…;base64,` URL (the
+/// `OpenAI` providers' media) keeps its prefix and has its payload shortened.
 pub(crate) fn shorten_str(s: &str) -> Option<String> {
-    (s.len() > SHORTEN_OVER && looks_like_base64(s))
-        .then(|| format!("{}… [{} base64 characters]", &s[..SHORTEN_KEEP], s.len()))
+    if s.len() <= SHORTEN_OVER {
+        return None;
+    }
+    let at = data_url_payload(s).unwrap_or(0);
+    let payload = &s[at..];
+    (payload.len() > SHORTEN_OVER && looks_like_base64(payload))
+        .then(|| format!("{}{}… [{} base64 characters]", &s[..at], &payload[..SHORTEN_KEEP], payload.len()))
+}
+
+/// Where the payload of a `data:<mime>;base64,` URL starts.
+fn data_url_payload(s: &str) -> Option<usize> {
+    let head = s.as_bytes().get(..s.len().min(SHORTEN_OVER))?;
+    let comma = head.iter().position(|&b| b == b',')?;
+    (head.starts_with(b"data:") && head[..comma].ends_with(b";base64")).then_some(comma + 1)
 }
 
 /// Shortens every long base64 string literal in JSON text, as [`shorten`] does in a tree.
@@ -91,5 +104,21 @@ mod tests {
         assert_eq!(human_bytes(1023), "1023 B");
         assert_eq!(human_bytes(1536), "1.5 KB");
         assert_eq!(human_bytes(5 * 1024 * 1024), "5.00 MB");
+    }
+
+    #[test]
+    fn data_urls_keep_their_prefix() {
+        let data = format!("iVBORw0KGgoA{}", "A".repeat(388));
+        let url = format!("data:image/png;base64,{data}");
+        assert_eq!(shorten_str(&url), Some(format!("data:image/png;base64,{}… [400 base64 characters]", &data[..48])));
+        let text = format!(r#"{{"image_url":{{"url":"{url}"}}}}"#);
+        assert_eq!(
+            shorten_json_text(&text),
+            format!(r#"{{"image_url":{{"url":"data:image/png;base64,{}… [400 base64 characters]"}}}}"#, &data[..48])
+        );
+        // Not base64 after the comma, or not a data URL: unchanged.
+        assert_eq!(shorten_str(&format!("data:text/plain,{}", "é".repeat(200))), None);
+        assert_eq!(shorten_str(&format!("data:image/png;base64,{}", "A".repeat(200))), None);
+        assert_eq!(shorten_str(&format!("https://example.com/{}", "a".repeat(300))), None);
     }
 }

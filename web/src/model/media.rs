@@ -5,8 +5,46 @@
 use agent_input::format::{self, DocumentFormat, ImageFormat, Signature, VideoFormat};
 use serde_json::{Value, json};
 
-/// Largest file read: its base64 must fit the core's 64 MiB body limit.
-pub(crate) const MAX_FILE_BYTES: f64 = 48.0 * 1024.0 * 1024.0;
+use super::display::human_bytes;
+
+/// Most bytes of files attached to one request, all of them together: as base64 (a third more)
+/// they take 60 MiB, which leaves the rest of the body room under agent-gateway's default
+/// `--max-body-bytes` (64 MiB, also the core's body limit).
+pub(crate) const MAX_MEDIA_BYTES: usize = 45 * 1024 * 1024;
+
+/// The bytes the base64 payloads (`data` strings) of a body decode to, about.
+pub(crate) fn media_bytes(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => items.iter().map(media_bytes).sum(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) if k == "data" => s.len() / 4 * 3,
+                _ => media_bytes(v),
+            })
+            .sum(),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => 0,
+    }
+}
+
+/// Whether a file of `size` bytes may join `attached` bytes of media under [`MAX_MEDIA_BYTES`];
+/// `Err` is the message: the file, the total it would make, the cap, and that what is attached
+/// stays.
+pub(crate) fn admit(name: &str, size: usize, attached: usize) -> Result<(), String> {
+    let total = attached.saturating_add(size);
+    if total <= MAX_MEDIA_BYTES {
+        return Ok(());
+    }
+    let attached =
+        if attached == 0 { String::new() } else { format!(" with the {} already attached", human_bytes(attached)) };
+    Err(format!(
+        "{name} ({}) was not added: the files would total {}{attached}, over the {} one request carries \
+         (as base64, under agent-gateway's default 64 MB body limit). What is attached is kept.",
+        human_bytes(size),
+        human_bytes(total),
+        human_bytes(MAX_MEDIA_BYTES)
+    ))
+}
 
 /// A file read into a content block.
 #[derive(Debug, Clone)]
@@ -129,5 +167,24 @@ mod tests {
         assert_eq!(file.block["source"], json!({"type": "base64", "format": "pdf", "data": "JVBERi0xLjcK"}));
         assert!(is_image_bytes("iVBORw0KGgoA"));
         assert!(!is_image_bytes("JVBERi0xLjcK"));
+    }
+
+    #[test]
+    fn the_total_of_attached_files_is_capped() {
+        let mb = 1024 * 1024;
+        let body = json!({"input": [{"type": "image", "source": {"data": "A".repeat(4000)}},
+            {"type": "document", "source": {"data": "QUJD"}}, {"type": "text", "text": "data"}]});
+        assert_eq!(media_bytes(&body), 3000 + 3);
+        assert_eq!(admit("a.png", 15 * mb, 30 * mb), Ok(()));
+        let refused = admit("b.png", 16 * mb, 30 * mb).unwrap_err();
+        assert_eq!(
+            refused,
+            "b.png (16.00 MB) was not added: the files would total 46.00 MB with the 30.00 MB already attached, \
+             over the 45.00 MB one request carries (as base64, under agent-gateway's default 64 MB body limit). \
+             What is attached is kept."
+        );
+        assert!(admit("c.mov", 46 * mb, 0).unwrap_err().contains("would total 46.00 MB, over"));
+        // As base64 with the rest of the body, the cap fits the gateway's 64 MiB.
+        assert!(MAX_MEDIA_BYTES.div_ceil(3) * 4 + mb <= 64 * mb);
     }
 }

@@ -9,9 +9,18 @@ use super::media::preview_key;
 /// Payloads longer than this are shown in the JSON editor as placeholders.
 pub(crate) const TOKEN_OVER: usize = 4096;
 
+/// A media payload the JSON editor shows as a placeholder, each part a JSON string literal
+/// (quoted once when the editor is filled, not on every keystroke).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Token {
+    placeholder: String,
+    payload: String,
+    stand_in: String,
+}
+
 /// A copy of the body for the JSON editor: every long `data` string replaced by a placeholder
 /// (recorded in `tokens`), so the editor never holds megabytes of base64.
-pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<(String, String)>) -> Value {
+pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<Token>) -> Value {
     match value {
         Value::Array(items) => Value::Array(items.iter().map(|v| with_tokens(v, tokens)).collect()),
         Value::Object(map) => Value::Object(
@@ -23,7 +32,12 @@ pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<(String, String)>) -> 
                             tokens.len() + 1,
                             super::display::human_bytes(s.len())
                         );
-                        tokens.push((token.clone(), s.clone()));
+                        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+                        tokens.push(Token {
+                            placeholder: quote(&token),
+                            payload: quote(s),
+                            stand_in: quote(&stand_in(s)),
+                        });
                         (k.clone(), Value::String(token))
                     }
                     _ => (k.clone(), with_tokens(v, tokens)),
@@ -34,16 +48,44 @@ pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<(String, String)>) -> 
     }
 }
 
-/// The editor's text with each placeholder (as a whole JSON string) replaced by its payload.
-pub(crate) fn expand_tokens(text: &str, tokens: &[(String, String)]) -> String {
+/// The editor's text with each placeholder (as a whole JSON string) replaced by its payload, or
+/// with `for_schema`, by its stand-in.
+pub(crate) fn expand_tokens(text: &str, tokens: &[Token], for_schema: bool) -> String {
     let mut text = text.to_string();
-    for (token, data) in tokens {
-        let quoted = format!("\"{token}\"");
-        if text.contains(&quoted) {
-            text = text.replace(&quoted, &serde_json::to_string(data).unwrap_or_default());
+    for token in tokens {
+        if text.contains(token.placeholder.as_str()) {
+            let with = if for_schema { &token.stand_in } else { &token.payload };
+            text = text.replace(token.placeholder.as_str(), with);
         }
     }
     text
+}
+
+/// What the schema check gets for a media payload: its first 64 base64 characters, a whole
+/// base64 string with the payload's signature, so the check (which reads the parameters and
+/// the prompt, never the media) is not handed megabytes a keystroke.
+pub(crate) fn stand_in(data: &str) -> String {
+    let mut head: String = data.chars().filter(|c| !c.is_ascii_whitespace()).take(64).collect();
+    if head.contains('=') || !head.len().is_multiple_of(4) {
+        head.clear();
+    }
+    head
+}
+
+/// The body for the schema check: every long `data` string replaced by its [`stand_in`].
+pub(crate) fn for_schema(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(for_schema).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| match v {
+                    Value::String(s) if k == "data" && s.len() > TOKEN_OVER => (k.clone(), Value::String(stand_in(s))),
+                    _ => (k.clone(), for_schema(v)),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// A copy of a value with long `data` strings (media payloads) replaced by a marker holding
@@ -84,12 +126,23 @@ mod tests {
         assert_eq!(tokens.len(), 1);
         let text = serde_json::to_string_pretty(&shown).unwrap();
         assert!(text.len() < 400, "{text}");
-        let back: Value = serde_json::from_str(&expand_tokens(&text, &tokens)).unwrap();
+        let back: Value = serde_json::from_str(&expand_tokens(&text, &tokens, false)).unwrap();
         assert_eq!(back, body);
+        let light: Value = serde_json::from_str(&expand_tokens(&text, &tokens, true)).unwrap();
+        assert_eq!(light, for_schema(&body));
+        assert_eq!(light["input"][0]["source"]["data"], json!("A".repeat(64)));
+        assert_eq!(light["input"][1], body["input"][1]);
         // An edited placeholder is text like any other.
         let edited = text.replace("media 1", "media 9");
-        let back: Value = serde_json::from_str(&expand_tokens(&edited, &tokens)).unwrap();
+        let back: Value = serde_json::from_str(&expand_tokens(&edited, &tokens, false)).unwrap();
         assert!(back["input"][0]["source"]["data"].as_str().unwrap().starts_with("⟪media 9"));
+    }
+
+    #[test]
+    fn stand_ins_are_whole_base64() {
+        assert_eq!(stand_in(&format!("iVBO\nRw0K{}", "A".repeat(5000))).len(), 64);
+        assert!(stand_in(&format!("iVBO\nRw0K{}", "A".repeat(5000))).starts_with("iVBORw0K"));
+        assert_eq!(stand_in("QUJD=="), "");
     }
 
     #[test]

@@ -13,12 +13,14 @@ use crate::browser::page::now;
 use crate::browser::schema_module;
 use crate::browser::schema_module::Load;
 use crate::model::analysis::{self, Analysis};
+use crate::model::placeholders::for_schema;
 use crate::model::schema::{self, Field};
 use crate::model::settings::Settings;
 
-/// The body as the analysis reads it: the JSON editor's text, or the forms' value.
+/// The body as the analysis reads it: the JSON editor's text (and the same text with media
+/// stand-ins, for the schema check), or the forms' value.
 pub(crate) enum Body {
-    Text(String),
+    Text { text: String, for_schema: String },
     Tree(StoredValue<Value>),
 }
 
@@ -73,13 +75,14 @@ impl Analyzer {
         let start = now();
         let settings = self.settings.get_untracked();
         let (mut result, text) = match body {
-            Body::Text(text) => (analysis::analyze_text(&text, &settings), Ok(text)),
+            Body::Text { text, for_schema } => (analysis::analyze_text(&text, &settings), Ok(for_schema)),
             Body::Tree(doc) => (doc.with_value(|v| analysis::analyze_value(v, &settings)), Err(doc)),
         };
         if settings.schema_on {
+            // The schema check reads the parameters and the prompt: media go as stand-ins.
             let body_text = move || match text {
                 Ok(text) => text,
-                Err(doc) => doc.with_value(|v| serde_json::to_string(v).unwrap_or_default()),
+                Err(doc) => doc.with_value(|v| serde_json::to_string(&for_schema(v)).unwrap_or_default()),
             };
             let module = self.schema_load.with_untracked(Load::module);
             result.schema = Some(schema::check(&settings, module, result.valid, body_text));

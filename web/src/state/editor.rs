@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use super::analyzer::{Analyzer, Body};
 use crate::browser::files;
 use crate::model::input_form::{self, Form, convert_form, form_of};
-use crate::model::placeholders::{expand_tokens, with_tokens};
+use crate::model::media::media_bytes;
+use crate::model::placeholders::{Token, expand_tokens, with_tokens};
 
 /// Which editor the build pane shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub(crate) struct Editor {
     /// Object URLs of images read from files, by `media::preview_key`.
     pub(crate) previews: StoredValue<HashMap<String, String>>,
     /// Media payloads the JSON editor shows as placeholders: (placeholder, payload).
-    media_tokens: StoredValue<Vec<(String, String)>>,
+    media_tokens: StoredValue<Vec<Token>>,
     analyzer: Analyzer,
 }
 
@@ -69,7 +70,13 @@ impl Editor {
     /// Something the analysis reads changed (the body, or the settings).
     pub(crate) fn changed(self) {
         self.analyzer.changed(move || match self.view.get_untracked() {
-            EditorView::Json => Body::Text(self.json_text()),
+            EditorView::Json => {
+                let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
+                let (full, for_schema) = self
+                    .media_tokens
+                    .with_value(|tokens| (expand_tokens(&text, tokens, false), expand_tokens(&text, tokens, true)));
+                Body::Text { text: full, for_schema }
+            }
             EditorView::Form(_) => Body::Tree(self.doc),
         });
     }
@@ -77,7 +84,7 @@ impl Editor {
     /// The JSON editor's text with the media it shows as placeholders put back.
     pub(crate) fn json_text(self) -> String {
         let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
-        self.media_tokens.with_value(|tokens| expand_tokens(&text, tokens))
+        self.media_tokens.with_value(|tokens| expand_tokens(&text, tokens, false))
     }
 
     fn set_json_text(self, value: &Value) {
@@ -212,7 +219,7 @@ impl Editor {
         }
         spawn_local(async move {
             for file in files {
-                match files::read(file).await {
+                match files::read(file, self.attached_bytes()).await {
                     Ok(read) => {
                         self.keep_preview(read.preview, read.preview_key);
                         self.add_block(read.block);
@@ -221,6 +228,14 @@ impl Editor {
                 }
             }
         });
+    }
+
+    /// The bytes of media in the body (the JSON editor's text read, placeholders put back).
+    pub(crate) fn attached_bytes(self) -> usize {
+        match self.view.get_untracked() {
+            EditorView::Json => self.body_value().map_or(0, |v| media_bytes(&v)),
+            EditorView::Form(_) => self.doc.with_value(media_bytes),
+        }
     }
 
     /// Files an image's object URL under its payload's preview key.

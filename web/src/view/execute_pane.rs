@@ -8,6 +8,7 @@ use leptos::task::spawn_local;
 use super::copy::copy;
 use crate::browser::{http, page, storage};
 use crate::model::backend::{self, Auth, Backend, Reading, Reply};
+use crate::model::display::human_bytes;
 use crate::model::input_form;
 use crate::state::Editor;
 
@@ -38,7 +39,7 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
             let reply = http::execute(&backend, body).await;
             let (reading, raw) = match &reply {
                 Reply::Answered { body, .. } => (backend::read(body), backend::raw_view(body)),
-                Reply::Unreachable { .. } => (Reading::default(), String::new()),
+                Reply::TooLarge { .. } | Reply::Unreachable { .. } => (Reading::default(), String::new()),
             };
             result.set(Some((reply, reading, raw)));
             running.set(false);
@@ -118,7 +119,7 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
         {move || result.get().map(|(reply, reading, raw)| {
             let current = backend_state.get_untracked();
             let (status_text, status_class, millis) = match &reply {
-                Reply::Answered { status, millis, .. } => (
+                Reply::Answered { status, millis, .. } | Reply::TooLarge { status, millis } => (
                     status.to_string(),
                     if *status < 300 { "ok" } else { "bad" },
                     *millis,
@@ -141,8 +142,17 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
                         </p>
                     })
                 }
-                Reply::Answered { .. } => None,
+                Reply::Answered { .. } | Reply::TooLarge { .. } => None,
             };
+            let too_large = matches!(reply, Reply::TooLarge { .. }).then(|| view! {
+                <p class="notice" data-testid="execute-too-large">
+                    {format!(
+                        "The answer is over the {} the playground reads; it was not read further. \
+                         The backend's answer can be read with Copy as curl.",
+                        human_bytes(backend::MAX_ANSWER_BYTES)
+                    )}
+                </p>
+            });
             let details: Vec<_> = reading.details.iter().map(|(code, path, message)| view! {
                 <li data-testid="execute-error" data-code=code.clone() data-path=path.clone() class="error">
                     <span class="badge">"error"</span><code class="code-name">{code.clone()}</code>
@@ -158,6 +168,7 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
                         <span class="muted">{format!(" {millis:.0} ms")}</span>
                     </p>
                     {unreachable}
+                    {too_large}
                     {reading.reason.clone().map(|r| view! { <p class="notice">{r}</p> })}
                     {(!details.is_empty()).then(|| view! { <ul class="diagnostics">{details}</ul> })}
                     {reading.answer.clone().map(|answer| view! {

@@ -8,7 +8,7 @@ use super::{field_id, item_controls, raw_item, str_at, text_field};
 use crate::browser::files;
 use crate::model::display::human_bytes;
 use crate::model::input_form;
-use crate::model::media::{is_image_bytes, preview_key};
+use crate::model::media::{is_image_bytes, media_bytes, preview_key};
 use crate::model::placeholders::is_large;
 use crate::model::pointer;
 use crate::state::Editor;
@@ -176,8 +176,12 @@ fn base64_summary(editor: Editor, pointer: &str, kind: &str, block: &Value, data
         let files = files::files(input.files());
         let target = target.clone();
         if let Some(file) = files.into_iter().next() {
+            // The file replaces this block's payload: the rest counts toward the cap.
+            let attached = editor
+                .doc
+                .with_value(|doc| media_bytes(doc).saturating_sub(doc.pointer(&target).map_or(0, media_bytes)));
             leptos::task::spawn_local(async move {
-                match files::read(file).await {
+                match files::read(file, attached).await {
                     Ok(read) => {
                         editor.keep_preview(read.preview, read.preview_key);
                         editor.edit_structure(move |doc| {
