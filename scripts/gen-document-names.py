@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Writes crates/agent-input/tests/data/document_names.json: document names and the name Bedrock
-gets for each, computed here with Python's unicodedata NFKC and the rules of docs/decisions.md
+gets for each, computed here with Python's unicodedata (NFKD without combining marks: a
+transliteration) and the rules of docs/decisions.md
 ("Document names"), independently of the library's own tables (scripts/gen-nfkc-ascii.py).
 crates/agent-input/tests/document_names.rs checks the library against the file.
 
-The 4,000 committed names were drawn at random once; the script that drew them was not kept, so
+The first 4,000 committed names were drawn at random once (the script that drew them was not
+kept); 50 Latin names with diacritics were added for transliteration (issue 13). So
 by default this script keeps the names in the file and recomputes every expected name (a
 rerun must leave the file unchanged: scripts/test checks that). `--new N SEED` draws N new names
 the same way (ASCII, full-width forms, ligatures and other compatibility characters, combining
@@ -20,7 +22,7 @@ import unicodedata
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "crates/agent-input/tests/data/document_names.json"
 ABOUT = ("Document names and their Bedrock-safe form, computed by Python's unicodedata (Unicode "
-         "{version}) NFKC followed by the rules of docs/decisions.md; written by "
+         "{version}) NFKD without combining marks followed by the rules of docs/decisions.md; written by "
          "scripts/gen-document-names.py, checked by crates/agent-input/tests/document_names.rs.")
 MAX_LEN = 200
 ALLOWED = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-()[]")
@@ -40,7 +42,8 @@ def drop_extension(name):
 def sanitize(given):
     """The Bedrock-safe name, or None when nothing usable is left (the library then uses
     `document-N`)."""
-    stem = drop_extension(unicodedata.normalize("NFKC", given))
+    decomposed = unicodedata.normalize("NFKD", given)
+    stem = drop_extension("".join(c for c in decomposed if not unicodedata.combining(c)))
     mapped = "".join(c if c in ALLOWED else " " for c in stem)
     name = mapped.strip(" ")
     while "  " in name:
@@ -50,7 +53,7 @@ def sanitize(given):
 
 
 def draw(n, seed):
-    """N random names mixing the characters NFKC treats specially."""
+    """N random names mixing the characters normalization treats specially."""
     rng = random.Random(seed)
     pools = [
         [chr(c) for c in range(0x20, 0x7F)],                       # ASCII

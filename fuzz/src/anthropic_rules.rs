@@ -5,7 +5,8 @@
 //! guide (image media types, 100 images, 5 MB per image), the "PDF support" guide, the "Tool use"
 //! guide (tool names `^[a-zA-Z0-9_-]{1,64}$`, `tool_use` ids `^[a-zA-Z0-9_-]+$`, results first
 //! in the next user turn, every `tool_use` answered there) and the API's "Errors" page (32 MB
-//! request size). The model is added by the caller, so it is not required here.
+//! request size), and "Migrating to Claude 4.5" (`temperature` or `top_p`, not both). The model
+//! is added by the caller, so it is not required here.
 
 use std::collections::HashSet;
 
@@ -44,6 +45,10 @@ impl Rules {
         self.check.integer_at_least(top.get("max_tokens"), 1, "/max_tokens");
         self.check.number_in(top.get("temperature"), 0.0, 1.0, "/temperature");
         self.check.number_in(top.get("top_p"), 0.0, 1.0, "/top_p");
+        // "Migrating to Claude 4.5": current models take temperature or top_p, not both.
+        if top.contains_key("temperature") && top.contains_key("top_p") {
+            self.check.fail("/top_p", "temperature and top_p are not both allowed");
+        }
         for (i, stop) in self.check.array(top.get("stop_sequences"), false, "/stop_sequences").iter().enumerate() {
             self.check.string(Some(stop), &format!("/stop_sequences/{i}"));
         }

@@ -5,6 +5,7 @@
 //! FunctionDeclaration": the name starts with a letter or an underscore, then letters, digits,
 //! underscores, dots, colons or dashes, at most 64), the "Function calling" guide (a
 //! `functionResponse` per `functionCall` of the model turn before, in the next user turn), the
+//! "Multimodal function responses" section (`parts` of inline images and documents), the
 //! "Image understanding", "Video understanding" and "Document understanding" guides (MIME types,
 //! 3,600 images per request, PDFs up to 50 MB) and the "File input methods" guide (inline data up
 //! to 100 MB per request).
@@ -18,7 +19,11 @@ const MAX_IMAGES: usize = 3600;
 const MAX_INLINE_BYTES: usize = 100 * 1024 * 1024;
 const MAX_PDF_BYTES: usize = 50 * 1024 * 1024;
 
-/// MIME types the understanding guides list.
+/// MIME types a function response's parts may carry ("Function calling › Multimodal function
+/// responses").
+const RESPONSE_MIME_TYPES: [&str; 5] = ["image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"];
+
+/// MIME types the understanding guides list (the document guide spells Markdown `text/md`).
 const MIME_TYPES: [&str; 20] = [
     "image/png",
     "image/jpeg",
@@ -38,7 +43,7 @@ const MIME_TYPES: [&str; 20] = [
     "text/plain",
     "text/html",
     "text/csv",
-    "text/markdown",
+    "text/md",
     "text/xml",
 ];
 
@@ -135,9 +140,6 @@ impl Rules {
             let Some(object) = self.check.shape(content, &["role", "parts"], &[], &path) else { continue };
             let role = object.get("role").and_then(Value::as_str);
             self.check.one_of(role, &["user", "model"], &format!("{path}/role"));
-            if i == 0 && role != Some("user") {
-                self.check.fail(&format!("{path}/role"), "the conversation starts with a user turn");
-            }
             let mut calls = Vec::new();
             let mut responses = Vec::new();
             for (j, part) in self.check.array(object.get("parts"), true, &format!("{path}/parts")).iter().enumerate() {
@@ -166,9 +168,13 @@ impl Rules {
                         }
                     }
                     ("functionResponse", Some("user")) => {
-                        if let Some(response) = self.check.shape(value, &["name", "response"], &["id"], &path) {
+                        if let Some(response) = self.check.shape(value, &["name", "response"], &["id", "parts"], &path)
+                        {
                             if !response.get("response").is_some_and(Value::is_object) {
                                 self.check.fail(&format!("{path}/response"), "must be an object");
+                            }
+                            if response.contains_key("parts") {
+                                self.response_parts(response.get("parts"), &format!("{path}/parts"));
                             }
                             responses.extend(
                                 self.check.string(response.get("name"), &format!("{path}/name")).map(str::to_string),
@@ -196,6 +202,24 @@ impl Rules {
         }
         if !open.is_empty() {
             self.check.fail("/contents", format!("function calls {open:?} are never answered"));
+        }
+    }
+
+    /// "Function calling › Multimodal function responses": `inlineData` parts of the listed
+    /// image and document types; no file URIs.
+    fn response_parts(&mut self, parts: Option<&Value>, path: &str) {
+        for (k, part) in self.check.array(parts, true, path).iter().enumerate() {
+            let path = format!("{path}/{k}");
+            let Some(part) = self.check.shape(part, &["inlineData"], &[], &path) else { continue };
+            let path = format!("{path}/inlineData");
+            if let Some(blob) = part.get("inlineData") {
+                self.inline_data(blob, &path);
+                self.check.one_of(
+                    blob.get("mimeType").and_then(Value::as_str),
+                    &RESPONSE_MIME_TYPES,
+                    &format!("{path}/mimeType"),
+                );
+            }
         }
     }
 

@@ -2,8 +2,9 @@
 //! reference ("Responses › Create a model response", and its schemas in OpenAI's published
 //! OpenAPI description: `CreateResponse`, `InputParam`, `EasyInputMessage`, `InputTextContent`,
 //! `InputImageContent`, `InputFileContent`, `FunctionToolCall`, `FunctionCallOutputItemParam`,
-//! `FunctionTool`), the "Conversation state" guide (earlier assistant output passed back as
-//! `output_text`), the "Images and vision" and "File inputs" guides (limits). The model is added
+//! `FunctionTool`), the "Conversation state" guide (earlier assistant text passed back in an
+//! input message with string content: `output_text` parts belong to output messages, which need
+//! their `id` and `status`), the "Images and vision" and "File inputs" guides (limits). The model is added
 //! by the caller, so it is not required here.
 
 use std::collections::HashSet;
@@ -153,19 +154,11 @@ impl Rules {
         if content.is_string() {
             return;
         }
-        if role == Some("assistant") {
-            // Earlier output handed back: output_text parts.
-            for (i, part) in self.check.array(Some(content), true, &format!("{path}/content")).iter().enumerate() {
-                let path = format!("{path}/content/{i}");
-                if self.check.shape(part, &["type", "text"], &["annotations"], &path).is_some() {
-                    self.check.one_of(part["type"].as_str(), &["output_text"], &format!("{path}/type"));
-                    self.check.string(part.get("text"), &format!("{path}/text"));
-                }
-            }
-        } else {
-            let text_only = role != Some("user");
-            self.parts(content, &format!("{path}/content"), text_only);
-        }
+        // Output messages (`output_text` parts) need the provider's own `id` and `status`; an
+        // easy input message's list holds input parts only, and the API takes only text from
+        // roles other than user.
+        let text_only = role != Some("user");
+        self.parts(content, &format!("{path}/content"), text_only);
     }
 
     /// `InputMessageContentList` (or a function call's output list).

@@ -4,7 +4,7 @@
 //! `system`; turns alternate `user`/`assistant` (same-role runs are merged, as the API itself
 //! would); tool calls become `tool_use` blocks and tool results `tool_result` blocks at the start
 //! of the next user turn. Images and PDFs go as base64 or URL sources, plain text documents as a
-//! text source; video, other document formats and `s3://` URLs are errors.
+//! text source (txt, csv, md, html); video, other document formats and `s3://` URLs are errors.
 
 use serde_json::value::RawValue;
 
@@ -32,7 +32,7 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     provider: ProviderId::AnthropicMessages,
     image_base64: "✓",
     image_url: "✓ https",
-    document_base64: "PDF, txt",
+    document_base64: "PDF; txt, csv, md, html as text",
     document_url: "PDF only",
     video: "✗",
     s3_urls: "✗",
@@ -40,7 +40,7 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     roles: "system, user, assistant, tool",
     media_outside_user: "tool results only",
     tool_results: "`tool_result` block, text, images, documents",
-    limits: "≤ 100 images of ≤ 5 MB; request ≤ 32 MB; temperature ≤ 1",
+    limits: "≤ 100 images of ≤ 5 MB; request ≤ 32 MB; temperature ≤ 1; temperature or top_p, not both",
 };
 
 /// What the shared checks need to know about Anthropic Messages.
@@ -54,6 +54,8 @@ pub(crate) const PROFILE: Profile = Profile {
     roles_text: "user, assistant, system, tool",
     too_large: "send it by URL",
     legacy_option_wording: false,
+    min_max_tokens: 1,
+    temperature_or_top_p: true,
 };
 
 /// The Anthropic Messages converter.
@@ -236,23 +238,33 @@ fn block<'a>(
                     }
                     DocumentSource::Url { url }
                 }
-                (DocumentFormat::Txt, Source::Base64(data)) => {
+                // Plain text sources carry any text format; the API reads them as text/plain.
+                (
+                    DocumentFormat::Txt | DocumentFormat::Csv | DocumentFormat::Md | DocumentFormat::Html,
+                    Source::Base64(data),
+                ) => {
                     let Ok(text) =
                         String::from_utf8(crate::base64::decode_head(data, crate::base64::decoded_len(data)))
                     else {
                         cx.error(Diagnostic::new(
                             Code::InvalidForProvider,
                             path().key("source").key("data"),
-                            "Anthropic Messages reads txt documents as UTF-8 text, and this one is not UTF-8; convert it to UTF-8 or send it as PDF",
+                            format!(
+                                "Anthropic Messages reads {} documents as UTF-8 text, and this one is not UTF-8; convert it to UTF-8 or send it as PDF",
+                                document.format
+                            ),
                         ));
                         return None;
                     };
                     DocumentSource::Text { media_type: "text/plain", data: text }
                 }
-                (DocumentFormat::Txt, Source::Url(_)) => {
+                (
+                    DocumentFormat::Txt | DocumentFormat::Csv | DocumentFormat::Md | DocumentFormat::Html,
+                    Source::Url(_),
+                ) => {
                     cx.unsupported(
                         path().key("source").key("data"),
-                        "txt documents by URL (only PDF URLs)",
+                        &format!("{} documents by URL (only PDF URLs)", document.format),
                         "send the text as base64 data or put it in a text block",
                     );
                     return None;
@@ -260,7 +272,7 @@ fn block<'a>(
                 (format, _) => {
                     cx.unsupported(
                         path().key("source").key("format"),
-                        &format!("{format} documents (only PDF and txt)"),
+                        &format!("{format} documents (only PDF and text: txt, csv, md, html)"),
                         "convert the document to PDF, or put its text in a text block",
                     );
                     return None;

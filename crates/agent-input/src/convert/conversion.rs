@@ -44,6 +44,10 @@ pub(crate) struct Profile {
     /// Bedrock's option messages, written before the shared ones and kept word for word: range
     /// bounds written whole (`0..1`, not `0..1.0`) and "at most N stop sequences are allowed".
     pub(crate) legacy_option_wording: bool,
+    /// Fewest tokens `max_tokens` may ask for.
+    pub(crate) min_max_tokens: u64,
+    /// Whether `temperature` and `top_p` exclude each other.
+    pub(crate) temperature_or_top_p: bool,
 }
 
 /// A naming rule: the check, and how messages state it.
@@ -121,20 +125,28 @@ impl<'p> Conversion<'p> {
         );
     }
 
-    /// `max_tokens` (default 4096), `temperature` up to the provider's highest, `top_p` in
-    /// `0..=1`, and non-empty stop sequences, as many as the provider takes.
+    /// `max_tokens` (default 4096) from the provider's least, `temperature` up to the provider's
+    /// highest, `top_p` in `0..=1` (and not with `temperature` where the provider takes one of
+    /// them), and non-empty stop sequences, as many as the provider takes.
     pub(crate) fn sampling(&mut self, options: &ConvertOptions) -> u64 {
         let profile = self.profile;
         let max_tokens = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
-        if max_tokens == 0 || max_tokens > i32::MAX as u64 {
+        let least = profile.min_max_tokens.max(1);
+        if max_tokens < least || max_tokens > i32::MAX as u64 {
+            let whose = if least > 1 { format!(" for {}", self.name()) } else { String::new() };
             self.error(
                 Diagnostic::new(
                     Code::InvalidParameter,
                     option_path("max_tokens"),
-                    format!("max_tokens must be at least 1 (and at most {}), not {max_tokens}", i32::MAX),
+                    format!("max_tokens must be at least {least}{whose} (and at most {}), not {max_tokens}", i32::MAX),
                 )
                 .received(max_tokens.to_string()),
             );
+        }
+        if profile.temperature_or_top_p && options.temperature.is_some() && options.top_p.is_some() {
+            let message =
+                format!("{} takes temperature or top_p, not both; keep one of them (usually temperature)", self.name());
+            self.error(Diagnostic::new(Code::InvalidParameter, option_path("top_p"), message));
         }
         for (name, value, max) in
             [("temperature", options.temperature, profile.max_temperature), ("top_p", options.top_p, 1.0)]

@@ -10,15 +10,15 @@ use serde_json::value::RawValue;
 
 use super::conversion::{Conversion, Profile, Rule, non_blank};
 use super::payload::Payload;
-use super::turns::{AlternatingTurn, Alternation, CallSite, Turn, tool_text};
+use super::turns::{AlternatingTurn, Alternation, CallSite, Turn};
 use super::{ConvertOptions, Converted, Provider, ProviderId};
-use crate::diagnostic::Report;
-use crate::format::{DocumentFormat, VideoFormat};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionDeclaration, FunctionResponse, GenerateContentRequest, GenerationConfig,
-    InlineData, Part, Response, ResultText, SystemInstruction, Tool,
+    InlineData, Part, Response, ResponsePart, ResultText, SystemInstruction, Tool,
 };
 
 /// Most base64 characters of inline data in one request (100 MB).
@@ -35,16 +35,16 @@ pub const MAX_TEMPERATURE: f64 = 2.0;
 /// What this converter can carry, for docs/providers.md.
 pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     provider: ProviderId::Gemini,
-    image_base64: "✓ `inlineData`",
-    image_url: "✓ `fileData`",
+    image_base64: "✓ `inlineData` (not gif)",
+    image_url: "✓ `fileData` (not gif)",
     document_base64: "PDF, txt, md, csv, html",
     document_url: "PDF, txt, md, csv, html",
     video: "✓ (not mkv)",
     s3_urls: "✗",
     system: "`systemInstruction`",
     roles: "system, user, assistant (`model`), tool",
-    media_outside_user: "assistant messages",
-    tool_results: "`functionResponse` part, text",
+    media_outside_user: "assistant messages, tool results",
+    tool_results: "`functionResponse` part, text, base64 images (not gif), PDFs and txt",
     limits: "≤ 3600 images; 100 MB inline; PDF ≤ 50 MB; ≤ 5 stop sequences; temperature ≤ 2",
 };
 
@@ -62,6 +62,8 @@ pub(crate) const PROFILE: Profile = Profile {
     roles_text: "user, assistant, system, tool",
     too_large: "send it by URL",
     legacy_option_wording: false,
+    min_max_tokens: 1,
+    temperature_or_top_p: false,
 };
 
 /// Gemini function names: start with a letter or `_`; letters, digits, `_ . : -`; at most 64.
@@ -69,6 +71,14 @@ fn is_function_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+}
+
+/// The MIME type Gemini documents for an image format (PNG, JPEG, WEBP, HEIC, HEIF), or `None`.
+const fn image_mime(format: ImageFormat) -> Option<&'static str> {
+    match format {
+        ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Webp => Some(format.mime_type()),
+        ImageFormat::Gif => None,
+    }
 }
 
 /// The MIME type Gemini documents for a video format, or `None` when it takes none.
@@ -89,11 +99,52 @@ const fn video_mime(format: VideoFormat) -> Option<&'static str> {
 /// The MIME type Gemini reads a document format as, or `None` when it reads none.
 const fn document_mime(format: DocumentFormat) -> Option<&'static str> {
     match format {
-        DocumentFormat::Pdf | DocumentFormat::Csv | DocumentFormat::Html | DocumentFormat::Txt | DocumentFormat::Md => {
+        DocumentFormat::Pdf | DocumentFormat::Csv | DocumentFormat::Html | DocumentFormat::Txt => {
             Some(format.mime_type())
         }
+        // The document understanding guide spells Markdown `text/md`, not `text/markdown`.
+        DocumentFormat::Md => Some("text/md"),
         DocumentFormat::Doc | DocumentFormat::Docx | DocumentFormat::Xls | DocumentFormat::Xlsx => None,
     }
+}
+
+/// A tool result's text, and its media as function response parts: the function calling
+/// guide's "multimodal function responses" take inline PNG, JPEG and WebP images and PDF and
+/// plain text documents, and no URLs.
+fn response_parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>) -> (Vec<&'a str>, Vec<InlineData<'a>>) {
+    let mut texts = Vec::new();
+    let mut media = Vec::new();
+    for (j, block) in turn.content.iter().enumerate() {
+        let mime = match block {
+            ContentBlock::Text(text) => {
+                texts.push(text.as_ref());
+                continue;
+            }
+            ContentBlock::Image(image) => image_mime(image.format),
+            ContentBlock::Document(document) => match document.format {
+                DocumentFormat::Pdf | DocumentFormat::Txt => Some(document.format.mime_type()),
+                DocumentFormat::Csv
+                | DocumentFormat::Doc
+                | DocumentFormat::Docx
+                | DocumentFormat::Xls
+                | DocumentFormat::Xlsx
+                | DocumentFormat::Html
+                | DocumentFormat::Md => None,
+            },
+            ContentBlock::Video(_) => None,
+        };
+        if let (Some(mime), Some(Source::Base64(data))) = (mime, block.source()) {
+            media.push(InlineData { mime_type: mime, data: Payload(data) });
+        } else {
+            let message = format!(
+                "{} function responses take only text, base64 PNG, JPEG or WebP images and base64 PDF or txt documents, so this {} block from 'tool' cannot be sent; move it into a user message",
+                cx.name(),
+                block.type_name(),
+            );
+            cx.error(Diagnostic::new(Code::MediaNotAllowedInRole, turn.origin.block_path(cx.base, j), message));
+        }
+    }
+    (texts, media)
 }
 
 /// The Gemini converter.
@@ -116,7 +167,8 @@ impl Provider for Gemini {
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
-        cx.first_is_user(&turns);
+        // No first-message rule: the API reference's `contents` is the history and the latest
+        // request, with no role required first.
         let calls = cx.pairs_by_message(&turns, false);
         let mut system: Vec<Part<'a>> = Vec::new();
         if let Some(prompt) = non_blank(options.system.as_deref()) {
@@ -229,20 +281,19 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
     }
     if *turn.role == Role::Tool {
         let id = turn.tool_call_id.unwrap_or_default();
-        let texts = match tool_text(turn.content) {
-            Ok(texts) => texts,
-            Err(j) => {
-                cx.media_in_role(turn, j, &turn.content[j], "function responses");
-                return parts;
-            }
-        };
+        let (texts, media) = response_parts(cx, turn);
         // An unmatched id is reported by the pairing check.
         let Some(call) = calls.iter().find(|c| c.id == id) else { return parts };
         let result = match texts.as_slice() {
-            [text] => ResultText::One(text),
-            _ => ResultText::Many(texts),
+            [] => None,
+            [text] => Some(ResultText::One(text)),
+            _ => Some(ResultText::Many(texts)),
         };
-        parts.push(Part::FunctionResponse(FunctionResponse { name: call.name, response: Response { result } }));
+        parts.push(Part::FunctionResponse(FunctionResponse {
+            name: call.name,
+            response: Response { result },
+            parts: media.into_iter().map(|inline_data| ResponsePart { inline_data }).collect(),
+        }));
         return parts;
     }
     for (j, block) in turn.content.iter().enumerate() {
@@ -252,7 +303,17 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
                 parts.push(Part::Text(text));
                 continue;
             }
-            ContentBlock::Image(image) => image.format.mime_type(),
+            ContentBlock::Image(image) => {
+                let Some(mime) = image_mime(image.format) else {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        "gif images",
+                        "convert the image to PNG or WebP",
+                    );
+                    continue;
+                };
+                mime
+            }
             ContentBlock::Video(video) => {
                 let Some(mime) = video_mime(video.format) else {
                     cx.unsupported(
@@ -384,15 +445,27 @@ pub mod wire {
     pub struct FunctionResponse<'a> {
         /// The function that was called.
         pub name: &'a str,
-        /// `{"result": text}`, or `{"result": [texts]}` for several text blocks.
+        /// `{"result": text}`, or `{"result": [texts]}` for several text blocks; `{}` for none.
         pub response: Response<'a>,
+        /// Images and documents the function returned, `{"inlineData"}` each.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub parts: Vec<ResponsePart<'a>>,
+    }
+
+    /// A function response part: `{"inlineData": {"mimeType", "data"}}`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ResponsePart<'a> {
+        /// The bytes.
+        pub inline_data: InlineData<'a>,
     }
 
     /// `response`: a JSON object holding the tool's text.
     #[derive(Debug, Clone, Serialize)]
     pub struct Response<'a> {
-        /// The text.
-        pub result: ResultText<'a>,
+        /// The text, when the result has any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub result: Option<ResultText<'a>>,
     }
 
     /// One text, or several.

@@ -55,6 +55,8 @@ pub(crate) const PROFILE: Profile = Profile {
     roles_text: "system, developer, user, assistant, tool",
     too_large: "send it by URL",
     legacy_option_wording: false,
+    min_max_tokens: 1,
+    temperature_or_top_p: false,
 };
 
 /// The standard roles both `OpenAI` APIs take (`developer` is theirs).

@@ -2,11 +2,12 @@
 //!
 //! API reference: <https://platform.openai.com/docs/api-reference/responses/create>. Messages
 //! become `input` items; tool calls `function_call` items and tool results
-//! `function_call_output` items; system text joins `instructions`. Images go as `input_image`,
+//! `function_call_output` items; system text joins `instructions`; assistant text goes as input
+//! messages with string content. Images go as `input_image`,
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
 //! and stop sequences are errors.
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::openai_chat::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits};
 use super::payload::{self, DataUrl};
 use super::turns::Turn;
@@ -15,7 +16,7 @@ use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 
-use self::wire::{Item, Output, Part, ResponsesRequest, Tool, Url};
+use self::wire::{Content, Item, Output, Part, ResponsesRequest, Tool, Url};
 
 /// What this converter can carry, for docs/providers.md.
 pub const CAPABILITIES: super::Capabilities = super::Capabilities {
@@ -30,7 +31,7 @@ pub const CAPABILITIES: super::Capabilities = super::Capabilities {
     roles: "system, developer, user, assistant, tool",
     media_outside_user: "tool results only",
     tool_results: "`function_call_output`, text, images, PDFs",
-    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2",
+    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2; max_tokens ≥ 16; call ids ≤ 64 characters",
 };
 
 /// What the shared checks need to know about Responses.
@@ -39,12 +40,19 @@ pub(crate) const PROFILE: Profile = Profile {
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: None,
     tool_name: PLAIN_NAME,
-    tool_call_id: None,
+    tool_call_id: Some(Rule { holds: is_call_id, says: "1-64 characters" }),
     roles: OPENAI_ROLES,
     roles_text: "system, developer, user, assistant, tool",
     too_large: "send it by URL",
     legacy_option_wording: false,
+    min_max_tokens: 16,
+    temperature_or_top_p: false,
 };
+
+/// `call_id` is 1 to 64 characters (API reference, "Function tool call").
+fn is_call_id(id: &str) -> bool {
+    (1..=64).contains(&id.chars().count())
+}
 
 /// The `OpenAI` Responses converter.
 #[derive(Debug, Clone, Copy, Default)]
@@ -105,24 +113,26 @@ fn items<'a>(
     input: &mut Vec<Item<'a>>,
 ) {
     if let Some(text) = turn.text {
-        input.push(Item::Message { role: "user", content: vec![Part::InputText { text }] });
+        input.push(Item::Message { role: "user", content: Content::Parts(vec![Part::InputText { text }]) });
         return;
     }
     match turn.role {
         Role::System => instructions.extend(cx.text_only(turn, "instructions")),
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => {
             let content = cx.text_only(turn, "developer messages").into_iter().map(|text| Part::InputText { text });
-            input.push(Item::Message { role: "developer", content: content.collect() });
+            input.push(Item::Message { role: "developer", content: Content::Parts(content.collect()) });
         }
         Role::Other(_) => cx.role_not_supported(turn),
         Role::Assistant => {
-            let texts = cx.text_only(turn, "assistant messages");
-            if !texts.is_empty() {
-                let content = texts.into_iter().map(|text| Part::OutputText { text }).collect();
-                input.push(Item::Message { role: "assistant", content });
+            // String content: the only assistant history every input type takes (output_text
+            // parts belong to output messages, which need the provider's own ids). One message
+            // per text block keeps the blocks apart without inventing a separator.
+            for text in cx.text_only(turn, "assistant messages") {
+                input.push(Item::Message { role: "assistant", content: Content::Text(text) });
             }
             for (k, call) in turn.tool_calls.iter().enumerate() {
                 cx.call_name(&call.name, turn, k);
+                cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
                 input.push(Item::FunctionCall { call_id: &call.id, name: &call.name, arguments: &call.arguments });
             }
         }
@@ -132,9 +142,11 @@ fn items<'a>(
                 [Part::InputText { text }] => Output::Text(text),
                 _ => Output::Parts(parts),
             };
-            input.push(Item::FunctionCallOutput { call_id: turn.tool_call_id.unwrap_or_default(), output });
+            let call_id = turn.tool_call_id.unwrap_or_default();
+            cx.call_id(call_id, &turn.origin.field_path(cx.base, "toolCallId"));
+            input.push(Item::FunctionCallOutput { call_id, output });
         }
-        Role::User => input.push(Item::Message { role: "user", content: parts(cx, turn, documents) }),
+        Role::User => input.push(Item::Message { role: "user", content: Content::Parts(parts(cx, turn, documents)) }),
     }
 }
 
@@ -222,8 +234,8 @@ pub mod wire {
         Message {
             /// `user`, `assistant` or `developer`.
             role: &'static str,
-            /// Its parts.
-            content: Vec<Part<'a>>,
+            /// Its content.
+            content: Content<'a>,
         },
         /// A tool call the model made.
         FunctionCall {
@@ -243,6 +255,16 @@ pub mod wire {
         },
     }
 
+    /// A message's content.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Content<'a> {
+        /// Plain text: how assistant history goes.
+        Text(&'a str),
+        /// Input parts: text, images and files.
+        Parts(Vec<Part<'a>>),
+    }
+
     /// A function call's output.
     #[derive(Debug, Clone, Serialize)]
     #[serde(untagged)]
@@ -259,11 +281,6 @@ pub mod wire {
     pub enum Part<'a> {
         /// User text.
         InputText {
-            /// The text.
-            text: &'a str,
-        },
-        /// Assistant text.
-        OutputText {
             /// The text.
             text: &'a str,
         },

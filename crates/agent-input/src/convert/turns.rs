@@ -113,19 +113,6 @@ impl<'a> ToolBlocks<'a> {
     }
 }
 
-/// The text of a tool message's content when it is only text; `Err(j)` names the first block
-/// that is not.
-pub(crate) fn tool_text<'a>(content: &'a [ContentBlock<'a>]) -> Result<Vec<&'a str>, usize> {
-    content
-        .iter()
-        .enumerate()
-        .map(|(j, block)| match block {
-            ContentBlock::Text(text) => Ok(text.as_ref()),
-            _ => Err(j),
-        })
-        .collect()
-}
-
 impl Conversion<'_> {
     /// A role the provider has no place for.
     pub(crate) fn role_not_supported(&mut self, turn: &Turn<'_, '_>) {
@@ -410,6 +397,8 @@ mod tests {
         roles_text: "",
         too_large: "",
         legacy_option_wording: false,
+        min_max_tokens: 1,
+        temperature_or_top_p: false,
     };
 
     /// A wire turn whose blocks are (is a tool result, which message it came from).

@@ -68,6 +68,8 @@ pub(crate) const PROFILE: Profile = Profile {
     roles_text: "user, assistant, system or tool",
     too_large: "use an s3:// URL source",
     legacy_option_wording: true,
+    min_max_tokens: 1,
+    temperature_or_top_p: false,
 };
 
 /// The Bedrock Converse converter.
