@@ -125,7 +125,8 @@ mod tests {
             &deep,
         ];
         for text in cases {
-            let expected = serde_json::from_str::<&serde_json::value::RawValue>(text).ok().map(|raw| raw.get());
+            let expected =
+                serde_json::from_str::<&serde_json::value::RawValue>(text).ok().map(serde_json::value::RawValue::get);
             assert_eq!(raw_json(text).map(serde_json::value::RawValue::get), expected, "{text:?}");
         }
     }
