@@ -87,6 +87,12 @@ fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
     }
 }
 
+/// Talc, not Rust's default dlmalloc: a sixth of the code in the package's `.wasm`, growing the
+/// memory as dlmalloc does (docs/decisions.md, "npm size"). The module is single-threaded.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 thread_local! {
     /// The body buffer, reused from one conversion to the next: wasm memory never shrinks, so
     /// keeping the buffer costs nothing, and a fresh multi-megabyte allocation would be most of

@@ -6,8 +6,6 @@
 //! of the next user turn. Images and PDFs go as base64 or URL sources, plain text documents as a
 //! text source (txt, csv, md, html); video, other document formats and `s3://` URLs are errors.
 
-use serde_json::value::RawValue;
-
 use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::payload::Payload;
 use super::turns::{AlternatingTurn, Alternation, Turn};
@@ -200,7 +198,7 @@ fn blocks<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usiz
         cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
-        if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
+        if let Some(input) = crate::convert::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse { id: &call.id, name: &call.name, input });
         }
     }

@@ -6,8 +6,6 @@
 //! results `functionResponse` parts named after the call they answer. Word and Excel documents,
 //! Matroska video and `s3://` URLs are errors.
 
-use serde_json::value::RawValue;
-
 use super::conversion::{Conversion, Profile, Rule, non_blank};
 use super::payload::Payload;
 use super::turns::{AlternatingTurn, Alternation, CallSite, Turn};
@@ -349,7 +347,7 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
         cx.call_name(&call.name, turn, k);
-        if let Ok(args) = serde_json::from_str::<&RawValue>(&call.arguments) {
+        if let Some(args) = crate::convert::payload::raw_json(&call.arguments) {
             parts.push(Part::FunctionCall(FunctionCall { name: &call.name, args }));
         }
     }

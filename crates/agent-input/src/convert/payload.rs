@@ -72,6 +72,20 @@ pub(crate) fn plain_string<S: serde::Serializer>(serializer: S, parts: &[&str]) 
     raw.serialize(serializer)
 }
 
+/// `text` as one raw JSON value, surrounding whitespace trimmed: what
+/// `serde_json::from_str::<&RawValue>` returns, without its code path. That path's error for a
+/// non-string token formats floating-point numbers, which costs the npm `.wasm` about 20 KB raw
+/// (docs/decisions.md, "npm size"); checking with `IgnoredAny` runs the same reader
+/// (`ignore_value`, the same depth limit, trailing characters rejected) with no such error.
+pub(crate) fn raw_json(text: &str) -> Option<&serde_json::value::RawValue> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+    let json = text.trim_matches([' ', '\n', '\t', '\r']);
+    // SAFETY: `RawValue` is `#[repr(transparent)]` over `str` (serde_json casts the same way in
+    // `RawValue::from_borrowed`), and `json` was just read as exactly one JSON value.
+    #[allow(unsafe_code)]
+    Some(unsafe { &*(std::ptr::from_ref::<str>(json) as *const serde_json::value::RawValue) })
+}
+
 /// A file name for a document sent as a file: the given name (with the format's extension added
 /// when it has none) or `document-N.<ext>`.
 pub(crate) fn file_name(name: Option<&str>, extension: &str, n: usize) -> String {
@@ -84,7 +98,38 @@ pub(crate) fn file_name(name: Option<&str>, extension: &str, n: usize) -> String
 
 #[cfg(test)]
 mod tests {
-    use super::{DataUrl, Payload};
+    use super::{DataUrl, Payload, raw_json};
+
+    /// `raw_json` takes and returns what `serde_json::from_str::<&RawValue>` does.
+    #[test]
+    fn raw_json_reads_as_serde_json_does() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let cases = [
+            "{}",
+            " {\"a\": [1, 2.5e3, null]}\n",
+            "\t\r\n\"x\" ",
+            "1.5",
+            "-0",
+            "true",
+            "",
+            " ",
+            "{",
+            "{} {}",
+            "{}x",
+            "[1,]",
+            "nan",
+            "{\"a\":1,}",
+            "\"\\u00e9\"",
+            "\u{a0}{}",
+            "{}\u{a0}",
+            &deep,
+        ];
+        for text in cases {
+            let expected =
+                serde_json::from_str::<&serde_json::value::RawValue>(text).ok().map(serde_json::value::RawValue::get);
+            assert_eq!(raw_json(text).map(serde_json::value::RawValue::get), expected, "{text:?}");
+        }
+    }
 
     /// Raw or escaped, the JSON text must be what `serde_json` writes for the same string.
     #[test]

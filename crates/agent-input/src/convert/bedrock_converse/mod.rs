@@ -8,8 +8,6 @@
 mod names;
 pub mod wire;
 
-use serde_json::value::RawValue;
-
 use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
 use super::{ConvertOptions, Converted, Provider, ProviderId};
@@ -383,7 +381,7 @@ fn turn_blocks<'a>(
         notes.tools.calls.push((&call.id, id_path));
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
-        if let Ok(input) = serde_json::from_str::<&RawValue>(&call.arguments) {
+        if let Some(input) = crate::convert::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }

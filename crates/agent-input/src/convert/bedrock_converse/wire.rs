@@ -147,7 +147,7 @@ impl Serialize for Base64<'_> {
         if text.len() < RAW_FROM {
             return serializer.serialize_str(text);
         }
-        if let Some(raw) = self.literal.and_then(|literal| serde_json::from_str::<&RawValue>(literal).ok()) {
+        if let Some(raw) = self.literal.and_then(crate::convert::payload::raw_json) {
             return raw.serialize(serializer);
         }
         crate::convert::payload::plain_string(serializer, &[text])
