@@ -15,9 +15,16 @@ use crate::path::Path;
 use crate::url::{self, Scheme};
 use crate::validate::quote;
 
-/// The schema of a tool that takes no arguments, used when a spec gives none.
-static EMPTY_SCHEMA: std::sync::LazyLock<Value> =
-    std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
+/// The schema of a tool that takes no arguments, used when a spec gives none:
+/// `{"type": "object", "properties": {}}`. Built by hand: `json!` turns each string into
+/// `to_value(..).unwrap()`, whose panic path formats `serde_json::Error` with `Debug` (several
+/// KB of `core::fmt` in the npm `.wasm`).
+static EMPTY_SCHEMA: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    let mut schema = serde_json::Map::new();
+    schema.insert("type".to_owned(), Value::String("object".to_owned()));
+    schema.insert("properties".to_owned(), Value::Object(serde_json::Map::new()));
+    Value::Object(schema)
+});
 
 /// What the shared checks need to know about one provider. Every difference between providers
 /// that the shared checks make is a field here, so it can be read in one place per provider.
@@ -320,5 +327,14 @@ impl<'p> Conversion<'p> {
             );
             self.error(Diagnostic::new(Code::ProviderLimit, self.base.clone(), message).limit(max, total));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn empty_schema_is_an_object_without_properties() {
+        let text = serde_json::to_string(&*super::EMPTY_SCHEMA).unwrap();
+        assert_eq!(text, r#"{"type":"object","properties":{}}"#);
     }
 }
