@@ -162,7 +162,7 @@ impl<'p> Conversion<'p> {
                 && !(0.0..=max).contains(&value)
             {
                 let bound = super::number_text(max);
-                let bound = if profile.legacy_option_wording { bound.trim_end_matches(".0") } else { &bound };
+                let bound = if profile.legacy_option_wording { trim_point_zeros(&bound) } else { &bound };
                 let value = super::number_text(value);
                 let message = format!("{name} must be between 0 and {bound} for {}, not {value}", self.name());
                 self.error(
@@ -330,8 +330,24 @@ impl<'p> Conversion<'p> {
     }
 }
 
+/// `text.trim_end_matches(".0")`, without the reverse substring searcher that call links into
+/// the npm `.wasm` (1 KB raw).
+fn trim_point_zeros(mut text: &str) -> &str {
+    while let Some(rest) = text.strip_suffix(".0") {
+        text = rest;
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn trim_point_zeros_is_trim_end_matches() {
+        for text in ["1.0", "1.0.0", "1.5", "10", ".0", "", "0.00", "2.0x", "1.0.0.0"] {
+            assert_eq!(super::trim_point_zeros(text), text.trim_end_matches(".0"), "{text}");
+        }
+    }
+
     #[test]
     fn empty_schema_is_an_object_without_properties() {
         let text = serde_json::to_string(&*super::EMPTY_SCHEMA).unwrap();
