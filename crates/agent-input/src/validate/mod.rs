@@ -131,11 +131,11 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report>
 }
 
 fn describe_json_error(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    // serde_json appends " at line L column C"; the caller says where in its own words.
     // `rfind(" at line ")` by bytes: the reverse substring searcher costs 1 KB raw in the npm
     // `.wasm`. The needle starts with an ASCII byte, so every match is at a char boundary.
     const SUFFIX: &[u8] = b" at line ";
+    let text = error.to_string();
+    // serde_json appends " at line L column C"; the caller says where in its own words.
     match text.as_bytes().windows(SUFFIX.len()).rposition(|w| w == SUFFIX) {
         Some(i) => text[..i].to_string(),
         None => text,
