@@ -240,6 +240,14 @@ pub fn type_name(value: &impl JsonValue) -> &'static str {
     value.json_type().name()
 }
 
+/// A value as compact JSON text, the same text as its `Display` (`value.to_string()`), which
+/// writes through an `io::Write` adapter whose error type linked `core::fmt`'s string `Debug` and
+/// its Unicode tables into the npm `.wasm` (docs/decisions.md, "npm size").
+pub(crate) fn compact(value: &Value) -> String {
+    // Writing a `Value` into a `Vec` cannot fail: its keys are strings and the writer never errs.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 /// A JSON value of either tree, [`Json`] or `serde_json::Value`, so one reader
 /// ([`crate::field::Fields`]) serves the validator, which walks [`Json`], and callers holding
 /// `serde_json` values.
@@ -435,6 +443,20 @@ impl<'de> Visitor<'de> for JsonVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_is_the_display_text() {
+        let values = [
+            serde_json::json!(null),
+            serde_json::json!({"a": [1, 2.5, -3e300, "x\"\u{1}\u{2028}é"], "b": {"c": true}, "": {}}),
+            serde_json::json!([]),
+            serde_json::json!("text"),
+        ];
+        for value in values {
+            assert_eq!(compact(&value), value.to_string());
+        }
+        assert_eq!(compact(&serde_json::json!({"k": [1, "v"]})), r#"{"k":[1,"v"]}"#);
+    }
 
     #[test]
     fn borrows_unescaped_strings_and_owns_escaped_ones() {

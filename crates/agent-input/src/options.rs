@@ -230,7 +230,7 @@ fn option_path(key: &str) -> Path {
 fn received(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        other => crate::json::compact(other),
     }
 }
 

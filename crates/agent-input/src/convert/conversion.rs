@@ -15,9 +15,16 @@ use crate::path::Path;
 use crate::url::{self, Scheme};
 use crate::validate::quote;
 
-/// The schema of a tool that takes no arguments, used when a spec gives none.
-static EMPTY_SCHEMA: std::sync::LazyLock<Value> =
-    std::sync::LazyLock::new(|| serde_json::json!({"type": "object", "properties": {}}));
+/// The schema of a tool that takes no arguments, used when a spec gives none:
+/// `{"type": "object", "properties": {}}`. Built by hand: `json!` turns each string into
+/// `to_value(..).unwrap()`, whose panic path formats `serde_json::Error` with `Debug` (several
+/// KB of `core::fmt` in the npm `.wasm`).
+static EMPTY_SCHEMA: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    let mut schema = serde_json::Map::new();
+    schema.insert("type".to_owned(), Value::String("object".to_owned()));
+    schema.insert("properties".to_owned(), Value::Object(serde_json::Map::new()));
+    Value::Object(schema)
+});
 
 /// What the shared checks need to know about one provider. Every difference between providers
 /// that the shared checks make is a field here, so it can be read in one place per provider.
@@ -155,7 +162,7 @@ impl<'p> Conversion<'p> {
                 && !(0.0..=max).contains(&value)
             {
                 let bound = super::number_text(max);
-                let bound = if profile.legacy_option_wording { bound.trim_end_matches(".0") } else { &bound };
+                let bound = if profile.legacy_option_wording { trim_point_zeros(&bound) } else { &bound };
                 let value = super::number_text(value);
                 let message = format!("{name} must be between 0 and {bound} for {}, not {value}", self.name());
                 self.error(
@@ -320,5 +327,30 @@ impl<'p> Conversion<'p> {
             );
             self.error(Diagnostic::new(Code::ProviderLimit, self.base.clone(), message).limit(max, total));
         }
+    }
+}
+
+/// `text.trim_end_matches(".0")`, without the reverse substring searcher that call links into
+/// the npm `.wasm` (1 KB raw).
+fn trim_point_zeros(mut text: &str) -> &str {
+    while let Some(rest) = text.strip_suffix(".0") {
+        text = rest;
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn trim_point_zeros_is_trim_end_matches() {
+        for text in ["1.0", "1.0.0", "1.5", "10", ".0", "", "0.00", "2.0x", "1.0.0.0"] {
+            assert_eq!(super::trim_point_zeros(text), text.trim_end_matches(".0"), "{text}");
+        }
+    }
+
+    #[test]
+    fn empty_schema_is_an_object_without_properties() {
+        let text = serde_json::to_string(&*super::EMPTY_SCHEMA).unwrap();
+        assert_eq!(text, r#"{"type":"object","properties":{}}"#);
     }
 }

@@ -25,7 +25,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
                 let id = block.str("id")?;
                 let name = block.str("name")?;
                 let input = serde_json::Value::Object(block.object("input")?.to_map());
-                calls.push(tool_call(id, name, input.to_string()));
+                calls.push(tool_call(id, name, crate::json::compact(&input)));
             }
             _ => {}
         }

@@ -45,7 +45,7 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
             let id = tool_fields.str("toolUseId")?;
             let name = tool_fields.str("name")?;
             let input = tool_fields.value("input")?;
-            calls.push(tool_call(id, name, input.to_value().to_string()));
+            calls.push(tool_call(id, name, crate::json::compact(&input.to_value())));
         }
     }
     let stop_reason = match root.get("stopReason") {

@@ -71,7 +71,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 };
                 let arguments = match call.get("args") {
                     None | Some(Json::Null) => "{}".to_string(),
-                    Some(args @ Json::Object(_)) => args.to_value().to_string(),
+                    Some(args @ Json::Object(_)) => crate::json::compact(&args.to_value()),
                     Some(other) => return Err(super::wrong(&call_path.key("args"), "args", "object", other)),
                 };
                 calls.push(tool_call(&id, name, arguments));

@@ -518,6 +518,6 @@ fn corrected_source(value: &Json<'_>) -> String {
     source.insert("type".into(), kind);
     source.insert("format".into(), given.get("format").cloned().unwrap_or_else(|| Value::String("...".into())));
     source.insert("data".into(), data.unwrap_or_else(|| Value::String("...".into())));
-    let text = Value::Object(source).to_string();
+    let text = crate::json::compact(&Value::Object(source));
     if text.len() > 300 { "{...}".to_string() } else { text }
 }
