@@ -1,5 +1,5 @@
 // The size budget of issue 3 (raised for issue 6's four providers and response reading, lowered
-// again by issues 12/18's cuts): at most 125 KiB of gzip for the .wasm a browser downloads.
+// again by issues 12/18's cuts): at most 126 KiB of gzip for the .wasm a browser downloads.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,10 +9,10 @@ import { gzipSync } from 'node:zlib';
 
 import { projectDir } from './package.mjs';
 
-const BUDGET = 125 * 1024;
+const BUDGET = 126 * 1024;
 const installed = join(projectDir, 'node_modules', 'agent-input');
 
-test('the .wasm is within 125 KiB gzip', (t) => {
+test('the .wasm is within 126 KiB gzip', (t) => {
   const wasm = readFileSync(join(installed, 'agent_input_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   t.diagnostic(`agent_input_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${BUDGET} B)`);
