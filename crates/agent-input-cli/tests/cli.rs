@@ -88,6 +88,34 @@ fn convert_args(entry: &Value, dir: &std::path::Path) -> Result<Vec<String>, Vec
                 *typed &= std::fs::write(&path, value.to_string()).is_ok();
                 args.push(format!("--tools={}", path.display()));
             }
+            // The request features: a named tool is `tool:NAME`, a ttl has its own flag, and a
+            // response format is a schema file with a flag per part.
+            "tool_choice" => {
+                let named = value.get("name").and_then(Value::as_str).map(|name| format!("tool:{name}"));
+                flag(args, typed, "tool-choice", named.or_else(|| value.as_str().map(str::to_string)), value);
+            }
+            "prompt_cache" => match value {
+                Value::Bool(true) => args.push("--prompt-cache".into()),
+                Value::Bool(false) => {}
+                Value::String(on) if on == "true" => args.push("--prompt-cache".into()),
+                Value::String(off) if off == "false" => {}
+                _ => {
+                    let ttl = value.get("ttl").unwrap_or(value);
+                    flag(args, typed, "prompt-cache-ttl", ttl.as_str().map(str::to_string), ttl);
+                }
+            },
+            "response_format" => {
+                for (part, part_value) in value.as_object().into_iter().flatten() {
+                    if part == "schema" {
+                        let path = dir.join("response_schema.json");
+                        *typed &= std::fs::write(&path, part_value.to_string()).is_ok();
+                        args.push(format!("--response-schema={}", path.display()));
+                    } else {
+                        let text = part_value.as_str().map_or_else(|| part_value.to_string(), str::to_string);
+                        args.push(format!("--response-{part}={text}"));
+                    }
+                }
+            }
             other => flag(args, typed, other, None, value),
         }
     }

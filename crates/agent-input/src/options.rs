@@ -762,6 +762,48 @@ mod tests {
     }
 
     #[test]
+    fn request_features_take_every_spelling_and_report_bad_values() {
+        let cases = [
+            (json!("auto"), ToolChoice::Auto),
+            (json!("required"), ToolChoice::Any),
+            (json!(" any "), ToolChoice::Any),
+            (json!("none"), ToolChoice::None),
+            (json!({"name": "t"}), ToolChoice::Tool { name: "t".into() }),
+            (json!("tool:t"), ToolChoice::Tool { name: "t".into() }),
+            (json!("{\"name\": \"t\"}"), ToolChoice::Tool { name: "t".into() }),
+        ];
+        for (value, want) in cases {
+            let options = ConvertOptions::from_json(&json!({"toolChoice": value})).unwrap();
+            assert_eq!(options.tool_choice, Some(want), "{value}");
+        }
+        for (value, want) in [
+            (json!(true), Some(PromptCache { ttl: None })),
+            (json!("false"), None),
+            (json!({"ttl": "1h"}), Some(PromptCache { ttl: Some(CacheTtl::OneHour) })),
+            (json!("{\"ttl\": \"5m\"}"), Some(PromptCache { ttl: Some(CacheTtl::FiveMinutes) })),
+        ] {
+            assert_eq!(ConvertOptions::from_json(&json!({"prompt_cache": value})).unwrap().prompt_cache, want);
+        }
+        let format =
+            ConvertOptions::from_json(&json!({"responseFormat": {"schema": {"type": "object"}, "strict": true}}))
+                .unwrap()
+                .response_format
+                .unwrap();
+        assert_eq!((format.name(), format.strict), ("response", Some(true)));
+        let (_, report) = ConvertOptions::read_json(&json!({"tool_choice": "tool:", "prompt_cache": {"ttl": "2h"},
+            "response_format": {"schema": {}, "name": "a b"}}));
+        assert_eq!(paths(&report), ["/options/prompt_cache", "/options/response_format", "/options/tool_choice"]);
+        let (_, report) = ConvertOptions::read_json(&json!({"tool_choice": {"name": "t", "type": "tool"},
+            "response_format": {"name": "a"}}));
+        assert_eq!(paths(&report), ["/options/response_format", "/options/tool_choice"]);
+        // What `Serialize` writes reads back.
+        let options = ConvertOptions::from_json(&json!({"tool_choice": {"name": "t"}, "prompt_cache": {"ttl": "5m"},
+            "response_format": {"schema": {"type": "object"}, "description": "d"}}))
+        .unwrap();
+        assert_eq!(ConvertOptions::from_json(&serde_json::to_value(&options).unwrap()).unwrap(), options);
+    }
+
+    #[test]
     fn settings_split_provider_validation_and_conversion() {
         let (settings, report) = ConvertSettings::read_json(
             &json!({"provider": "bedrock-converse", "allowPrefill": true, "limits": {"maxMessages": 4},

@@ -349,7 +349,8 @@ mod tests {
         assert_eq!(convert_options(parameters.as_object().unwrap()).unwrap().prompt_cache, None);
         let parameters = json!({"prompt_cache": {"ttl": "2h"}, "tool_choice": "maybe"});
         let report = convert_options(parameters.as_object().unwrap()).unwrap_err();
-        let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        let mut paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        paths.sort();
         assert_eq!(paths, ["/model/model_parameters/prompt_cache", "/model/model_parameters/tool_choice"]);
     }
 

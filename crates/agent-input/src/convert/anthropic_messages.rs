@@ -7,7 +7,6 @@
 //! text source (txt, csv, md, html); video, other document formats and `s3://` URLs are errors.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
 use super::payload::Payload;
@@ -216,7 +215,9 @@ fn is_tool_use_id(id: &str) -> bool {
 /// the same way in its call and its result, with one `tool_call_id_rewritten` warning at its
 /// first place.
 struct ToolUseIds<'r> {
-    rewritten: HashMap<&'r str, String>,
+    /// Each rewritten id and what it is sent as; a list, since ids are few (and a hash table
+    /// would add its own code to the npm `.wasm`).
+    rewritten: Vec<(&'r str, String)>,
 }
 
 impl<'r> ToolUseIds<'r> {
@@ -224,7 +225,7 @@ impl<'r> ToolUseIds<'r> {
         let mut places: Vec<(&'r str, Path)> = Vec::new();
         for turn in turns {
             for (k, call) in turn.tool_calls.iter().enumerate() {
-                places.push((&call.id, turn.origin.field_path(cx.base, "toolCalls").index(k).key("id")));
+                places.push((call.id.as_ref(), turn.origin.field_path(cx.base, "toolCalls").index(k).key("id")));
             }
             if *turn.role == Role::Tool
                 && let Some(id) = turn.tool_call_id
@@ -232,21 +233,19 @@ impl<'r> ToolUseIds<'r> {
                 places.push((id, turn.origin.field_path(cx.base, "toolCallId")));
             }
         }
-        let mut rewritten = HashMap::new();
-        if places.iter().all(|(id, _)| is_tool_use_id(id)) {
-            return Self { rewritten };
-        }
-        let mut taken: HashSet<String> =
-            places.iter().filter(|(id, _)| is_tool_use_id(id)).map(|(id, _)| (*id).to_string()).collect();
-        for (id, path) in places {
-            if is_tool_use_id(id) || rewritten.contains_key(id) {
+        let mut rewritten: Vec<(&'r str, String)> = Vec::new();
+        for (id, path) in &places {
+            if is_tool_use_id(id) || rewritten.iter().any(|(old, _)| old == id) {
                 continue;
             }
             let base: String =
                 id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+            let taken = |name: &str| {
+                places.iter().any(|(other, _)| *other == name) || rewritten.iter().any(|(_, new)| new == name)
+            };
             let mut new = base.clone();
             let mut n = 2u32;
-            while !taken.insert(new.clone()) {
+            while taken(&new) {
                 new = format!("{base}_{n}");
                 n += 1;
             }
@@ -255,15 +254,19 @@ impl<'r> ToolUseIds<'r> {
                 quote(id),
                 quote(&new)
             );
-            cx.error(Diagnostic::new(Code::ToolCallIdRewritten, path, message).received(id).expected([new.as_str()]));
-            rewritten.insert(id, new);
+            cx.error(
+                Diagnostic::new(Code::ToolCallIdRewritten, path.clone(), message)
+                    .received(*id)
+                    .expected([new.as_str()]),
+            );
+            rewritten.push((id, new));
         }
         Self { rewritten }
     }
 
     /// The id to send for `id`.
     fn sent(&self, id: &'r str) -> Cow<'r, str> {
-        self.rewritten.get(id).map_or(Cow::Borrowed(id), |new| Cow::Owned(new.clone()))
+        self.rewritten.iter().find(|(old, _)| *old == id).map_or(Cow::Borrowed(id), |(_, new)| Cow::Owned(new.clone()))
     }
 }
 
