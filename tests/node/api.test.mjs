@@ -135,6 +135,23 @@ describe('reports', () => {
     );
   });
 
+  test('the body limit counts UTF-8 bytes, measured before copying', () => {
+    // 'é' is 2 bytes, '😀' (a surrogate pair) 4, an unpaired surrogate 3 (U+FFFD), as the text
+    // is sent; more than 256 Ki characters, so the measuring crosses its window many times.
+    for (const piece of ['é', '😀', 'a😀é', '\ud800']) {
+      const text = `{"input": "${piece.repeat(300_000)}"}`;
+      const bytes = Buffer.byteLength(text.replaceAll('\ud800', '\ufffd'));
+      for (const limit of [text.length - 1, text.length, bytes - 1]) {
+        const report = pkg.validateJson(text, { limits: { maxBodyBytes: limit } });
+        assert.deepEqual([report.errors[0].code, report.errors[0].actual], ['too_large', bytes], `${piece} ${limit}`);
+      }
+      const converted = pkg.convertJson(text, { provider: 'gemini', limits: { maxBodyBytes: bytes - 1 } });
+      assert.deepEqual([converted.errors[0].code, converted.errors[0].actual], ['too_large', bytes]);
+      // Exactly at the limit (more code units than a third of it): read, not refused.
+      assert.equal(pkg.validateJson(text, { limits: { maxBodyBytes: bytes } }).errors.length, 0, piece === '\ud800' ? 'unpaired' : piece);
+    }
+  });
+
   test('a conversion report is plain objects; a failed one has no body', () => {
     const ok = pkg.convert({ input: 'Hi' }, { ...bedrock, maxTokens: 10, temperature: 0.5 });
     assertPlain(ok);

@@ -60,6 +60,46 @@ describe('limits under Node', () => {
     assertBounded('200 MB body', m, { code: 'too_large', copies: 2, slackMiB: 64, seconds: 20 });
   });
 
+  test('an over-limit body is refused before it is copied into wasm memory', () => {
+    // The generated module itself, instantiated here, so its memory can be read.
+    const glue = pathToFileURL(join(projectDir, 'node_modules', 'agent-input', 'agent_input.js')).href;
+    const script = `
+      const { readFileSync } = await import('node:fs');
+      const pkg = await import(${JSON.stringify(glue)});
+      const wasm = pkg.initSync({ module: readFileSync(new URL('./agent_input_bg.wasm', ${JSON.stringify(glue)})) });
+      pkg.validateJson('{"input": "warm up"}');
+      const text = '{"input": "' + 'x'.repeat(200 * 1024 * 1024) + '"}';
+      text.charCodeAt(text.length >> 1); // flattened before measuring, as text read from a file is
+      const memory = wasm.memory.buffer.byteLength;
+      const peak = process.resourceUsage().maxRSS * 1024;
+      const started = performance.now();
+      const validated = pkg.validateJson(text).errors[0];
+      const converted = pkg.convertJson(text, { provider: 'bedrock-converse' }).errors[0];
+      const limited = pkg.validateJson(text, { limits: { maxBodyBytes: 1000 } }).errors[0];
+      const ms = performance.now() - started;
+      process.stdout.write(JSON.stringify({
+        validated, converted, limited, ms, inputBytes: text.length,
+        memoryGrowth: wasm.memory.buffer.byteLength - memory,
+        peakGrowth: process.resourceUsage().maxRSS * 1024 - peak,
+      }));
+    `;
+    const m = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: MIB, timeout: 60_000 }),
+    );
+    console.log(
+      `200 MB body refused: wasm memory +${(m.memoryGrowth / MIB).toFixed(2)} MiB, ` +
+        `peak RSS +${(m.peakGrowth / MIB).toFixed(1)} MiB, ${m.ms.toFixed(0)} ms for three calls`,
+    );
+    for (const [error, limit] of [[m.validated, 64 * MIB], [m.converted, 64 * MIB], [m.limited, 1000]]) {
+      assert.equal(error.code, 'too_large');
+      assert.equal(error.limit, limit);
+      assert.equal(error.actual, m.inputBytes);
+    }
+    assert.ok(m.memoryGrowth <= MIB, `wasm memory grew by ${m.memoryGrowth} B`);
+    assert.ok(m.peakGrowth <= m.inputBytes / 8, `peak RSS grew by ${m.peakGrowth} B`);
+    assert.ok(m.ms <= 5000, `took ${m.ms} ms`);
+  });
+
   test('100,000-deep nesting is too_deep', () => {
     const m = measure(`(pkg) => {
       const text = '{"input": ' + '['.repeat(100000) + '"x"' + ']'.repeat(100000) + '}';

@@ -62,6 +62,18 @@ pub(crate) fn run<'d>(
     }
 }
 
+/// A request's text in wasm memory, or only its length in bytes when that is over the body limit
+/// (`text::with_str_within` measured it and copied nothing).
+pub(crate) type Text<'a> = Result<&'a str, usize>;
+
+/// [`validate::parse`] of a [`Text`].
+fn parse<'a>(text: Text<'a>, limits: &agent_input::options::Limits) -> Result<Document<'a>, Report> {
+    match text {
+        Ok(text) => validate::parse(text, limits),
+        Err(len) => Err(validate::too_large(len, limits)),
+    }
+}
+
 /// One report after another: option problems come first, then the operation's own.
 fn merged(mut options_report: Report, report: Report) -> Report {
     options_report.extend(report);
@@ -70,20 +82,20 @@ fn merged(mut options_report: Report, report: Report) -> Report {
 
 /// Validates JSON text; returns the report as JSON (`{valid, inputType, errors, warnings}`).
 /// `report` holds the problems found reading the options.
-pub(crate) fn validate(text: &str, subject: Subject, options: &validate::Options, report: &Report) -> String {
+pub(crate) fn validate(text: Text<'_>, subject: Subject, options: &validate::Options, report: &Report) -> String {
     validate_into(text, subject, options, report, |report| to_json(report))
 }
 
 /// Like [`validate`], handing the report to `write`.
 pub(crate) fn validate_into<R>(
-    text: &str,
+    text: Text<'_>,
     subject: Subject,
     options: &validate::Options,
     report: &Report,
     write: impl FnOnce(&JsValidationReport<'_>) -> R,
 ) -> R {
     let report = report.clone();
-    let document = match validate::parse(text, &options.limits) {
+    let document = match parse(text, &options.limits) {
         Ok(document) => document,
         Err(errors) => return write(&JsValidationReport::failed(&merged(report, errors), None)),
     };
@@ -101,7 +113,7 @@ pub(crate) fn validate_into<R>(
 /// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`. `report` holds
 /// the problems found reading the settings.
 pub(crate) fn convert(
-    text: &str,
+    text: Text<'_>,
     subject: Subject,
     settings: &ConvertSettings,
     report: &Report,
@@ -109,7 +121,7 @@ pub(crate) fn convert(
 ) -> (bool, String) {
     let failed = |report: Report| (false, to_json(&JsConversionReport::failed(&report)));
     let report = report.clone();
-    let document = match validate::parse(text, &settings.validation.limits) {
+    let document = match parse(text, &settings.validation.limits) {
         Ok(document) => document,
         Err(errors) => return failed(merged(report, errors)),
     };
@@ -161,17 +173,17 @@ pub(crate) fn parse_response(provider: &str, text: &str) -> String {
 }
 
 /// The `question` ml-commons would read from a bare input, or `None` when the input is not valid.
-pub(crate) fn question(text: &str) -> Option<String> {
+pub(crate) fn question(text: Text<'_>) -> Option<String> {
     let options = validate::Options::default();
-    let document = validate::parse(text, &options.limits).ok()?;
+    let document = parse(text, &options.limits).ok()?;
     let validation = run(&document, Subject::Input, &options);
     validation.request.map(|request| request.input.question())
 }
 
 /// A bare input's form, when it can be told (also for input with errors).
-pub(crate) fn input_type(text: &str) -> Option<InputType> {
+pub(crate) fn input_type(text: Text<'_>) -> Option<InputType> {
     let options = validate::Options::default();
-    let document = validate::parse(text, &options.limits).ok()?;
+    let document = parse(text, &options.limits).ok()?;
     run(&document, Subject::Input, &options).input_type
 }
 
@@ -183,13 +195,47 @@ mod tests {
     /// Validates with options given as JSON, as the binding reads them.
     fn validate(text: &str, subject: Subject, options: &Value) -> String {
         let (options, report) = validate::Options::read_json(options);
-        super::validate(text, subject, &options, &report)
+        super::validate(Ok(text), subject, &options, &report)
     }
 
     /// Converts with settings given as JSON, as the binding reads them.
     fn convert(text: &str, subject: Subject, settings: &Value, body: &mut String) -> (bool, String) {
         let (settings, report) = ConvertSettings::read_json(settings);
-        super::convert(text, subject, &settings, &report, body)
+        super::convert(Ok(text), subject, &settings, &report, body)
+    }
+
+    fn question(text: &str) -> Option<String> {
+        super::question(Ok(text))
+    }
+
+    fn input_type(text: &str) -> Option<InputType> {
+        super::input_type(Ok(text))
+    }
+
+    #[test]
+    fn text_measured_over_the_limit_is_too_large_like_text_read() {
+        // The binding passes only the length of text over the body limit.
+        let (options, report) = validate::Options::read_json(&json!({"limits": {"maxBodyBytes": 5}}));
+        let measured = parse(&super::validate(Err(18), Subject::Request, &options, &report));
+        let read = parse(&validate(r#"{"input": "Hello"}"#, Subject::Request, &json!({"limits": {"maxBodyBytes": 5}})));
+        assert_eq!(measured, read);
+        assert_eq!(measured["errors"][0]["actual"], 18);
+
+        let (settings, report) =
+            ConvertSettings::read_json(&json!({"provider": "gemini", "limits": {"maxBodyBytes": 5}}));
+        let mut body = String::new();
+        let (ok, measured) = super::convert(Err(18), Subject::Request, &settings, &report, &mut body);
+        let (_, read) = convert(
+            r#"{"input": "Hello"}"#,
+            Subject::Request,
+            &json!({"provider": "gemini", "limits": {"maxBodyBytes": 5}}),
+            &mut body,
+        );
+        assert!(!ok);
+        assert_eq!(parse(&measured), parse(&read));
+        assert_eq!(parse(&measured)["errors"][0]["code"], "too_large");
+        assert_eq!(super::question(Err(1 << 30)), None);
+        assert_eq!(super::input_type(Err(1 << 30)), None);
     }
 
     fn parse(text: &str) -> Value {

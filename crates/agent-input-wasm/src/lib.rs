@@ -74,6 +74,11 @@ fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
     Ok(Some(String::from(json_text(options, "options")?)))
 }
 
+/// The body limit of the functions that take no options.
+fn default_max() -> usize {
+    agent_input::options::Limits::default().max_body_bytes
+}
+
 /// The options of the `validate` family, optional.
 fn validate_options(options: &JsValue) -> Result<(validate::Options, Report), JsValue> {
     Ok(api::validate_options(options_text(options)?.as_deref()))
@@ -85,6 +90,12 @@ fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
         Some(text) => Ok(api::convert_settings(&text)),
         None => Err(type_error("options are required: { provider: 'bedrock-converse', ... }")),
     }
+}
+
+/// The validation report of JSON text, as plain objects.
+fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Report)) -> Result<JsValue, JsValue> {
+    let max = options.0.limits.max_body_bytes;
+    JSON::parse(&text::with_str_within(text, max, |text| api::validate(text, subject, &options.0, &options.1)))
 }
 
 /// Talc, not Rust's default dlmalloc: a sixth of the code in the package's `.wasm`, growing the
@@ -116,7 +127,9 @@ fn convert_text(
     body_as: BodyAs,
 ) -> Result<JsValue, JsValue> {
     BODY.with_borrow_mut(|body| {
-        let (ok, report) = text::with_str(text, |text| api::convert(text, subject, &options.0, &options.1, body));
+        let max = options.0.validation.limits.max_body_bytes;
+        let (ok, report) =
+            text::with_str_within(text, max, |text| api::convert(text, subject, &options.0, &options.1, body));
         let report = JSON::parse(&report)?;
         if ok {
             let value = match body_as {
@@ -141,7 +154,7 @@ pub fn validate_request(
 ) -> Result<JsValue, JsValue> {
     let options = validate_options(options)?;
     let text = json_text(request, "request")?;
-    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options.0, &options.1)))
+    validated(&text, Subject::Request, &options)
 }
 
 /// Validates a bare input — text, an array of content blocks, or an array of messages — given as
@@ -153,7 +166,7 @@ pub fn validate_input(
 ) -> Result<JsValue, JsValue> {
     let options = validate_options(options)?;
     let text = json_text(input, "input")?;
-    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Input, &options.0, &options.1)))
+    validated(&text, Subject::Input, &options)
 }
 
 /// Validates a request body given as JSON text, as it would be sent: the text is read once, in
@@ -167,7 +180,7 @@ pub fn validate_json(
 ) -> Result<JsValue, JsValue> {
     let options = validate_options(options)?;
     let text = text_argument(text, "text")?;
-    JSON::parse(&text::with_str(&text, |text| api::validate(text, Subject::Request, &options.0, &options.1)))
+    validated(&text, Subject::Request, &options)
 }
 
 /// Validates a request body and converts it into the provider's request body.
@@ -217,7 +230,7 @@ pub fn extract_question(
     #[wasm_bindgen(unchecked_param_type = "AgentInput")] input: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = json_text(input, "input")?;
-    Ok(text::with_str(&text, api::question).map_or(JsValue::NULL, |q| JsValue::from_str(&q)))
+    Ok(text::with_str_within(&text, default_max(), api::question).map_or(JsValue::NULL, |q| JsValue::from_str(&q)))
 }
 
 /// The form of an input — `"TEXT"`, `"CONTENT_BLOCKS"` or `"MESSAGES"` — whenever it can be told,
@@ -228,7 +241,8 @@ pub fn detect_input_type(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let text = json_text(input, "input")?;
-    Ok(text::with_str(&text, api::input_type).map_or(JsValue::NULL, |t| JsValue::from_str(t.as_str())))
+    Ok(text::with_str_within(&text, default_max(), api::input_type)
+        .map_or(JsValue::NULL, |t| JsValue::from_str(t.as_str())))
 }
 
 /// Reads a provider's response body — JSON text as received, or the parsed value — into the
@@ -246,6 +260,7 @@ pub fn parse_response(
         Some(text) => text.clone(),
         None => json_text(body, "body")?,
     };
+    // Responses have no size limit of their own: the caller has received them.
     JSON::parse(&text::with_str(&text, |text| api::parse_response(&provider, text)))
 }
 

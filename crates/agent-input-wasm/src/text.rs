@@ -3,7 +3,8 @@
 //! wasm-bindgen's own string conversion copies ASCII one character at a time in a JavaScript
 //! loop before it falls back to `TextEncoder.encodeInto`: about 4 ms per megabyte, most of the
 //! cost of a request carrying a multi-megabyte image. `encodeInto` straight into a buffer kept
-//! from call to call does the same in a few hundredths of that.
+//! from call to call does the same in a few hundredths of that. Text over the body limit is
+//! measured a window at a time and never copied whole.
 
 use std::cell::RefCell;
 
@@ -40,12 +41,27 @@ thread_local! {
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Calls `f` with `text` as a `&str` in wasm memory.
+/// Calls `f` with `text` as a `&str` in wasm memory, whatever its size.
 pub(crate) fn with_str<R>(text: &JsString, f: impl FnOnce(&str) -> R) -> R {
+    with_str_within(text, usize::MAX, |text| f(text.unwrap_or_default()))
+}
+
+/// Calls `f` with `text` as a `&str` in wasm memory (`Ok`), or, when its UTF-8 is longer than
+/// `max` bytes, with `Err` of that length, having copied none of it: a limit is checked before
+/// the copy it protects.
+pub(crate) fn with_str_within<R>(text: &JsString, max: usize, f: impl FnOnce(Result<&str, usize>) -> R) -> R {
     let length = text.length();
     let units = length as usize;
     BUFFER.with_borrow_mut(|buffer| {
-        let written = ENCODER.with(|encoder| {
+        ENCODER.with(|encoder| {
+            // UTF-8 takes 1 to 3 bytes per UTF-16 code unit (4 per surrogate pair): text of at most
+            // `max / 3` units fits, text of more than `max` does not; in between, count first.
+            if units > max / 3 {
+                let bytes = utf8_len(encoder, text, buffer);
+                if bytes > max {
+                    return f(Err(bytes));
+                }
+            }
             // Request text is mostly ASCII, one byte per UTF-16 code unit: try that first, and
             // give what is left, if anything, the three bytes a unit can take.
             let first = encoder.encode_into(text, grown(buffer, units));
@@ -55,11 +71,29 @@ pub(crate) fn with_str<R>(text: &JsString, f: impl FnOnce(&str) -> R) -> R {
                 let end = written + rest.length() as usize * 3;
                 written += encoder.encode_into(&rest, &mut grown(buffer, end)[written..]).written() as usize;
             }
-            written
-        });
-        // encodeInto writes well-formed UTF-8 (an unpaired surrogate becomes U+FFFD).
-        f(std::str::from_utf8(&buffer[..written]).unwrap_or_default())
+            // encodeInto writes well-formed UTF-8 (an unpaired surrogate becomes U+FFFD).
+            f(Ok(std::str::from_utf8(&buffer[..written]).unwrap_or_default()))
+        })
     })
+}
+
+/// The length of `text` in UTF-8 (as `encodeInto` writes it), encoded a window at a time into the
+/// start of `buffer`, so measuring a string of any size grows wasm memory by at most the window.
+fn utf8_len(encoder: &Encoder, text: &JsString, buffer: &mut Vec<u8>) -> usize {
+    const WINDOW: usize = 256 * 1024;
+    let length = text.length();
+    let window = grown(buffer, WINDOW);
+    let (mut read, mut bytes) = (0, 0);
+    while read < length {
+        // encodeInto stops before a character that does not fit, never inside a surrogate pair.
+        let step = encoder.encode_into(&text.slice(read, length), window);
+        if step.read() == 0 {
+            break;
+        }
+        read += step.read();
+        bytes += step.written() as usize;
+    }
+    bytes
 }
 
 /// The first `len` bytes of the buffer, growing it if needed.

@@ -109,7 +109,7 @@ pub const PARSER_MAX_DEPTH: usize = 128;
 /// Strings without escapes stay borrowed from `text`.
 pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report> {
     if text.len() > limits.max_body_bytes {
-        return Err(diagnostics::too_large(text.len(), limits.max_body_bytes).into());
+        return Err(too_large(text.len(), limits));
     }
     // A byte order mark is not JSON, but editors write one; RFC 8259 lets parsers ignore it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -128,6 +128,13 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report>
             Err(diagnostic.into())
         }
     }
+}
+
+/// The report [`parse`] gives text of `len` bytes over `limits.max_body_bytes`: for callers that
+/// measure a body held elsewhere (the npm package, in a JavaScript string) and refuse it before
+/// copying it.
+pub fn too_large(len: usize, limits: &Limits) -> Report {
+    diagnostics::too_large(len, limits.max_body_bytes).into()
 }
 
 fn describe_json_error(error: &serde_json::Error) -> String {
