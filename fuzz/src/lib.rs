@@ -1,7 +1,9 @@
 //! Shared parts of the fuzz targets: an `arbitrary` generator of plausible (and implausible)
 //! execute requests, the providers' rule checkers, and the pipeline every target runs.
 
+pub mod agui;
 pub mod rules;
+pub mod streams;
 
 use agent_input::{Code, ConvertOptions, ProviderId, ToolSpec, convert, validate};
 use arbitrary::{Arbitrary, Unstructured};
