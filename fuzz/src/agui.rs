@@ -14,8 +14,7 @@ fn resolves(body: &Value, diagnostic: &Diagnostic) -> bool {
         return true;
     }
     let parent = &pointer[..pointer.rfind('/').unwrap_or(0)];
-    matches!(diagnostic.code, Code::MissingField | Code::EmptyContent)
-        && body.pointer(parent).is_some()
+    matches!(diagnostic.code, Code::MissingField | Code::EmptyContent) && body.pointer(parent).is_some()
 }
 
 /// Runs the invariants on one JSON body.
