@@ -25,8 +25,7 @@ pub struct Case {
 pub fn case(data: &[u8]) -> Option<Case> {
     let (&[mode, a, b], rest) = data.split_first_chunk::<3>()?;
     let provider = ProviderId::ALL[usize::from(mode & 0x7f) % ProviderId::ALL.len()];
-    let body =
-        if mode & 0x80 != 0 && provider == ProviderId::BedrockConverse { frames(rest) } else { rest.to_vec() };
+    let body = if mode & 0x80 != 0 && provider == ProviderId::BedrockConverse { frames(rest) } else { rest.to_vec() };
     let cuts = cuts(u16::from_le_bytes([a, b]), body.len());
     Some(Case { provider, body, cuts })
 }
