@@ -26,16 +26,20 @@ impl Path {
     /// This path extended by an object key.
     #[must_use]
     pub fn key(&self, key: &str) -> Self {
-        let mut segments = self.0.clone();
-        segments.push(Segment::Key(key.into()));
-        Self(segments)
+        self.with(Segment::Key(key.into()))
     }
 
     /// This path extended by an array index.
     #[must_use]
     pub fn index(&self, index: usize) -> Self {
-        let mut segments = self.0.clone();
-        segments.push(Segment::Index(index));
+        self.with(Segment::Index(index))
+    }
+
+    /// One allocation of the right size (a clone and a push would reallocate).
+    fn with(&self, last: Segment) -> Self {
+        let mut segments = Vec::with_capacity(self.0.len() + 1);
+        segments.extend_from_slice(&self.0);
+        segments.push(last);
         Self(segments)
     }
 
@@ -143,7 +147,18 @@ impl<'p> Loc<'p> {
                 }
             }
         }
-        let mut segments = Vec::new();
+        let mut depth = 0;
+        let mut at = self;
+        let root = loop {
+            match at {
+                Loc::Root(path) => break path.segments().len(),
+                Loc::Key(parent, _) | Loc::Index(parent, _) => {
+                    depth += 1;
+                    at = *parent;
+                }
+            }
+        };
+        let mut segments = Vec::with_capacity(root + depth);
         push(self, &mut segments);
         Path(segments)
     }

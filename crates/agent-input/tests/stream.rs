@@ -440,3 +440,53 @@ mod never_panics {
         }
     }
 }
+
+/// Found by the `stream_decoders` fuzz target: the first problem in a stream is the one reported,
+/// however the stream is cut. The SSE and event-stream readers used to read a whole chunk before
+/// the events in it were decoded, so a body fed at once reported a later line's problem (invalid
+/// UTF-8, a bad checksum) while the same body fed in pieces reported an earlier event's bad JSON.
+#[test]
+fn the_first_problem_is_reported_wherever_the_stream_is_cut() {
+    let mut sse = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\x01\"}}]}\n\n".to_vec();
+    sse.extend_from_slice(b"data: \xff\xfe\n\n");
+    let mut frames = Message {
+        headers: vec![
+            (":event-type".to_string(), HeaderValue::String("contentBlockDelta".to_string())),
+            (":message-type".to_string(), HeaderValue::String("event".to_string())),
+        ],
+        payload: b"{not json".to_vec(),
+    }
+    .encode();
+    let mut corrupt = frames.clone();
+    let last = corrupt.len() - 1;
+    corrupt[last] ^= 1;
+    frames.extend(corrupt);
+    for (provider, body) in [(ProviderId::OpenAiChat, sse), (ProviderId::BedrockConverse, frames)] {
+        let (_, whole) = decode(provider, &body);
+        let whole = whole.unwrap_err();
+        assert_eq!(whole.code(), "invalid_json", "{provider}: {whole}");
+        for cut in 1..body.len() {
+            assert_eq!(decode_cut(provider, &body, &[cut]).1.unwrap_err(), whole, "{provider} cut at {cut}");
+        }
+    }
+}
+
+/// An SSE line over the limit is refused by its length, whether it arrives whole or in pieces
+/// (a comment line used to pass when whole and fail when cut).
+#[test]
+fn an_sse_line_over_the_limit_is_refused_however_it_arrives() {
+    let body = format!(": {}\n\ndata: [DONE]\n\n", "x".repeat(100));
+    for cuts in [vec![], vec![10], vec![10, 50, 90]] {
+        let mut decoder = Decoder::with_max_frame_bytes(ProviderId::OpenAiChat, 64);
+        let mut from = 0;
+        let mut error = None;
+        for &cut in cuts.iter().chain(std::iter::once(&body.len())) {
+            if let Err(e) = decoder.feed(&body.as_bytes()[from..cut]) {
+                error = Some(e);
+                break;
+            }
+            from = cut;
+        }
+        assert!(matches!(error, Some(StreamError::TooLarge { limit: 64, .. })), "{cuts:?}: {error:?}");
+    }
+}

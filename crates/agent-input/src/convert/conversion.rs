@@ -211,18 +211,26 @@ impl<'p> Conversion<'p> {
     /// Checks tool specs: names by the provider's rule, unique, object schemas. Returns each spec
     /// with its schema (an empty object schema when none is given).
     pub(crate) fn tools<'a>(&mut self, options: &'a ConvertOptions) -> Vec<(&'a ToolSpec, &'a Value)> {
+        /// Up to this many tools, a repeated name is found by comparing with the earlier ones.
+        const LINEAR: usize = 16;
         let rule = self.profile.tool_name;
-        let mut seen = HashSet::new();
+        let mut seen = (options.tools.len() > LINEAR).then(|| HashSet::with_capacity(options.tools.len()));
         let mut tools = Vec::with_capacity(options.tools.len());
         for (i, spec) in options.tools.iter().enumerate() {
-            let path = option_path("tools").index(i);
+            // Paths are built only for what is reported: per request, they were most of the
+            // tools' cost.
+            let path = || option_path("tools").index(i);
+            let repeated = match &mut seen {
+                Some(seen) => !seen.insert(spec.name.as_str()),
+                None => options.tools[..i].iter().any(|earlier| earlier.name == spec.name),
+            };
             if !(rule.holds)(&spec.name) {
-                self.bad_tool_name(&spec.name, path.key("name"));
-            } else if !seen.insert(spec.name.as_str()) {
+                self.bad_tool_name(&spec.name, path().key("name"));
+            } else if repeated {
                 self.error(
                     Diagnostic::new(
                         Code::InvalidForProvider,
-                        path.key("name"),
+                        path().key("name"),
                         format!("tool '{}' is given twice; tool names must be unique", spec.name),
                     )
                     .received(spec.name.clone()),
@@ -230,7 +238,10 @@ impl<'p> Conversion<'p> {
             }
             let schema = match &spec.input_schema {
                 None => &*EMPTY_SCHEMA,
-                Some(schema @ Value::Object(map)) if map.get("type").and_then(Value::as_str) == Some("object") => {
+                // A schema has a few keys: comparing them costs less than hashing one.
+                Some(schema @ Value::Object(map))
+                    if map.iter().find(|(key, _)| *key == "type").and_then(|(_, v)| v.as_str()) == Some("object") =>
+                {
                     schema
                 }
                 Some(other) => {
@@ -241,7 +252,7 @@ impl<'p> Conversion<'p> {
                         crate::validate::a_or_an(json.type_name()),
                         json.type_name()
                     );
-                    self.error(Diagnostic::new(Code::InvalidForProvider, path.key("input_schema"), message));
+                    self.error(Diagnostic::new(Code::InvalidForProvider, path().key("input_schema"), message));
                     continue;
                 }
             };

@@ -197,6 +197,15 @@ pub trait Provider {
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
     ) -> Result<Converted<Self::Request<'a>>, Report>;
+
+    /// Appends `body` as compact JSON text: `serde_json`'s, unless the provider writes the same
+    /// bytes faster itself.
+    ///
+    /// # Errors
+    /// When the body cannot be written (`serde_json`'s errors).
+    fn write_body(body: &Self::Request<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        serde_json::to_writer(out, body)
+    }
 }
 
 /// The provider's own checks of conversion options (ranges, tool names and schemas), without
@@ -274,7 +283,7 @@ pub fn convert_into(
         buffer.reserve(request.input.payload_len() + 4096);
         // Always written compact, then indented as text: one serializer per wire type instead of
         // two keeps the WebAssembly build small.
-        serde_json::to_writer(&mut buffer, &converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+        P::write_body(&converted.body, &mut buffer).map_err(|e| serialize_failure(P::ID, &e))?;
         let text = String::from_utf8(buffer).map_err(|e| {
             let mut report = Report::default();
             report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));

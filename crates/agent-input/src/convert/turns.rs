@@ -343,7 +343,12 @@ pub(crate) struct Alternation<T> {
 
 impl<T: AlternatingTurn> Alternation<T> {
     pub(crate) fn new() -> Self {
-        Self { turns: Vec::new(), last_is_tool_group: false }
+        Self::with_capacity(0)
+    }
+
+    /// Room for `n` turns, so a long conversation is not copied as it grows.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Self { turns: Vec::with_capacity(n), last_is_tool_group: false }
     }
 
     /// Adds `turn`'s blocks as a `role` turn; returns whether they were merged into the last one.

@@ -132,8 +132,26 @@ impl EventStreamParser {
     /// `crc_mismatch` (prelude or message), `too_large` (checked from the prelude, before the
     /// message is buffered), `invalid_frame` for lengths or headers that do not add up.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<Message>, StreamError> {
-        self.buffer.extend_from_slice(chunk);
         let mut messages = Vec::new();
+        self.feed_each(chunk, |message| {
+            messages.push(message);
+            Ok(())
+        })?;
+        Ok(messages)
+    }
+
+    /// Reads a chunk, handing each message to `each` as soon as it is complete, so that the first
+    /// problem in the stream is the one reported however the stream was cut (an error of `each`
+    /// comes before any problem in a later frame).
+    ///
+    /// # Errors
+    /// As [`EventStreamParser::feed`], and what `each` returns.
+    pub fn feed_each(
+        &mut self,
+        chunk: &[u8],
+        mut each: impl FnMut(Message) -> Result<(), StreamError>,
+    ) -> Result<(), StreamError> {
+        self.buffer.extend_from_slice(chunk);
         let mut start = 0;
         loop {
             let rest = &self.buffer[start..];
@@ -161,11 +179,12 @@ impl EventStreamParser {
                 return Err(StreamError::CrcMismatch { part: "message" });
             }
             let headers = headers(&frame[PRELUDE..PRELUDE + headers_len])?;
-            messages.push(Message { headers, payload: frame[PRELUDE + headers_len..total - 4].to_vec() });
+            let payload = frame[PRELUDE + headers_len..total - 4].to_vec();
             start += total;
+            each(Message { headers, payload })?;
         }
         self.buffer.drain(..start);
-        Ok(messages)
+        Ok(())
     }
 }
 

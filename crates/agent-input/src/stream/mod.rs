@@ -213,19 +213,18 @@ impl Decoder {
     fn feed_inner(&mut self, chunk: &[u8], end: bool) -> Result<Vec<StreamEvent>, StreamError> {
         let mut events = Vec::new();
         match &mut self.framing {
+            // Each event is read as soon as it is complete, so the first problem in the stream
+            // is the one reported wherever the chunks were cut.
             Framing::Sse(parser) => {
-                let sse = parser.feed(chunk)?;
+                let (provider, answer) = (self.provider, &mut self.answer);
+                parser.feed_each(chunk, |event| providers::sse_event(provider, &event, answer, &mut events))?;
                 if end {
                     parser.finish();
                 }
-                for event in sse {
-                    providers::sse_event(self.provider, &event, &mut self.answer, &mut events)?;
-                }
             }
             Framing::EventStream(parser) => {
-                for message in parser.feed(chunk)? {
-                    providers::bedrock_message(&message, &mut self.answer, &mut events)?;
-                }
+                let answer = &mut self.answer;
+                parser.feed_each(chunk, |message| providers::bedrock_message(&message, answer, &mut events))?;
                 if end && parser.pending() > 0 {
                     return Err(StreamError::Truncated { pending: parser.pending() });
                 }

@@ -48,6 +48,24 @@ impl SseParser {
     /// not UTF-8.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, StreamError> {
         let mut events = Vec::new();
+        self.feed_each(chunk, |event| {
+            events.push(event);
+            Ok(())
+        })?;
+        Ok(events)
+    }
+
+    /// Reads a chunk, handing each event to `each` as soon as it is complete, so that the first
+    /// problem in the stream is the one reported however the stream was cut (an error of `each`
+    /// comes before any problem in a later line).
+    ///
+    /// # Errors
+    /// As [`SseParser::feed`], and what `each` returns.
+    pub fn feed_each(
+        &mut self,
+        chunk: &[u8],
+        mut each: impl FnMut(SseEvent) -> Result<(), StreamError>,
+    ) -> Result<(), StreamError> {
         let mut rest = chunk;
         while !rest.is_empty() {
             if std::mem::take(&mut self.after_cr) && rest[0] == b'\n' {
@@ -60,6 +78,11 @@ impl SseParser {
                 break;
             };
             self.after_cr = rest[end] == b'\r';
+            // A line is refused by its length alone, whether it came whole or in pieces.
+            let line_len = self.buffer.len() + end;
+            if line_len > self.max_event_bytes {
+                return Err(StreamError::TooLarge { limit: self.max_event_bytes, actual: line_len });
+            }
             let event = if self.buffer.is_empty() {
                 // The whole line is in this chunk: read it in place.
                 self.line(std::str::from_utf8(&rest[..end]).map_err(|_| StreamError::InvalidUtf8)?)?
@@ -72,12 +95,14 @@ impl SseParser {
                 event?
             };
             rest = &rest[end + 1..];
-            events.extend(event);
+            if let Some(event) = event {
+                each(event)?;
+            }
         }
         if self.buffer.len() > self.max_event_bytes {
             return Err(StreamError::TooLarge { limit: self.max_event_bytes, actual: self.buffer.len() });
         }
-        Ok(events)
+        Ok(())
     }
 
     /// Ends the stream. A last line without its line break, and an event not closed by an empty

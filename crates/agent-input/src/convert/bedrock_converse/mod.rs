@@ -7,6 +7,8 @@
 
 mod names;
 pub mod wire;
+#[cfg(not(target_arch = "wasm32"))]
+mod write;
 
 use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
@@ -155,6 +157,11 @@ impl Provider for BedrockConverse {
             _ => Err(cx.report),
         }
     }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn write_body(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        write::converse(body, out)
+    }
 }
 
 /// A converted content block, before it is placed in a message or in a tool result.
@@ -302,9 +309,9 @@ fn build<'a>(
     if let Some(prompt) = non_blank(options.system.as_deref()) {
         system.push(SystemContentBlock::Text(prompt));
     }
-    let mut messages: Alternation<Message<'a>> = Alternation::new();
+    let mut messages: Alternation<Message<'a>> = Alternation::with_capacity(turns.len());
     // Per message built: what later checks need to point back into the input.
-    let mut notes: Vec<TurnNotes<'a>> = Vec::new();
+    let mut notes: Vec<TurnNotes<'a>> = Vec::with_capacity(turns.len());
     let mut names = Names::default();
     let mut first_checked = false;
 

@@ -1,0 +1,278 @@
+//! The Converse body as compact JSON text, written directly: the same bytes `serde_json` writes
+//! for the wire types (a test compares them), in about a third of the instructions on small
+//! requests. `serde_json` scans every string byte by byte for escapes, key names included, and
+//! its base64 path copies a large payload once more before writing it; here keys are literals
+//! and a string needing no escape is one check and one copy. Values, numbers and the format
+//! enums still go through `serde_json`, so their spelling cannot drift.
+//!
+//! Native builds only: in the npm `.wasm` the derived serializers stay the one path, which keeps
+//! the module small (docs/decisions.md, "Native speed").
+
+use serde::Serialize;
+
+use super::wire::{
+    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, MediaSource,
+    SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, VideoBlock,
+};
+
+/// Writes `body` as `serde_json::to_writer` would.
+pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"messages\":[");
+    for (i, message) in body.messages.iter().enumerate() {
+        comma(out, i);
+        out.extend_from_slice(match message.role {
+            ConversationRole::User => b"{\"role\":\"user\",\"content\":[",
+            ConversationRole::Assistant => b"{\"role\":\"assistant\",\"content\":[",
+        });
+        for (j, block) in message.content.iter().enumerate() {
+            comma(out, j);
+            content_block(block, out)?;
+        }
+        out.extend_from_slice(b"]}");
+    }
+    out.push(b']');
+    if !body.system.is_empty() {
+        out.extend_from_slice(b",\"system\":[");
+        for (i, SystemContentBlock::Text(text)) in body.system.iter().enumerate() {
+            comma(out, i);
+            out.extend_from_slice(b"{\"text\":");
+            string(out, text)?;
+            out.push(b'}');
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b",\"inferenceConfig\":");
+    serde(out, &body.inference_config)?;
+    if let Some(config) = &body.tool_config {
+        out.extend_from_slice(b",\"toolConfig\":{\"tools\":[");
+        for (i, Tool::ToolSpec(spec)) in config.tools.iter().enumerate() {
+            comma(out, i);
+            out.extend_from_slice(b"{\"toolSpec\":{\"name\":");
+            string(out, spec.name)?;
+            if let Some(description) = spec.description {
+                out.extend_from_slice(b",\"description\":");
+                string(out, description)?;
+            }
+            let ToolInputSchema::Json(schema) = spec.input_schema;
+            out.extend_from_slice(b",\"inputSchema\":{\"json\":");
+            serde(out, schema)?;
+            out.extend_from_slice(b"}}}");
+        }
+        out.extend_from_slice(b"]}");
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+fn content_block(block: &ContentBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    match block {
+        ContentBlock::Text(text) => text_block(text, out),
+        ContentBlock::Image(image) => image_block(image, out),
+        ContentBlock::Document(document) => document_block(document, out),
+        ContentBlock::Video(video) => video_block(video, out),
+        ContentBlock::ToolUse(call) => {
+            out.extend_from_slice(b"{\"toolUse\":{\"toolUseId\":");
+            string(out, call.tool_use_id)?;
+            out.extend_from_slice(b",\"name\":");
+            string(out, call.name)?;
+            out.extend_from_slice(b",\"input\":");
+            out.extend_from_slice(call.input.get().as_bytes());
+            out.extend_from_slice(b"}}");
+            Ok(())
+        }
+        ContentBlock::ToolResult(result) => {
+            out.extend_from_slice(b"{\"toolResult\":{\"toolUseId\":");
+            string(out, result.tool_use_id)?;
+            out.extend_from_slice(b",\"content\":[");
+            for (i, block) in result.content.iter().enumerate() {
+                comma(out, i);
+                match block {
+                    ToolResultContentBlock::Text(text) => text_block(text, out)?,
+                    ToolResultContentBlock::Image(image) => image_block(image, out)?,
+                    ToolResultContentBlock::Document(document) => document_block(document, out)?,
+                    ToolResultContentBlock::Video(video) => video_block(video, out)?,
+                }
+            }
+            out.extend_from_slice(b"]}}");
+            Ok(())
+        }
+    }
+}
+
+fn text_block(text: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"text\":");
+    string(out, text)?;
+    out.push(b'}');
+    Ok(())
+}
+
+fn image_block(image: &ImageBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"image\":{\"format\":");
+    serde(out, &image.format)?;
+    source(&image.source, out)?;
+    out.extend_from_slice(b"}}");
+    Ok(())
+}
+
+fn video_block(video: &VideoBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"video\":{\"format\":");
+    serde(out, &video.format)?;
+    source(&video.source, out)?;
+    out.extend_from_slice(b"}}");
+    Ok(())
+}
+
+fn document_block(document: &DocumentBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"document\":{\"format\":");
+    serde(out, &document.format)?;
+    out.extend_from_slice(b",\"name\":");
+    string(out, &document.name)?;
+    source(&document.source, out)?;
+    out.extend_from_slice(b"}}");
+    Ok(())
+}
+
+/// `,"source":{...}`.
+fn source(source: &MediaSource<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    match source {
+        MediaSource::Bytes(data) => {
+            out.extend_from_slice(b",\"source\":{\"bytes\":");
+            string(out, Base64::as_str(data))?;
+        }
+        MediaSource::S3Location(location) => {
+            out.extend_from_slice(b",\"source\":{\"s3Location\":{\"uri\":");
+            string(out, location.uri)?;
+            out.push(b'}');
+        }
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+fn comma(out: &mut Vec<u8>, i: usize) {
+    if i > 0 {
+        out.push(b',');
+    }
+}
+
+/// A JSON string: copied between quotes when nothing in it is escaped (no control character,
+/// quote or backslash), else written by `serde_json`.
+fn string(out: &mut Vec<u8>, text: &str) -> serde_json::Result<()> {
+    const LONG: usize = 4096;
+    let plain = if text.len() >= LONG {
+        crate::base64::is_json_safe_alphabet(text) || plain_text(text.as_bytes())
+    } else {
+        plain_text(text.as_bytes())
+    };
+    if !plain {
+        return serde(out, text);
+    }
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
+    Ok(())
+}
+
+const fn plain(b: u8) -> bool {
+    b >= 0x20 && b != b'"' && b != b'\\'
+}
+
+/// Whether no byte of `bytes` needs escaping, eight at a time: a byte below 0x20, a quote or a
+/// backslash sets its high bit in `found` (the "has less than" and "has zero byte" tricks,
+/// exact as a yes-or-no answer).
+fn plain_text(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut found = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let control = x.wrapping_sub(ONES * 0x20) & !x;
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        found |= (control | (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS;
+    }
+    found == 0 && chunks.remainder().iter().all(|&b| plain(b))
+}
+
+fn serde(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) -> serde_json::Result<()> {
+    serde_json::to_writer(&mut *out, value)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::convert::{ConvertOptions, ToolSpec};
+    use crate::validate;
+
+    /// The eight-at-a-time check agrees with the byte-at-a-time one for every byte value at every
+    /// place in a word, among plain bytes and among bytes of multi-byte characters.
+    #[test]
+    fn plain_text_finds_every_byte_that_needs_escaping() {
+        for fill in [b'a', 0xc3, 0x7f, 0x20, 0xff] {
+            for len in [1, 7, 8, 9, 16, 23] {
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        let mut bytes = vec![fill; len];
+                        bytes[at] = b;
+                        assert_eq!(super::plain_text(&bytes), bytes.iter().all(|&b| super::plain(b)), "{bytes:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every kind of block, escapes, a large payload, system text, every inference field and
+    /// tools: the same bytes as `serde_json`.
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let big = "QUJD".repeat(5_000);
+        let request = json!({"input": [
+            {"role": "system", "content": [{"type": "text", "text": "Be \"brief\"\n\u{1}é\u{2028}"}]},
+            {"role": "user", "content": [
+                {"type": "text", "text": "plain text ☀ and a \\ backslash"},
+                {"type": "image", "source": {"type": "base64", "format": "png", "data": format!("iVBORw0KGgoA{big}")}},
+                {"type": "image", "source": {"type": "url", "data": "s3://bucket/key.png", "format": "png"}},
+                {"type": "document", "name": "résumé (1)", "source": {"type": "base64", "format": "pdf", "data": "JVBERi0xLjQK"}},
+                {"type": "video", "source": {"type": "base64", "format": "mp4", "data": "AAAAGGZ0eXBpc29t"}}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "calling"}],
+             "toolCalls": [{"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": "{\"q\": [1, 2.5, \"x\"]}"}}]},
+            {"role": "tool", "toolCallId": "c1", "content": [{"type": "text", "text": "found"},
+                {"type": "image", "source": {"type": "base64", "format": "png", "data": "iVBORw0KGgo="}}]},
+            {"role": "user", "content": [{"type": "text", "text": "and?"}]}
+        ]});
+        let text = request.to_string();
+        let document = validate::parse(&text, &validate::Limits::default()).unwrap();
+        let (request, _) = validate::validate_request(&document, &validate::Options::default()).into_result().unwrap();
+        let tool = |name: &str, description: Option<&str>| ToolSpec {
+            name: name.into(),
+            description: description.map(Into::into),
+            input_schema: Some(
+                json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\""}}}),
+            ),
+        };
+        let options = [
+            ConvertOptions { tools: vec![tool("lookup", None)], ..ConvertOptions::default() },
+            ConvertOptions {
+                system: Some("Answer in French.\t".into()),
+                max_tokens: Some(77),
+                temperature: Some(0.3),
+                stop_sequences: vec!["\n\nHuman:".into(), "END".into()],
+                tools: vec![tool("lookup", Some("Look it up \"now\"")), tool("other", None)],
+                ..ConvertOptions::default()
+            },
+            ConvertOptions { top_p: Some(0.9), tools: vec![tool("lookup", Some(""))], ..ConvertOptions::default() },
+        ];
+        for options in &options {
+            let converted = <super::super::BedrockConverse as crate::convert::Provider>::convert(&request, options)
+                .unwrap_or_else(|report| panic!("{report}"));
+            let mut fast = Vec::new();
+            super::converse(&converted.body, &mut fast).unwrap();
+            assert_eq!(String::from_utf8(fast).unwrap(), serde_json::to_string(&converted.body).unwrap());
+        }
+    }
+}
