@@ -12,13 +12,15 @@ use serde::Serialize;
 
 use super::wire::{
     Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, MediaSource,
-    SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, VideoBlock,
+    SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
 };
 
 /// Writes `body` as `serde_json::to_writer` would.
 pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    // Destructured whole, so a new wire field cannot be left out of this writer unnoticed.
+    let ConverseRequest { messages, system, inference_config, tool_config, output_config } = body;
     out.extend_from_slice(b"{\"messages\":[");
-    for (i, message) in body.messages.iter().enumerate() {
+    for (i, message) in messages.iter().enumerate() {
         comma(out, i);
         out.extend_from_slice(match message.role {
             ConversationRole::User => b"{\"role\":\"user\",\"content\":[",
@@ -31,34 +33,55 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_j
         out.extend_from_slice(b"]}");
     }
     out.push(b']');
-    if !body.system.is_empty() {
+    if !system.is_empty() {
         out.extend_from_slice(b",\"system\":[");
-        for (i, SystemContentBlock::Text(text)) in body.system.iter().enumerate() {
+        for (i, block) in system.iter().enumerate() {
             comma(out, i);
-            out.extend_from_slice(b"{\"text\":");
-            string(out, text)?;
-            out.push(b'}');
+            match block {
+                SystemContentBlock::Text(text) => {
+                    out.extend_from_slice(b"{\"text\":");
+                    string(out, text)?;
+                    out.push(b'}');
+                }
+                SystemContentBlock::CachePoint(_) => serde(out, block)?,
+            }
         }
         out.push(b']');
     }
     out.extend_from_slice(b",\"inferenceConfig\":");
-    serde(out, &body.inference_config)?;
-    if let Some(config) = &body.tool_config {
+    serde(out, inference_config)?;
+    if let Some(config) = tool_config {
         out.extend_from_slice(b",\"toolConfig\":{\"tools\":[");
-        for (i, Tool::ToolSpec(spec)) in config.tools.iter().enumerate() {
+        for (i, tool) in config.tools.iter().enumerate() {
             comma(out, i);
+            let spec = match tool {
+                Tool::ToolSpec(spec) => spec,
+                Tool::CachePoint(_) => {
+                    serde(out, tool)?;
+                    continue;
+                }
+            };
+            let ToolSpecification { name, description, input_schema: ToolInputSchema::Json(schema) } = spec;
             out.extend_from_slice(b"{\"toolSpec\":{\"name\":");
-            string(out, spec.name)?;
-            if let Some(description) = spec.description {
+            string(out, name)?;
+            if let Some(description) = description {
                 out.extend_from_slice(b",\"description\":");
                 string(out, description)?;
             }
-            let ToolInputSchema::Json(schema) = spec.input_schema;
             out.extend_from_slice(b",\"inputSchema\":{\"json\":");
             serde(out, schema)?;
             out.extend_from_slice(b"}}}");
         }
-        out.extend_from_slice(b"]}");
+        out.push(b']');
+        if let Some(choice) = &config.tool_choice {
+            out.extend_from_slice(b",\"toolChoice\":");
+            serde(out, choice)?;
+        }
+        out.push(b'}');
+    }
+    if let Some(config) = output_config {
+        out.extend_from_slice(b",\"outputConfig\":");
+        serde(out, config)?;
     }
     out.push(b'}');
     Ok(())
@@ -207,6 +230,7 @@ mod tests {
     use serde_json::json;
 
     use crate::convert::{ConvertOptions, ToolSpec};
+    use crate::options::{CacheTtl, PromptCache, ResponseFormat, ToolChoice};
     use crate::validate;
 
     /// The eight-at-a-time check agrees with the byte-at-a-time one for every byte value at every
@@ -266,6 +290,27 @@ mod tests {
                 ..ConvertOptions::default()
             },
             ConvertOptions { top_p: Some(0.9), tools: vec![tool("lookup", Some(""))], ..ConvertOptions::default() },
+            // The request features: a tool choice, cache points after the system prompt and the
+            // tools, and structured output.
+            ConvertOptions {
+                system: Some("Be brief.".into()),
+                tools: vec![tool("lookup", None)],
+                tool_choice: Some(ToolChoice::Tool { name: "lookup".into() }),
+                prompt_cache: Some(PromptCache { ttl: Some(CacheTtl::OneHour) }),
+                response_format: Some(ResponseFormat {
+                    schema: json!({"type": "object", "properties": {"answer": {"type": "string"}}}),
+                    name: Some("answer".into()),
+                    description: Some("The \"answer\"".into()),
+                    strict: None,
+                }),
+                ..ConvertOptions::default()
+            },
+            ConvertOptions {
+                tools: vec![tool("lookup", None)],
+                tool_choice: Some(ToolChoice::Any),
+                prompt_cache: Some(PromptCache { ttl: None }),
+                ..ConvertOptions::default()
+            },
         ];
         for options in &options {
             let converted = <super::super::BedrockConverse as crate::convert::Provider>::convert(&request, options)
