@@ -96,9 +96,9 @@ mod tests {
     #[test]
     fn errors_point_into_the_request() {
         let request = request(&json!({"input": [
-            {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
-            {"role": "critic", "content": [{"type": "text", "text": "Hm"}]}]}));
+            {"role": "critic", "content": [{"type": "text", "text": "Hm"}]},
+            {"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}));
         let report = run_agent_input(&request, "t", "r", &[]).expect_err("AG-UI has no such role");
-        assert_eq!(report.errors[0].path.to_string(), "/input/1/role");
+        assert_eq!(report.errors[0].path.to_string(), "/input/0/role");
     }
 }
