@@ -76,7 +76,16 @@ describe('exports', () => {
     assert.equal(manifest.types, './index.d.ts');
     assert.deepEqual(manifest.exports['.'], { types: './index.d.ts', node: './node.js', default: './index.js' });
     assert.deepEqual(manifest.exports['./schema'], { types: './schema.d.ts', node: './schema-node.js', default: './schema.js' });
-    assert.deepEqual(manifest.sideEffects, ['./index.js', './node.js', './schema.js', './schema-node.js']);
+    assert.deepEqual(manifest.sideEffects, [
+      './index.js',
+      './node.js',
+      './schema.js',
+      './schema-node.js',
+      './agui.js',
+      './agui-node.js',
+      './register.js',
+      './register-node.js',
+    ]);
     for (const file of manifest.files) readFileSync(join(installed, file)); // every listed file is packed
     assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
     assert.match(readFileSync(join(installed, 'README.md'), 'utf8'), /import \{[^}]*validate/);

@@ -12,10 +12,14 @@
 //! (text that is not a string, options that are not an object, a value `JSON.stringify` cannot
 //! write) throws a `TypeError`.
 
+#[cfg(feature = "agui")]
+pub mod agui;
 mod api;
 #[cfg(feature = "boundary-bench")]
 pub mod bench;
 mod dto;
+#[cfg(feature = "register")]
+pub mod register;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod text;

@@ -45,8 +45,10 @@ use crate::validate;
 pub mod events;
 pub mod model;
 mod output;
+mod request;
 
 pub use output::to_agui;
+pub use request::{memory_id, run_agent_input};
 
 /// The keys ml-commons requires before it reads a body as AG-UI input.
 pub const REQUIRED_KEYS: [&str; 7] = ["threadId", "runId", "state", "messages", "tools", "context", "forwardedProps"];

@@ -1,0 +1,31 @@
+// The declarations of `agent-input/agui`: AG-UI input both ways and stream decoders (issue 14).
+export { createStreamDecoder, fromAgUi, toAgUi } from './agent_input_agui.js';
+
+export type {
+  AgUiEvent,
+  AgUiMessage,
+  AgUiPart,
+  AgUiPartSource,
+  AgUiStreamDecoder,
+  AgUiTokenUsage,
+  AgUiTool,
+  AgUiToolCall,
+  AgentInput,
+  Diagnostic,
+  ExecuteRequest,
+  FromAgUiResult,
+  Message,
+  MlCommonsProviderName,
+  ProviderId,
+  RunAgentInput,
+  StreamDecoderOptions,
+  StreamErrorCode,
+  StreamFinish,
+  ToAgUiOptions,
+  ToAgUiResult,
+  ToolSpec,
+  Usage,
+  ValidateOptions,
+  ValidationError,
+  ValidationWarning,
+} from './agent_input_agui.js';

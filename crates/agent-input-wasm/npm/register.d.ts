@@ -1,0 +1,14 @@
+// The declarations of `agent-input/register`: registration plans (issue 16).
+export { planRegistration, previewRegistration } from './agent_input_register.js';
+
+export type {
+  AgentRegistration,
+  Diagnostic,
+  ExecuteRequest,
+  PlanOptions,
+  RegistrationPlan,
+  RegistrationPreview,
+  RegistrationStep,
+  ValidationError,
+  ValidationWarning,
+} from './agent_input_register.js';

@@ -1,0 +1,30 @@
+// Size budgets of the entries `agent-input/agui` (issue 14) and `agent-input/register` (issue 16):
+// each carries its own .wasm, loaded only by code that imports the entry. The budgets are the
+// measured sizes plus about 10%, so growth is noticed (scripts/build-npm warns at the same
+// figures).
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+
+import { projectDir } from './package.mjs';
+
+const installed = join(projectDir, 'node_modules', 'agent-input');
+
+for (const [entry, budget] of [
+  ['agui', 198 * 1024],
+  ['register', 212 * 1024],
+]) {
+  test(`agent-input/${entry} has its own .wasm, within ${budget / 1024} KiB gzip`, (t) => {
+    const wasm = readFileSync(join(installed, `agent_input_${entry}_bg.wasm`));
+    const gzip = gzipSync(wasm, { level: 9 }).length;
+    t.diagnostic(`agent_input_${entry}_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${budget} B)`);
+    assert.ok(gzip <= budget, `${gzip} B gzip is over the budget of ${budget} B`);
+    // The base entry does not load it.
+    for (const file of ['index.js', 'node.js', 'agent_input.js']) {
+      assert.ok(!readFileSync(join(installed, file), 'utf8').includes(`${entry}_bg`), `${file} loads the ${entry} module`);
+    }
+  });
+}

@@ -1,0 +1,86 @@
+// A TypeScript consumer of the entries `agent-input/agui` and `agent-input/register`: it must
+// type-check under `strict` with the package's own declarations (agui-register-types.test.mjs
+// compiles it with tsc), and each `@ts-expect-error` proves a type is precise rather than `any`.
+import {
+  createStreamDecoder,
+  fromAgUi,
+  toAgUi,
+  type AgUiEvent,
+  type AgUiStreamDecoder,
+  type FromAgUiResult,
+  type RunAgentInput,
+  type StreamFinish,
+  type ToAgUiResult,
+} from 'agent-input/agui';
+import {
+  planRegistration,
+  previewRegistration,
+  type RegistrationPlan,
+  type RegistrationPreview,
+  type RegistrationStep,
+} from 'agent-input/register';
+import { convert } from 'agent-input';
+
+const body: RunAgentInput = {
+  threadId: 't',
+  runId: 'r',
+  state: {},
+  messages: [{ id: 'm', role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+  tools: [],
+  context: [],
+  forwardedProps: {},
+};
+const read: FromAgUiResult = fromAgUi(body);
+if (read.ok) {
+  const converted = convert(read.request, { provider: 'gemini', tools: read.tools });
+  void converted;
+  const thread: string = read.request.parameters.memory_id;
+  void thread;
+} else {
+  const path: string = read.errors[0].path;
+  void path;
+}
+const written: ToAgUiResult = toAgUi({ input: 'Hi' }, { threadId: 't', runId: 'r' });
+if (written.ok) {
+  const again: RunAgentInput = written.body;
+  void again;
+}
+
+const decoder: AgUiStreamDecoder = createStreamDecoder('bedrock-converse', { threadId: 't', maxFrameBytes: 1 << 20 });
+const events: AgUiEvent[] = decoder.push(new Uint8Array([1, 2, 3]));
+for (const event of events) {
+  if (event.type === 'TEXT_MESSAGE_CONTENT') {
+    const delta: string = event.delta;
+    void delta;
+  }
+  const when: number = event.timestamp;
+  void when;
+}
+const finish: StreamFinish = decoder.finish();
+if (finish.ok) {
+  const stop: string | null = finish.stopReason;
+  void stop;
+} else {
+  const code: string = finish.error.code;
+  void code;
+}
+// @ts-expect-error: not a provider
+createStreamDecoder('bedrock');
+// @ts-expect-error: bytes, not text
+decoder.push('data: {}');
+// @ts-expect-error: not an AG-UI message role
+const badRole: RunAgentInput = { ...body, messages: [{ id: 'm', role: 'robot', content: 'x' }] };
+void badRole;
+
+const plan: RegistrationPlan = planRegistration({ name: 'a', type: 'conversational', model: { model_id: 'm', model_provider: 'bedrock/converse' } }, { version: '3.4' });
+if (plan.ok) {
+  const step: RegistrationStep = plan.steps[0];
+  const method: 'POST' | 'PUT' = step.method;
+  void method;
+}
+// @ts-expect-error: the version is a string ("3.10" is not 3.1)
+planRegistration('{}', { version: 3.4 });
+// @ts-expect-error: not an API
+planRegistration('{}', { api: 'new' });
+const preview: RegistrationPreview = previewRegistration('{}', { input: 'Hi' });
+void preview;
