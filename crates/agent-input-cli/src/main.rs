@@ -34,6 +34,10 @@ enum Command {
         /// file), merged with the required prompt (`schema_violation`, `invalid_schema`).
         #[arg(long, value_name = "FILE")]
         schema: Option<PathBuf>,
+        /// The input goes to an ml-commons cluster: also warn about `${` in its text, which the
+        /// cluster fills from the agent's and connector's parameters (`template_placeholder`).
+        #[arg(long)]
+        ml_commons: bool,
     },
     /// Validate the request's parameters against an agent's `parameters_schema` and print the
     /// prompt with its `<inputs>` block, as a JSON string. Exit 1 when they do not match.
@@ -168,6 +172,7 @@ impl Common {
                 max_blocks: self.max_blocks,
             },
             allow_prefill: self.allow_prefill,
+            ml_commons: false,
         }
     }
 }
@@ -310,8 +315,8 @@ fn print_outcome(result: Result<(impl serde::Serialize, Report), Report>) -> Res
 
 fn run(cli: Cli) -> Result<bool, UsageError> {
     match cli.command {
-        Command::Validate { common, bare, schema } => {
-            let options = common.options();
+        Command::Validate { common, bare, schema, ml_commons } => {
+            let options = validate::Options { ml_commons, ..common.options() };
             let schema = schema.map(|path| read_schema(&path)).transpose()?;
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let summary = match parse(&input, &options) {
@@ -402,7 +407,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 }
             };
             let convert_options = ConvertOptions { system, max_tokens, temperature, top_p, stop_sequences, tools };
-            let options = common.options();
+            let options = validate::Options { ml_commons, ..common.options() };
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let result = parse(&input, &options).and_then(|document| {
                 let pretty = !common.compact && !as_report;

@@ -1,5 +1,6 @@
 //! contract §2, the execute request envelope: `{"input": ..., "parameters": {...}}`. `input` wins over
-//! the legacy `parameters.question` (with `question_ignored`); without either, `missing_input`.
+//! the legacy `parameters.question` (with `question_ignored`); without either, `missing_input` —
+//! which a `parameters_schema` lifts when `parameters.prompt` is given (contract §8).
 
 use std::borrow::Cow;
 
@@ -53,10 +54,20 @@ impl Validator<'_> {
                     self.wrong_type(question_loc, "'parameters.question'", "string", other);
                     (None, true, question_loc.to_path())
                 }
-                None => {
-                    self.push(diagnostics::missing_input(loc.to_path()));
-                    (None, false, Path::root())
-                }
+                None => match parameters.and_then(|p| p.get("prompt")) {
+                    // Seed 004's autonomous-agent request: `parameters.prompt` is the input, but
+                    // only under a `parameters_schema` (`schema::extend_validation` accepts it).
+                    Some(Json::String(prompt)) => {
+                        self.push(diagnostics::missing_input_prompt_only(loc.to_path()));
+                        self.prompt_only = true;
+                        let at = parameters_loc.key("prompt").to_path();
+                        (Some(AgentInput::Text(Cow::Borrowed(prompt.as_ref()))), false, at)
+                    }
+                    _ => {
+                        self.push(diagnostics::missing_input(loc.to_path()));
+                        (None, false, Path::root())
+                    }
+                },
             }
         };
         let mut parameters = parameters.map(Object::to_map).unwrap_or_default();
