@@ -551,13 +551,13 @@ pub(super) fn template_placeholder(at: Path, text: &str) -> Diagnostic {
     let what = if substituted {
         "ml-commons fills `${parameters.NAME}` written in the user's text with the agent's or connector's parameter NAME before the model sees it (ml-commons issue 5036, open): the text can pull configuration into the prompt, an unknown NAME fails the call (\"Some parameter placeholder not filled in payload\"), and `${parameters.question}` loops"
     } else {
-        "ml-commons builds the model's request from templates whose placeholders are written `${…}`, and its substitutor reads the user's text too (ml-commons issue 5036, open)"
+        "ml-commons builds the model's request from templates whose placeholders are written `${...}`, and its substitutor reads the user's text too (ml-commons issue 5036, open)"
     };
     Diagnostic::new(
         Code::TemplatePlaceholder,
         at,
         format!(
-            "{} in this text: {what}; no escape survives both of its substitutions, so reword it (for example `$ {{` or `{{parameters.…}}` without the `$`). agent-input and agent-gateway never substitute",
+            "{} in this text: {what}; no escape survives both of its substitutions, so reword it (for example `$ {{` or `{{parameters...}}` without the `$`). agent-input and agent-gateway never substitute",
             written.join(", ")
         ),
     )
