@@ -283,8 +283,7 @@ impl Upstream {
         token: Option<String>,
         ca: Option<PathBuf>,
     ) -> Result<Self, String> {
-        let mut parsed =
-            reqwest::Url::parse(url.trim()).map_err(|e| format!("--upstream {url}: not a URL ({e})"))?;
+        let mut parsed = reqwest::Url::parse(url.trim()).map_err(|e| format!("--upstream {url}: not a URL ({e})"))?;
         if !matches!(parsed.scheme(), "https" | "http") || parsed.host_str().is_none() {
             return Err(format!("--upstream {url}: give the cluster's https:// (or http://) URL"));
         }
@@ -440,24 +439,26 @@ impl Config {
             if args.allowed_hosts.is_empty() { file.allowed_hosts.unwrap_or_default() } else { args.allowed_hosts },
             "--allowed-host",
         )?;
-        let upstream = match args.upstream.or(file.upstream) {
-            Some(url) => Some(Upstream::parse(
+        let upstream = if let Some(url) = args.upstream.or(file.upstream) {
+            Some(Upstream::parse(
                 &url,
                 args.upstream_user.or(file.upstream_user),
                 args.upstream_password.or(file.upstream_password),
                 args.upstream_token.or(file.upstream_token),
                 args.upstream_ca.or(file.upstream_ca),
-            )?),
-            None => {
-                let stray = args.upstream_user.is_some()
-                    || args.upstream_password.is_some()
-                    || args.upstream_token.is_some()
-                    || args.upstream_ca.is_some();
-                if stray {
-                    return Err("--upstream-user, --upstream-password, --upstream-token and --upstream-ca need --upstream URL".into());
-                }
-                None
+            )?)
+        } else {
+            let stray = args.upstream_user.is_some()
+                || args.upstream_password.is_some()
+                || args.upstream_token.is_some()
+                || args.upstream_ca.is_some();
+            if stray {
+                return Err(
+                    "--upstream-user, --upstream-password, --upstream-token and --upstream-ca need --upstream URL"
+                        .into(),
+                );
             }
+            None
         };
         let count = |value: Option<usize>, default: usize, name: &str| match value {
             Some(0) => Err(format!("{name} must be at least 1")),

@@ -322,10 +322,12 @@ fn prepare(
     let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
     let combined_limits = validate::Limits { max_body_bytes: usize::MAX, ..limits };
     let document = validate::parse(&combined, &combined_limits).map_err(|r| ApiError::invalid(remap.report(r)))?;
-    let (conversation, _) =
-        validate::validate_request(&document, &validate::Options { limits: combined_limits, ..validate::Options::default() })
-            .into_result()
-            .map_err(|r| ApiError::invalid(remap.report(r)))?;
+    let (conversation, _) = validate::validate_request(
+        &document,
+        &validate::Options { limits: combined_limits, ..validate::Options::default() },
+    )
+    .into_result()
+    .map_err(|r| ApiError::invalid(remap.report(r)))?;
     let outgoing = client.prepare(&conversation, options).map_err(|r| ApiError::invalid(remap.report(r)))?;
     warnings.extend(outgoing.warnings.iter().map(|d| remap.diagnostic(d.clone())));
     let messages = match conversation.input.into_owned() {

@@ -113,7 +113,11 @@ async fn register(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<R
     let (parts, body) = request.into_parts();
     let body = read_body(body, proxy.max_body_bytes).await?;
     let value: Value = serde_json::from_slice(&body).map_err(|e| {
-        ApiError::invalid_one(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the request is not valid JSON: {e}")))
+        ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidJson,
+            Path::root(),
+            format!("the request is not valid JSON: {e}"),
+        ))
     })?;
     let mut warnings = Vec::new();
     if value.get("model").is_some() || !value.is_object() {
@@ -171,7 +175,11 @@ fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec
     if stream && agui {
         // Read again as a tree, which the AG-UI reader takes: only for AG-UI bodies.
         let value: Value = serde_json::from_str(text).map_err(|e| {
-            ApiError::invalid_one(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the request is not valid JSON: {e}")))
+            ApiError::invalid_one(Diagnostic::new(
+                Code::InvalidJson,
+                Path::root(),
+                format!("the request is not valid JSON: {e}"),
+            ))
         })?;
         if agent_input::agui::is_run_agent_input(&value) {
             let run = agent_input::agui::from_agui(&value, &options).map_err(ApiError::invalid)?;
@@ -186,11 +194,8 @@ impl Proxy {
     /// The cluster URL of a gateway path: the same path under the cluster's base URL, rebuilt
     /// segment by segment (a `..` cannot climb out of the agent API).
     fn url(&self, path: &str, query: Option<&str>) -> Result<reqwest::Url, ApiError> {
-        let segments: Vec<String> = path
-            .split('/')
-            .skip(1)
-            .map(|segment| percent_decode(segment).unwrap_or_default())
-            .collect();
+        let segments: Vec<String> =
+            path.split('/').skip(1).map(|segment| percent_decode(segment).unwrap_or_default()).collect();
         if segments.iter().any(|s| s.is_empty() || s == "." || s == ".." || s.contains('/')) {
             return Err(ApiError::not_found(format!("no route for {path}")));
         }

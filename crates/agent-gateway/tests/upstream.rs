@@ -81,7 +81,9 @@ async fn answer(State(cluster): State<Cluster>, request: Request) -> Response {
         );
     }
     let path = parts.uri.path();
-    let json_ok = |value: Value| (StatusCode::OK, [("content-type", "application/json; charset=UTF-8")], value.to_string()).into_response();
+    let json_ok = |value: Value| {
+        (StatusCode::OK, [("content-type", "application/json; charset=UTF-8")], value.to_string()).into_response()
+    };
     match (parts.method.as_str(), path) {
         ("POST", "/_plugins/_ml/agents/_register") => json_ok(json!({"agent_id": "stub-agent-1"})),
         ("POST", "/_plugins/_ml/agents/broken/_execute") => (
@@ -114,7 +116,9 @@ async fn answer(State(cluster): State<Cluster>, request: Request) -> Response {
                 .body(Body::from_stream(stream))
                 .unwrap()
         }
-        ("GET", "/_plugins/_ml/agents/stub-agent-1") => json_ok(json!({"name": "Stub agent", "type": "conversational"})),
+        ("GET", "/_plugins/_ml/agents/stub-agent-1") => {
+            json_ok(json!({"name": "Stub agent", "type": "conversational"}))
+        }
         ("DELETE", "/_plugins/_ml/agents/stub-agent-1") => {
             json_ok(json!({"_index": ".plugins-ml-agent", "_id": "stub-agent-1", "result": "deleted"}))
         }
@@ -298,7 +302,8 @@ async fn the_agent_api_is_forwarded_with_the_clusters_credentials() {
 
     let response = send(&gateway, reqwest::Method::GET, "/_plugins/_ml/agents/stub-agent-1").await;
     assert_eq!(response.json::<Value>().await.unwrap()["name"], "Stub agent");
-    let response = send(&gateway, reqwest::Method::GET, "/_plugins/_ml/memory/stub-memory-1/messages?max_results=2").await;
+    let response =
+        send(&gateway, reqwest::Method::GET, "/_plugins/_ml/memory/stub-memory-1/messages?max_results=2").await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Value>().await.unwrap()["messages"][0]["message_id"], "stub-message-1");
     let response = send(&gateway, reqwest::Method::DELETE, "/_plugins/_ml/agents/stub-agent-1").await;
@@ -349,11 +354,15 @@ async fn bad_input_is_answered_here_and_never_reaches_the_cluster() {
     let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute/stream", &agui.to_string()).await;
     assert_eq!(response.status(), 400, "{:?}", response.text().await);
 
-    let registration = r#"{"name": "W", "type": "conversational", "model": {"model_id": "m", "model_provider": "nope"}}"#;
+    let registration =
+        r#"{"name": "W", "type": "conversational", "model": {"model_id": "m", "model_provider": "nope"}}"#;
     let response = post(&gateway, "/_plugins/_ml/agents/_register", registration).await;
     assert_eq!(response.status(), 400);
     let body: Value = response.json().await.unwrap();
-    assert!(body["error"]["details"].as_array().unwrap().iter().any(|d| d["path"] == "/model/model_provider"), "{body}");
+    assert!(
+        body["error"]["details"].as_array().unwrap().iter().any(|d| d["path"] == "/model/model_provider"),
+        "{body}"
+    );
 
     // Only the agent API is forwarded: the cluster's other APIs are not reachable through it.
     let response = send(&gateway, reqwest::Method::GET, "/_plugins/_ml/models/_search").await;
@@ -439,7 +448,10 @@ async fn template_placeholders_are_forwarded_with_a_warning() {
     let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute", body).await;
     assert_eq!(response.status(), 200);
     let warning = response.headers()["warning"].to_str().unwrap().to_string();
-    assert!(warning.starts_with("299 agent-gateway \"template_placeholder at /input: ${parameters.region}"), "{warning}");
+    assert!(
+        warning.starts_with("299 agent-gateway \"template_placeholder at /input: ${parameters.region}"),
+        "{warning}"
+    );
     // Nothing substituted, nothing changed: the cluster gets the text as written.
     assert_eq!(stub.seen()[0].body, body);
 }
@@ -458,11 +470,8 @@ async fn a_self_signed_cluster_needs_its_ca() {
     assert_eq!(stub.seen().len(), 1);
 
     let db = scratch.path("refusing.db");
-    let refusing = Gateway::start(
-        &db,
-        &["--upstream", &stub.url, "--upstream-user", USER, "--upstream-password", PASSWORD],
-        &[],
-    );
+    let refusing =
+        Gateway::start(&db, &["--upstream", &stub.url, "--upstream-user", USER, "--upstream-password", PASSWORD], &[]);
     let response = client()
         .post(refusing.at("/_plugins/_ml/agents/stub-agent-1/_execute"))
         .header("content-type", "application/json")

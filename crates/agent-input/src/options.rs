@@ -582,7 +582,10 @@ mod tests {
         let error = serde_json::from_str::<ConvertOptions>(r#"{"maxTokens": -1}"#).unwrap_err();
         assert_eq!(error.to_string(), "/options/max_tokens: max_tokens must be a whole number from 1 to 2147483647");
         let options: Options = serde_json::from_str(r#"{"allow_prefill": true, "limits": {"maxDepth": 3}}"#).unwrap();
-        assert_eq!(options, Options { allow_prefill: true, limits: Limits { max_depth: 3, ..Limits::default() }, ml_commons: false });
+        assert_eq!(
+            options,
+            Options { allow_prefill: true, limits: Limits { max_depth: 3, ..Limits::default() }, ml_commons: false }
+        );
         assert!(serde_json::from_str::<Limits>(r#"{"depth": 3}"#).is_err());
     }
 

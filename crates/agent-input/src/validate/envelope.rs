@@ -54,20 +54,19 @@ impl Validator<'_> {
                     self.wrong_type(question_loc, "'parameters.question'", "string", other);
                     (None, true, question_loc.to_path())
                 }
-                None => match parameters.and_then(|p| p.get("prompt")) {
+                None => {
                     // Seed 004's autonomous-agent request: `parameters.prompt` is the input, but
                     // only under a `parameters_schema` (`schema::extend_validation` accepts it).
-                    Some(Json::String(prompt)) => {
+                    if let Some(Json::String(prompt)) = parameters.and_then(|p| p.get("prompt")) {
                         self.push(diagnostics::missing_input_prompt_only(loc.to_path()));
                         self.prompt_only = true;
                         let at = parameters_loc.key("prompt").to_path();
                         (Some(AgentInput::Text(Cow::Borrowed(prompt.as_ref()))), false, at)
-                    }
-                    _ => {
+                    } else {
                         self.push(diagnostics::missing_input(loc.to_path()));
                         (None, false, Path::root())
                     }
-                },
+                }
             }
         };
         let mut parameters = parameters.map(Object::to_map).unwrap_or_default();
