@@ -105,8 +105,12 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Read a bare input instead of a request body.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "schema")]
         bare: bool,
+        /// The agent's `parameters_schema` (a JSON file): the request is read as that agent reads
+        /// it, so seed 004's `{"parameters": {"prompt": ...}}` has its prompt as the question.
+        #[arg(long, value_name = "FILE")]
+        schema: Option<PathBuf>,
     },
     /// Print the calls that register an agent described by a unified registration body (`name`,
     /// `type`, `model{model_id, model_provider, credential, model_parameters}`, ...) on a cluster
@@ -367,14 +371,19 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 }
             }
         }
-        Command::Question { common, bare } => {
+        Command::Question { common, bare, schema } => {
             let options = common.options();
+            let schema = schema.map(|path| read_schema(&path)).transpose()?;
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let result = parse(&input, &options).and_then(|value| {
                 let validation = if bare {
                     validate::validate_input(&value, &options)
                 } else {
                     validate::validate_request(&value, &options)
+                };
+                let validation = match &schema {
+                    Some(schema) => agent_input::schema::extend_validation(validation, schema),
+                    None => validation,
                 };
                 validation.into_result().map(|(request, report)| (request.input.question(), report))
             });
