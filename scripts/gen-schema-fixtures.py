@@ -92,7 +92,10 @@ def java_trim(s):
 def question(request):
     """contract §5 for the input forms these cases use (text, content blocks, legacy question)."""
     if "input" not in request:
-        return request["parameters"]["question"], "/parameters/question"
+        if "question" in request["parameters"]:
+            return request["parameters"]["question"], "/parameters/question"
+        # Seed 004's own request: no input, the prompt in parameters (valid under a schema).
+        return request["parameters"]["prompt"], "/parameters/prompt"
     value = request["input"]
     if isinstance(value, str):
         return value, "/input"
@@ -197,6 +200,13 @@ CASES = [
     ("prompt alone is returned unchanged", OPEN, {"input": "Just the prompt."}),
     ("empty schema still requires a non-empty prompt", {}, {"input": "Hi", "parameters": {"prompt": ""}}),
     ("prompt of the wrong type", {}, {"input": "Hi", "parameters": {"prompt": 5}}),
+    ("seed 004's own request: parameters.prompt and no input", SEED,
+     {"parameters": {"prompt": "Create content about this topic.", "topic": "Machine Learning in Healthcare",
+      "format": "bullet_points", "max_words": 300}}),
+    ("prompt-only request with a violation", SEED,
+     {"parameters": {"prompt": "Write.", "topic": "AI", "format": "poem"}}),
+    ("prompt-only request with a blank prompt", {}, {"parameters": {"prompt": ""}}),
+    ("prompt-only request, the prompt alone", OPEN, {"parameters": {"prompt": "Just the prompt."}}),
     ("legacy question is the prompt", SEED, {"parameters": {"question": "Legacy question.", "topic": "AI", "format": "essay"}}),
     ("content blocks: the extracted question is the prompt", OPEN,
      {"input": [{"type": "text", "text": " First. "}, {"type": "text", "text": "Second."}],

@@ -18,7 +18,7 @@ mod rules;
 
 fn run(case: &Case) -> Result<(), Failed> {
     let limits = case.limits();
-    let options = validate::Options { limits, allow_prefill: false };
+    let options = validate::Options { limits, ..validate::Options::default() };
     let subject = case.subject();
     // Fixtures are JSON; run them through the text entry point, as a client sends them.
     let text = case.subject_text();
@@ -57,7 +57,7 @@ fn run(case: &Case) -> Result<(), Failed> {
             continue;
         };
         let ((convert_options, option_errors), allow_prefill) = convert_options(entry);
-        let validation = validate_with(&validate::Options { limits, allow_prefill });
+        let validation = validate_with(&validate::Options { limits, allow_prefill, ml_commons: ml_commons(entry) });
         // Option problems and the rest are reported together, as every layer does.
         let report = match validation.into_result() {
             Err(mut report) => {

@@ -167,7 +167,7 @@ function runBatch(batch) {
 
 /** What the run leaves out (see the log line), and the prefill cases that are invalid by default
  * but converted with `allow_prefill`; tests/README.md explains each kind. */
-const EXPECTED_SKIPS = { bare: 14, limits: 15, options: 11, providers: 2, invalidConverted: 4 };
+const EXPECTED_SKIPS = { bare: 14, limits: 15, options: 15, providers: 2, invalidConverted: 4 };
 
 test('every conformance fixture through the playground UI', async () => {
   const start = Date.now();

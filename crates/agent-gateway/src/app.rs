@@ -22,6 +22,7 @@ use crate::state::AppState;
 /// The router: the API under `/_plugins/_ml`, the playground (or a short page) at `/`.
 pub fn router(state: AppState) -> Router {
     let config = Arc::clone(&state.config);
+    let upstream = state.upstream.clone();
     let api = Router::new()
         .route("/_plugins/_ml/agents/_register", post(api::register))
         .route("/_plugins/_ml/agents/{agent_id}", get(api::get_agent).delete(api::delete_agent))
@@ -32,6 +33,10 @@ pub fn router(state: AppState) -> Router {
         .route_layer(middleware::from_fn(json_only))
         .route_layer(middleware::from_fn_with_state(Arc::clone(&config), authenticate))
         .with_state(state);
+    let api = match upstream {
+        Some(proxy) => proxied(proxy, &config),
+        None => api,
+    };
     let mut app = match &config.site {
         Some(site) => {
             let index = site.join("index.html");
@@ -62,6 +67,15 @@ pub fn router(state: AppState) -> Router {
         app = app.layer(middleware::from_fn(log));
     }
     app
+}
+
+/// The agent API forwarded to the `--upstream` cluster, behind the same protections.
+fn proxied(proxy: Arc<crate::upstream::Proxy>, config: &Arc<Config>) -> Router {
+    crate::upstream::routes(proxy)
+        .route("/_plugins/{*rest}", axum::routing::any(api::unknown))
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .route_layer(middleware::from_fn(json_only))
+        .route_layer(middleware::from_fn_with_state(Arc::clone(config), authenticate))
 }
 
 fn cors(origins: &[String]) -> Option<CorsLayer> {

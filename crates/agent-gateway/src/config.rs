@@ -22,7 +22,11 @@ use serde::Deserialize;
                   max_body_bytes = 67108864\n  request_timeout_secs = 120\n  provider_timeout_secs = 60\n  \
                   fetch_allow = [\"images.example.com\"]\n  endpoint_allow = [\"bedrock.internal.example.com\"]\n  \
                   allowed_hosts = [\"gateway.example.com\"]\n  header_timeout_secs = 10\n  idle_timeout_secs = 60\n  \
-                  max_connections = 512\n  max_memory_bytes = 16777216\n  max_memory_messages = 1000\n\n\
+                  max_connections = 512\n  max_memory_bytes = 16777216\n  max_memory_messages = 1000\n  \
+                  upstream = \"https://opensearch.example.com:9200\"\n  upstream_user = \"admin\"\n  \
+                  upstream_password = \"...\"\n  upstream_ca = \"root-ca.pem\"\n\n\
+                  With --upstream, the agent API (register, agents, _execute and _execute/stream, memory) is \
+                  validated here and forwarded to the cluster with its credentials; the browser never sees them.\n\
                   An agent with id `echo` (provider echo) is registered at start unless --no-echo-agent.\n\
                   Agents and credentials are kept in the `SQLite` file (created mode 0600); credentials are \
                   never returned by the API nor logged."
@@ -95,6 +99,24 @@ pub struct Args {
     /// Do not log one line per request to standard error.
     #[arg(long, env = "AGENT_GATEWAY_QUIET")]
     pub quiet: bool,
+    /// An `OpenSearch` cluster (`https://host:9200`) to forward the agent API to, after the input
+    /// is validated here: agents, `_execute` (and `/stream`) and memory reads run on the cluster,
+    /// and bad input is answered here without reaching it.
+    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM", value_name = "URL")]
+    pub upstream: Option<String>,
+    /// User for HTTP basic auth to the cluster (with --upstream-password).
+    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM_USER", value_name = "USER")]
+    pub upstream_user: Option<String>,
+    /// Password for HTTP basic auth to the cluster.
+    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM_PASSWORD", value_name = "PASSWORD", hide_env_values = true)]
+    pub upstream_password: Option<String>,
+    /// `Authorization: Bearer TOKEN` for the cluster (instead of basic auth).
+    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM_TOKEN", value_name = "TOKEN", hide_env_values = true)]
+    pub upstream_token: Option<String>,
+    /// A PEM file of CA certificates to trust for the cluster (a self-signed cluster). The
+    /// cluster's certificate is always verified.
+    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM_CA", value_name = "FILE")]
+    pub upstream_ca: Option<PathBuf>,
 }
 
 /// The TOML file's keys; every one optional.
@@ -120,6 +142,11 @@ struct File {
     max_memory_messages: Option<usize>,
     echo_agent: Option<bool>,
     quiet: Option<bool>,
+    upstream: Option<String>,
+    upstream_user: Option<String>,
+    upstream_password: Option<String>,
+    upstream_token: Option<String>,
+    upstream_ca: Option<PathBuf>,
 }
 
 /// Hosts (https) and origins (http) whose URL sources may be fetched (`--fetch-allow`; used by
@@ -206,6 +233,98 @@ impl std::fmt::Debug for ApiAuth {
     }
 }
 
+/// How the gateway authenticates to the cluster it forwards to.
+#[derive(Clone, PartialEq, Eq)]
+pub enum UpstreamAuth {
+    /// No credentials.
+    None,
+    /// HTTP basic auth.
+    Basic {
+        /// User name.
+        user: String,
+        /// Password.
+        password: String,
+    },
+    /// `Authorization: Bearer <token>`.
+    Bearer(String),
+}
+
+impl std::fmt::Debug for UpstreamAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::None => f.write_str("None"),
+            Self::Basic { user, .. } => write!(f, "Basic({user}:***)"),
+            Self::Bearer(_) => f.write_str("Bearer(***)"),
+        }
+    }
+}
+
+/// The cluster the agent API is forwarded to (`--upstream`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upstream {
+    /// Its base URL, ending in `/` (a path prefix is kept).
+    pub url: reqwest::Url,
+    /// Credentials sent to it.
+    pub auth: UpstreamAuth,
+    /// Extra CA certificates (PEM) trusted for it.
+    pub ca: Option<PathBuf>,
+}
+
+impl Upstream {
+    /// Reads `--upstream` and its credentials.
+    ///
+    /// # Errors
+    /// A URL that is not http(s), carries credentials, a query or a fragment; plain http to a
+    /// host other than loopback with credentials; half a basic pair, or both kinds.
+    pub fn parse(
+        url: &str,
+        user: Option<String>,
+        password: Option<String>,
+        token: Option<String>,
+        ca: Option<PathBuf>,
+    ) -> Result<Self, String> {
+        let mut parsed = reqwest::Url::parse(url.trim()).map_err(|e| format!("--upstream {url}: not a URL ({e})"))?;
+        if !matches!(parsed.scheme(), "https" | "http") || parsed.host_str().is_none() {
+            return Err(format!("--upstream {url}: give the cluster's https:// (or http://) URL"));
+        }
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return Err(format!(
+                "--upstream {url}: put the credentials in --upstream-user/--upstream-password, not in the URL"
+            ));
+        }
+        if parsed.query().is_some() || parsed.fragment().is_some() {
+            return Err(format!("--upstream {url}: the URL takes no query or fragment"));
+        }
+        if !parsed.path().ends_with('/') {
+            let path = format!("{}/", parsed.path());
+            parsed.set_path(&path);
+        }
+        let auth = match (user, password, token) {
+            (None, None, None) => UpstreamAuth::None,
+            (Some(user), Some(password), None) if !user.is_empty() && !password.is_empty() => {
+                UpstreamAuth::Basic { user, password }
+            }
+            (None, None, Some(token)) if !token.trim().is_empty() => UpstreamAuth::Bearer(token.trim().to_string()),
+            (_, _, Some(_)) => {
+                return Err("choose one of --upstream-token and --upstream-user/--upstream-password".into());
+            }
+            _ => return Err("--upstream-user and --upstream-password go together, both non-empty".into()),
+        };
+        let loopback = match parsed.host() {
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+            None => false,
+        };
+        if parsed.scheme() == "http" && auth != UpstreamAuth::None && !loopback {
+            return Err(format!(
+                "--upstream {url}: refusing to send the cluster's credentials over plain http; use https"
+            ));
+        }
+        Ok(Self { url: parsed, auth, ca })
+    }
+}
+
 /// The effective configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -245,6 +364,8 @@ pub struct Config {
     pub echo_agent: bool,
     /// Log one line per request.
     pub log_requests: bool,
+    /// The cluster the agent API is forwarded to, if any (`--upstream`).
+    pub upstream: Option<Upstream>,
 }
 
 impl Default for Config {
@@ -268,6 +389,7 @@ impl Default for Config {
             max_memory_messages: 1000,
             echo_agent: true,
             log_requests: true,
+            upstream: None,
         }
     }
 }
@@ -317,6 +439,27 @@ impl Config {
             if args.allowed_hosts.is_empty() { file.allowed_hosts.unwrap_or_default() } else { args.allowed_hosts },
             "--allowed-host",
         )?;
+        let upstream = if let Some(url) = args.upstream.or(file.upstream) {
+            Some(Upstream::parse(
+                &url,
+                args.upstream_user.or(file.upstream_user),
+                args.upstream_password.or(file.upstream_password),
+                args.upstream_token.or(file.upstream_token),
+                args.upstream_ca.or(file.upstream_ca),
+            )?)
+        } else {
+            let stray = args.upstream_user.is_some()
+                || args.upstream_password.is_some()
+                || args.upstream_token.is_some()
+                || args.upstream_ca.is_some();
+            if stray {
+                return Err(
+                    "--upstream-user, --upstream-password, --upstream-token and --upstream-ca need --upstream URL"
+                        .into(),
+                );
+            }
+            None
+        };
         let count = |value: Option<usize>, default: usize, name: &str| match value {
             Some(0) => Err(format!("{name} must be at least 1")),
             Some(n) => Ok(n),
@@ -369,6 +512,7 @@ impl Config {
             )?,
             echo_agent: !args.no_echo_agent && file.echo_agent.unwrap_or(true),
             log_requests: !args.quiet && !file.quiet.unwrap_or(false),
+            upstream,
         };
         config.check_exposure()?;
         Ok(config)
@@ -485,6 +629,45 @@ mod tests {
         assert!(Config::from_args(Args { max_connections: Some(0), ..Args::default() }).is_err());
         assert!(Config::from_args(Args { endpoint_allow: vec!["https://x.com".into()], ..Args::default() }).is_err());
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_upstream_comes_from_flags_the_file_and_keeps_its_secrets() {
+        let dir = std::env::temp_dir().join(format!("gw-config-upstream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gateway.toml");
+        std::fs::write(
+            &path,
+            "upstream = \"https://os.example:9200/prefix\"\nupstream_user = \"file-user\"\n\
+             upstream_password = \"file-pw\"\nupstream_ca = \"ca.pem\"\n",
+        )
+        .unwrap();
+        let args = Args { config: Some(path), upstream_user: Some("flag-user".into()), ..Args::default() };
+        let upstream = Config::from_args(args).unwrap().upstream.unwrap();
+        assert_eq!(upstream.url.as_str(), "https://os.example:9200/prefix/");
+        assert_eq!(upstream.auth, UpstreamAuth::Basic { user: "flag-user".into(), password: "file-pw".into() });
+        assert_eq!(upstream.ca, Some(PathBuf::from("ca.pem")));
+        assert_eq!(format!("{:?}", upstream.auth), "Basic(flag-user:***)");
+        std::fs::remove_dir_all(dir).unwrap();
+
+        let parse = |url: &str, user: Option<&str>, password: Option<&str>, token: Option<&str>| {
+            Upstream::parse(url, user.map(Into::into), password.map(Into::into), token.map(Into::into), None)
+        };
+        assert_eq!(parse("https://os:9200", None, None, Some("t")).unwrap().auth, UpstreamAuth::Bearer("t".into()));
+        assert!(parse("http://127.0.0.1:9200", Some("u"), Some("p"), None).is_ok(), "loopback may be plain http");
+        let refused = [
+            parse("http://os.example:9200", Some("u"), Some("p"), None), // credentials in clear text
+            parse("https://u:p@os.example:9200", None, None, None),
+            parse("https://os.example:9200/?x=1", None, None, None),
+            parse("ftp://os.example", None, None, None),
+            parse("os.example:9200", None, None, None),
+            parse("https://os.example", Some("u"), None, None),
+            parse("https://os.example", Some("u"), Some("p"), Some("t")),
+        ];
+        for (i, result) in refused.iter().enumerate() {
+            assert!(result.is_err(), "case {i}: {result:?}");
+        }
+        assert!(Config::from_args(Args { upstream_token: Some("t".into()), ..Args::default() }).is_err());
     }
 
     #[test]

@@ -51,6 +51,11 @@ pub enum ErrorKind {
     ProviderUnreachable,
     /// 502: the provider's answer is not a response.
     ProviderBadResponse,
+    /// The cluster's status: an `--upstream` cluster's error whose body is not `OpenSearch`'s
+    /// error JSON (a load balancer's page), wrapped in that shape.
+    UpstreamError,
+    /// 502: the `--upstream` cluster could not be reached (connection, TLS, time).
+    UpstreamUnreachable,
 }
 
 impl ErrorKind {
@@ -78,6 +83,8 @@ impl ErrorKind {
             Self::ProviderError => "provider_error",
             Self::ProviderUnreachable => "provider_unreachable",
             Self::ProviderBadResponse => "provider_bad_response",
+            Self::UpstreamError => "upstream_error",
+            Self::UpstreamUnreachable => "upstream_unreachable",
         }
     }
 
@@ -100,7 +107,9 @@ impl ErrorKind {
             | Self::ProviderModelNotFound
             | Self::ProviderError
             | Self::ProviderUnreachable
-            | Self::ProviderBadResponse => StatusCode::BAD_GATEWAY,
+            | Self::ProviderBadResponse
+            | Self::UpstreamError
+            | Self::UpstreamUnreachable => StatusCode::BAD_GATEWAY,
         }
     }
 }

@@ -186,10 +186,13 @@ fn prepare(
             format!("the request is not valid UTF-8 (at byte {})", e.valid_up_to()),
         ))
     })?;
-    let validation_options = validate::Options { limits, allow_prefill: false };
+    let validation_options = validate::Options { limits, ..validate::Options::default() };
     let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
-    let (mut request, report) =
-        validate::validate_request(&document, &validation_options).into_result().map_err(ApiError::invalid)?;
+    let mut validation = validate::validate_request(&document, &validation_options);
+    if schema.is_some() {
+        validation = validation.with_prompt_as_input(); // seed 004's prompt-only request
+    }
+    let (mut request, report) = validation.into_result().map_err(ApiError::invalid)?;
     if let Some(schema) = schema {
         // The parameters are checked, and the prompt formatted, before anything is converted.
         crate::schema::apply(&mut request, schema).map_err(ApiError::invalid)?;
@@ -319,10 +322,12 @@ fn prepare(
     let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
     let combined_limits = validate::Limits { max_body_bytes: usize::MAX, ..limits };
     let document = validate::parse(&combined, &combined_limits).map_err(|r| ApiError::invalid(remap.report(r)))?;
-    let (conversation, _) =
-        validate::validate_request(&document, &validate::Options { limits: combined_limits, allow_prefill: false })
-            .into_result()
-            .map_err(|r| ApiError::invalid(remap.report(r)))?;
+    let (conversation, _) = validate::validate_request(
+        &document,
+        &validate::Options { limits: combined_limits, ..validate::Options::default() },
+    )
+    .into_result()
+    .map_err(|r| ApiError::invalid(remap.report(r)))?;
     let outgoing = client.prepare(&conversation, options).map_err(|r| ApiError::invalid(remap.report(r)))?;
     warnings.extend(outgoing.warnings.iter().map(|d| remap.diagnostic(d.clone())));
     let messages = match conversation.input.into_owned() {

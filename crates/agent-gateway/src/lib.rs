@@ -5,8 +5,11 @@
 //! [`provider::echo`] model or Bedrock Converse ([`provider::bedrock`]); agents, credentials and
 //! conversation memory live in one `SQLite` file ([`store`]).
 //!
+//! With `--upstream URL` the agent API is validated here and forwarded to an `OpenSearch` cluster
+//! ([`upstream`]) instead.
+//!
 //! Layers, each importing only those below it: [`config`] and [`error`]; [`store`], [`sigv4`],
-//! [`schema`] and [`history`]; [`provider`] and [`fetch`]; [`state`]; the pipeline
+//! [`schema`] and [`history`]; [`provider`], [`fetch`] and [`upstream`]; [`state`]; the pipeline
 //! ([`execute`]); the HTTP handlers ([`api`]); the router ([`app`]) and the server (here).
 
 pub mod api;
@@ -22,6 +25,7 @@ pub mod schema;
 pub mod sigv4;
 pub mod state;
 pub mod store;
+pub mod upstream;
 
 use std::future::Future;
 

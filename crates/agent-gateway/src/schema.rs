@@ -32,12 +32,18 @@ pub fn registered(value: Option<&Value>) -> Result<Option<Value>, Report> {
 ///   a text block put before the first block of the user turn (before the blocks; for messages,
 ///   at the start of the last message if it is the user's, else in a user message after it);
 /// - a `parameters.prompt` is user text the input does not hold: the whole formatted prompt is put
-///   in a text block the same way (for text input, before the text).
+///   in a text block the same way (for text input, before the text);
+/// - seed 004's prompt-only request (`{"parameters": {"prompt": ...}}`, no `input`): the
+///   formatted prompt is the text input.
 ///
 /// # Errors
 /// Every `schema_violation` (or, for a stored schema that no longer compiles, `invalid_schema`).
 pub fn apply(request: &mut ExecuteRequest<'_>, schema: &Value) -> Result<(), Report> {
     let formatted = Schema::new(schema).and_then(|schema| schema.apply(request))?;
+    if request.input_path == Path::root().key("parameters").key("prompt") {
+        request.input = AgentInput::Text(Cow::Owned(formatted));
+        return Ok(());
+    }
     let prompt_given = request.parameters.contains_key("prompt");
     let text = if prompt_given {
         formatted

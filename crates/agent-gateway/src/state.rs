@@ -8,6 +8,7 @@ use crate::fetch::Fetcher;
 use crate::history::HistoryCache;
 use crate::provider::Clients;
 use crate::store::Store;
+use crate::upstream::Proxy;
 
 /// What every request shares.
 #[derive(Debug, Clone)]
@@ -22,6 +23,8 @@ pub struct AppState {
     pub history: HistoryCache,
     /// The configuration.
     pub config: Arc<Config>,
+    /// The cluster the agent API is forwarded to (`--upstream`), if any.
+    pub upstream: Option<Arc<Proxy>>,
 }
 
 impl AppState {
@@ -40,6 +43,7 @@ impl AppState {
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
         let fetcher = Fetcher::new(config.fetch_allow.clone(), config.provider_timeout)?;
+        let upstream = Proxy::new(&config)?.map(Arc::new);
         Ok(Self {
             store,
             clients: Clients {
@@ -50,6 +54,7 @@ impl AppState {
             fetcher,
             history: HistoryCache::default(),
             config: Arc::new(config),
+            upstream,
         })
     }
 }

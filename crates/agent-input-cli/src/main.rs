@@ -36,6 +36,10 @@ enum Command {
         /// file), merged with the required prompt (`schema_violation`, `invalid_schema`).
         #[arg(long, value_name = "FILE")]
         schema: Option<PathBuf>,
+        /// The input goes to an ml-commons cluster: also warn about `${` in its text, which the
+        /// cluster fills from the agent's and connector's parameters (`template_placeholder`).
+        #[arg(long)]
+        ml_commons: bool,
     },
     /// Validate the request's parameters against an agent's `parameters_schema` and print the
     /// prompt with its `<inputs>` block, as a JSON string. Exit 1 when they do not match.
@@ -126,8 +130,12 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Read a bare input instead of a request body.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "schema")]
         bare: bool,
+        /// The agent's `parameters_schema` (a JSON file): the request is read as that agent reads
+        /// it, so seed 004's `{"parameters": {"prompt": ...}}` has its prompt as the question.
+        #[arg(long, value_name = "FILE")]
+        schema: Option<PathBuf>,
     },
     /// Print the calls that register an agent described by a unified registration body (`name`,
     /// `type`, `model{model_id, model_provider, credential, model_parameters}`, ...) on a cluster
@@ -193,6 +201,7 @@ impl Common {
                 max_blocks: self.max_blocks,
             },
             allow_prefill: self.allow_prefill,
+            ml_commons: false,
         }
     }
 }
@@ -335,8 +344,8 @@ fn print_outcome(result: Result<(impl serde::Serialize, Report), Report>) -> Res
 
 fn run(cli: Cli) -> Result<bool, UsageError> {
     match cli.command {
-        Command::Validate { common, bare, schema } => {
-            let options = common.options();
+        Command::Validate { common, bare, schema, ml_commons } => {
+            let options = validate::Options { ml_commons, ..common.options() };
             let schema = schema.map(|path| read_schema(&path)).transpose()?;
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let summary = match parse(&input, &options) {
@@ -387,14 +396,19 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 }
             }
         }
-        Command::Question { common, bare } => {
+        Command::Question { common, bare, schema } => {
             let options = common.options();
+            let schema = schema.map(|path| read_schema(&path)).transpose()?;
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let result = parse(&input, &options).and_then(|value| {
                 let validation = if bare {
                     validate::validate_input(&value, &options)
                 } else {
                     validate::validate_request(&value, &options)
+                };
+                let validation = match &schema {
+                    Some(schema) => agent_input::schema::extend_validation(validation, schema),
+                    None => validation,
                 };
                 validation.into_result().map(|(request, report)| (request.input.question(), report))
             });
@@ -480,7 +494,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 prompt_cache: features.prompt_cache,
                 response_format: features.response_format,
             };
-            let options = common.options();
+            let options = validate::Options { ml_commons, ..common.options() };
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let result = parse(&input, &options).and_then(|document| {
                 let pretty = !common.compact && !as_report;

@@ -175,6 +175,7 @@ fn run_case(case: &Case) -> Result<(), Failed> {
         if bare {
             args.push("--bare".into());
         }
+        args.extend(schema_arg.clone());
         args.extend(limit_args(case));
         let output = run_cli(&args, &text);
         let got = stdout_json(&output)?;

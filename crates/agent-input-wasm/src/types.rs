@@ -182,6 +182,8 @@ export interface Limits {
 export interface ValidateOptions {
   /** Accept a conversation that ends with an assistant message, for the model to continue. */
   allowPrefill?: boolean;
+  /** The input goes to an ml-commons cluster: warn about `${` in its text (`template_placeholder`). */
+  mlCommons?: boolean;
   limits?: Limits;
 }
 

@@ -140,6 +140,9 @@ codes! {
     SchemaViolation = "schema_violation", Error;
     /// A `parameters_schema` that is not a usable JSON Schema.
     InvalidSchema = "invalid_schema", Error;
+    /// `${` in the user's text, which an ml-commons cluster substitutes (validation option
+    /// `ml_commons`).
+    TemplatePlaceholder = "template_placeholder", Warning;
 }
 
 impl fmt::Display for Code {

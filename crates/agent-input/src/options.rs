@@ -64,10 +64,14 @@ pub struct Options {
     /// Accept a conversation that ends with an assistant message (a prefill for the model to
     /// continue). ml-commons requires the last message to be `user` or `tool`.
     pub allow_prefill: bool,
+    /// The input goes to an ml-commons cluster (the CLI's `--ml-commons`, the gateway's
+    /// `--upstream` proxy, the registration preview): text it would fill as a template
+    /// placeholder (`${parameters.…}`) is reported (`template_placeholder`).
+    pub ml_commons: bool,
 }
 
 impl Options {
-    /// Reads `{ allowPrefill?, limits? }` (`null` is no options), reporting every problem at
+    /// Reads `{ allowPrefill?, mlCommons?, limits? }` (`null` is no options), reporting every problem at
     /// `/options/<key>` and keeping what could be read.
     pub fn read_json(value: &Value) -> (Self, Report) {
         read(value, OPTIONS, Names::AsWritten)
@@ -432,6 +436,10 @@ const OPTIONS: &[Field<Options>] = &[
         read: |v, o, _, _| v.as_bool().map(|b| o.allow_prefill = b).ok_or_else(|| "must be true or false".into()),
     },
     Field {
+        keys: &["mlCommons", "ml_commons"],
+        read: |v, o, _, _| v.as_bool().map(|b| o.ml_commons = b).ok_or_else(|| "must be true or false".into()),
+    },
+    Field {
         keys: &["limits"],
         read: |v, o, path, report| {
             let Value::Object(limits) = v else {
@@ -740,7 +748,10 @@ mod tests {
         let error = serde_json::from_str::<ConvertOptions>(r#"{"maxTokens": -1}"#).unwrap_err();
         assert_eq!(error.to_string(), "/options/max_tokens: max_tokens must be a whole number from 1 to 2147483647");
         let options: Options = serde_json::from_str(r#"{"allow_prefill": true, "limits": {"maxDepth": 3}}"#).unwrap();
-        assert_eq!(options, Options { allow_prefill: true, limits: Limits { max_depth: 3, ..Limits::default() } });
+        assert_eq!(
+            options,
+            Options { allow_prefill: true, limits: Limits { max_depth: 3, ..Limits::default() }, ml_commons: false }
+        );
         assert!(serde_json::from_str::<Limits>(r#"{"depth": 3}"#).is_err());
     }
 

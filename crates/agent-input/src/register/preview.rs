@@ -6,7 +6,8 @@
 //! A legacy agent receives only `parameters.question`: the text ml-commons extracts from the
 //! input. What that drops — media, and the turns of a messages input before its last assistant
 //! turn — is reported as `field_ignored` at the dropped part. Tool specs (`toolConfig`, `tools`)
-//! are not previewed: ml-commons writes them from each tool's own description and schema.
+//! are not previewed: ml-commons writes them from each tool's own description and schema. The
+//! input is validated for an ml-commons target, so `${` in its text is `template_placeholder`.
 
 use std::collections::HashMap;
 
@@ -50,7 +51,8 @@ pub struct Preview {
 pub fn preview(registration: &Value, request: &Value) -> Preview {
     let (registration, mut report) = Registration::read(registration);
     let document = validate::document(request);
-    let validation = validate::validate_request(&document, &validate::Options::default());
+    let options = validate::Options { ml_commons: true, ..validate::Options::default() };
+    let validation = validate::validate_request(&document, &options);
     let request = match validation.into_result() {
         Ok((request, input_report)) => {
             report.extend(input_report);
@@ -78,7 +80,7 @@ pub fn preview(registration: &Value, request: &Value) -> Preview {
             return Preview { question: Some(question), payload: None, body: None, report };
         }
     };
-    check_payload(&payload, &question, &request.input_path, &mut report);
+    check_payload(&payload, &request.input_path, &mut report);
     let body = serde_json::from_str::<Value>(&payload).ok();
     if body.is_none() {
         report.push(Diagnostic::new(
@@ -126,32 +128,9 @@ fn fill(registration: &Registration, parameters: &HashMap<String, String>) -> Re
     substitute(&connector::request_body(registration), parameters)
 }
 
-/// `validatePayload`, and the substitutions ml-commons makes inside the user's text.
-fn check_payload(payload: &str, question: &str, at: &Path, report: &mut Report) {
-    // Every `${parameters.` the user wrote is filled (or, unknown, fails `validatePayload`): the
-    // text passes two substitutions (the prompt, then the body), and an escape `$${` survives
-    // only the first.
-    let mut written = Vec::new();
-    let mut rest = question;
-    while let Some(start) = rest.find("${parameters.") {
-        let tail = &rest[start + "${parameters.".len()..];
-        let Some(end) = tail.find('}') else { break };
-        written.push(format!("${{parameters.{}}}", &tail[..end]));
-        rest = &tail[end..];
-    }
-    if !written.is_empty() {
-        report.push(
-            Diagnostic::new(
-                Code::InvalidForProvider,
-                at.clone(),
-                format!(
-                    "ml-commons fills {} in the input from the agent's and connector's parameters before the model sees it (ml-commons issue 5036); no escape survives both of its substitutions, so reword the text",
-                    written.join(", ")
-                ),
-            )
-            .received(written.join(", ")),
-        );
-    }
+/// `validatePayload`. The substitutions ml-commons makes inside the user's text are reported by
+/// validation (`template_placeholder`, option `ml_commons`), at the string that holds them.
+fn check_payload(payload: &str, at: &Path, report: &mut Report) {
     let unfilled: Vec<&str> = payload
         .match_indices("${parameters.")
         .filter_map(|(i, _)| payload[i + "${parameters.".len()..].split('}').next())

@@ -261,8 +261,16 @@ pub fn format_inputs(request: &ExecuteRequest<'_>, schema: &Value) -> Result<Str
 /// A request validation with a `parameters_schema` check added, as every layer reports it: the
 /// schema's own problems (`invalid_schema`, paths into the schema) first, then the request's; the
 /// parameters are validated only when both are fine. Any error makes the validation invalid.
+///
+/// Seed 004's autonomous-agent request (`{"parameters": {"prompt": ...}}`, no `input`) is valid
+/// here: its `missing_input` is lifted and its prompt is the input
+/// ([`Validation::prompt_request`]).
 pub fn extend_validation<'a>(mut validation: Validation<'a>, schema: &Value) -> Validation<'a> {
-    let errors = match (Schema::new(schema), &validation.request) {
+    let compiled = Schema::new(schema);
+    if compiled.is_ok() {
+        validation = validation.with_prompt_as_input();
+    }
+    let errors = match (compiled, &validation.request) {
         (Err(report), _) => report.errors,
         (Ok(schema), Some(request)) => schema.validate(request).errors,
         (Ok(_), None) => Vec::new(),

@@ -153,6 +153,14 @@ pub(super) fn missing_input(at: Path) -> Diagnostic {
     )
 }
 
+pub(super) fn missing_input_prompt_only(at: Path) -> Diagnostic {
+    Diagnostic::new(
+        Code::MissingInput,
+        at,
+        "the request has no input: \"parameters.prompt\" is the input only for an agent with a parameters_schema (contract §8); add \"input\" (text, content blocks or messages) or the legacy \"parameters\": {\"question\": \"...\"}",
+    )
+}
+
 // -- The three input forms (contract §3)
 
 pub(super) fn blank_input_text(at: Path) -> Diagnostic {
@@ -520,4 +528,47 @@ fn corrected_source(value: &Json<'_>) -> String {
     source.insert("data".into(), data.unwrap_or_else(|| Value::String("...".into())));
     let text = crate::json::compact(&Value::Object(source));
     if text.len() > 300 { "{...}".to_string() } else { text }
+}
+
+// -- ml-commons' template substitution (contract §9)
+
+/// The placeholders written in `text` (`${parameters.region}`, `${x}`), at most a few.
+fn placeholders_in(text: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for (start, _) in text.match_indices("${").take(5) {
+        let rest = &text[start..];
+        let end = rest.find('}').map_or(rest.len().min(40), |end| end + 1);
+        // Cut at a char boundary: the placeholder is quoted, not the whole text.
+        let end = (0..=end.min(60)).rev().find(|&i| rest.is_char_boundary(i)).unwrap_or(0);
+        found.push(&rest[..end]);
+    }
+    found
+}
+
+pub(super) fn template_placeholder(at: Path, text: &str) -> Diagnostic {
+    let written = placeholders_in(text);
+    let substituted = written.iter().any(|p| p.starts_with("${parameters."));
+    let what = if substituted {
+        "ml-commons fills `${parameters.NAME}` written in the user's text with the agent's or connector's parameter NAME before the model sees it (ml-commons issue 5036, open): the text can pull configuration into the prompt, an unknown NAME fails the call (\"Some parameter placeholder not filled in payload\"), and `${parameters.question}` loops"
+    } else {
+        "ml-commons builds the model's request from templates whose placeholders are written `${...}`, and its substitutor reads the user's text too (ml-commons issue 5036, open)"
+    };
+    Diagnostic::new(
+        Code::TemplatePlaceholder,
+        at,
+        format!(
+            "{} in this text: {what}; no escape survives both of its substitutions, so reword it (for example `$ {{` or `{{parameters...}}` without the `$`). agent-input and agent-gateway never substitute",
+            written.join(", ")
+        ),
+    )
+    .received(written.join(", "))
+}
+
+/// `rest` more strings with placeholders than were reported one by one.
+pub(super) fn more_template_placeholders(at: Path, rest: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::TemplatePlaceholder,
+        at,
+        format!("{rest} more strings of the input hold `${{`, which ml-commons would substitute; reword them"),
+    )
 }

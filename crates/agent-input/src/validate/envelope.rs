@@ -1,5 +1,6 @@
 //! contract §2, the execute request envelope: `{"input": ..., "parameters": {...}}`. `input` wins over
-//! the legacy `parameters.question` (with `question_ignored`); without either, `missing_input`.
+//! the legacy `parameters.question` (with `question_ignored`); without either, `missing_input` —
+//! which a `parameters_schema` lifts when `parameters.prompt` is given (contract §8).
 
 use std::borrow::Cow;
 
@@ -54,8 +55,17 @@ impl Validator<'_> {
                     (None, true, question_loc.to_path())
                 }
                 None => {
-                    self.push(diagnostics::missing_input(loc.to_path()));
-                    (None, false, Path::root())
+                    // Seed 004's autonomous-agent request: `parameters.prompt` is the input, but
+                    // only under a `parameters_schema` (`schema::extend_validation` accepts it).
+                    if let Some(Json::String(prompt)) = parameters.and_then(|p| p.get("prompt")) {
+                        self.push(diagnostics::missing_input_prompt_only(loc.to_path()));
+                        self.prompt_only = true;
+                        let at = parameters_loc.key("prompt").to_path();
+                        (Some(AgentInput::Text(Cow::Borrowed(prompt.as_ref()))), false, at)
+                    } else {
+                        self.push(diagnostics::missing_input(loc.to_path()));
+                        (None, false, Path::root())
+                    }
                 }
             }
         };

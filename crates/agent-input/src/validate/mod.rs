@@ -17,6 +17,7 @@
 //! | `block` | a content block: type, text, media block shape, `use_source_field` (§3 Content blocks) |
 //! | `media_format` | a media format per block type, aliases, format mismatches (§3 format table) |
 //! | `source` | a source: base64 (data URLs, whitespace, signatures) and URLs (§3 Sources) |
+//! | `placeholder` | with `ml_commons`: `${` in the input, which the cluster substitutes (§9) |
 //! | `diagnostics` | every problem's code, message and data, one constructor each (§4) |
 //! | `validator` | the state of one validation and the field reading all of them share |
 //!
@@ -30,6 +31,7 @@ mod diagnostics;
 mod envelope;
 mod media_format;
 mod message;
+mod placeholder;
 mod source;
 mod tool_call;
 mod validator;
@@ -58,6 +60,11 @@ pub struct Validation<'a> {
     pub input_type: Option<InputType>,
     /// Everything found.
     pub report: Report,
+    /// Seed 004's autonomous-agent request, `{"parameters": {"prompt": "...", ...}}` with no
+    /// `input`: its one error is `missing_input`, and this is the request with the prompt as its
+    /// text input (at `/parameters/prompt`). Under a `parameters_schema` it is valid
+    /// ([`crate::schema::extend_validation`]); without one it is not.
+    pub prompt_request: Option<ExecuteRequest<'a>>,
 }
 
 impl<'a> Validation<'a> {
@@ -84,8 +91,21 @@ impl<'a> Validation<'a> {
         }
     }
 
+    /// Under an agent's `parameters_schema` (contract §8): seed 004's prompt-only request
+    /// ([`Validation::prompt_request`]) becomes the valid request, its `missing_input` lifted.
+    /// Anything else is returned as it is.
+    #[must_use]
+    pub fn with_prompt_as_input(mut self) -> Self {
+        if let Some(request) = self.prompt_request.take() {
+            self.report.errors.retain(|d| d.code != crate::Code::MissingInput);
+            self.input_type = Some(InputType::Text);
+            self.request = Some(request);
+        }
+        self
+    }
+
     fn failed(report: Report) -> Self {
-        Self { request: None, input_type: None, report }
+        Self { request: None, input_type: None, report, prompt_request: None }
     }
 }
 
@@ -176,6 +196,19 @@ pub fn validate_request<'a>(document: &'a Document<'_>, options: &Options) -> Va
     let mut validator = Validator::new(options);
     let root = Path::root();
     let request = validator.request(&document.root, Loc::Root(&root));
+    if options.ml_commons
+        && let Json::Object(body) = &document.root
+    {
+        let loc = Loc::Root(&root);
+        if let Some(input) = body.get("input") {
+            validator.placeholders(input, loc.key("input"));
+        } else if let Some(Json::Object(parameters)) = body.get("parameters")
+            && let Some(question) = parameters.get("question")
+        {
+            let at = loc.key("parameters");
+            validator.placeholders(question, at.key("question"));
+        }
+    }
     validator.finish(request, document.text)
 }
 
@@ -187,6 +220,9 @@ pub fn validate_input<'a>(document: &'a Document<'_>, options: &Options) -> Vali
     let mut validator = Validator::new(options);
     let root = Path::root();
     let input = validator.input(&document.root, Loc::Root(&root));
+    if options.ml_commons {
+        validator.placeholders(&document.root, Loc::Root(&root));
+    }
     let request = input.map(|input| ExecuteRequest {
         input,
         parameters: Map::new(),

@@ -23,6 +23,8 @@ pub(super) struct Validator<'o> {
     report: Report,
     /// The input's form, set as soon as it is known (even if the input then has errors).
     pub(super) input_type: Option<InputType>,
+    /// The request's input is its `parameters.prompt` (no `input`, no `question`).
+    pub(super) prompt_only: bool,
 }
 
 /// The fields of `object` (at `loc`), read as the validator reads them: `null` is a value of the
@@ -37,13 +39,18 @@ pub(super) fn fields<'v, 'a, 'p, 'w>(
 
 impl<'o> Validator<'o> {
     pub(super) fn new(options: &'o Options) -> Self {
-        Self { options, report: Report::default(), input_type: None }
+        Self { options, report: Report::default(), input_type: None, prompt_only: false }
     }
 
     pub(super) fn finish<'a>(self, request: Option<ExecuteRequest<'a>>, text: Option<&'a str>) -> Validation<'a> {
-        let request =
-            if self.report.is_ok() { request.map(|r| ExecuteRequest { source_text: text, ..r }) } else { None };
-        Validation { input_type: self.input_type, request, report: self.report }
+        let request = request.map(|r| ExecuteRequest { source_text: text, ..r });
+        // A prompt-only request whose one error is its `missing_input` is kept aside.
+        let (request, prompt_request) = match request {
+            Some(request) if self.report.is_ok() => (Some(request), None),
+            Some(request) if self.prompt_only && self.report.errors.len() == 1 => (None, Some(request)),
+            _ => (None, None),
+        };
+        Validation { input_type: self.input_type, request, report: self.report, prompt_request }
     }
 
     pub(super) fn push(&mut self, diagnostic: Diagnostic) {

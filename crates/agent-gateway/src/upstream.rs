@@ -1,0 +1,398 @@
+//! The validating proxy (`--upstream URL`): the agent API forwarded to an `OpenSearch` cluster.
+//!
+//! Every body is checked here first, with the core and for an ml-commons target
+//! (`validate::Options::ml_commons`): bad input is answered with the gateway's usual 400 and never
+//! reaches the cluster; warnings travel as `Warning` headers (the header `OpenSearch` uses for its
+//! own deprecation warnings), and the body is forwarded byte for byte. The cluster's answers come
+//! back with their status; a success body (an `_execute/stream` event stream included) is
+//! streamed through as it arrives, an error body is passed on when it is `OpenSearch`'s error
+//! JSON and wrapped in that shape when it is not (a load balancer's HTML page).
+//!
+//! Only the agent API is forwarded: register, get and delete an agent, `_execute` and
+//! `_execute/stream`, and memory reads. The cluster's credentials are added here; nothing the
+//! browser sends but the body (and the query) is passed on, so its `Authorization` for the
+//! gateway never reaches the cluster and the cluster's credentials never reach the browser.
+//! Below the handlers: it imports the configuration and the error type only.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_input::json::Json;
+use agent_input::{Code, Diagnostic, Path, validate};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, header};
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde_json::Value;
+
+use crate::config::{Config, UpstreamAuth};
+use crate::error::{ApiError, ErrorKind};
+
+/// Longest cluster error body read (to check its shape); a longer one is cut.
+const MAX_ERROR_BODY: usize = 1 << 20;
+
+/// The cluster and the client that reaches it.
+#[derive(Debug)]
+pub struct Proxy {
+    base: reqwest::Url,
+    authorization: Option<HeaderValue>,
+    client: reqwest::Client,
+    max_body_bytes: usize,
+    timeout: Duration,
+}
+
+impl Proxy {
+    /// The proxy of `config.upstream`, if one is configured.
+    ///
+    /// # Errors
+    /// The CA file cannot be read or holds no certificate; the client cannot be built.
+    pub fn new(config: &Config) -> Result<Option<Self>, String> {
+        let Some(upstream) = &config.upstream else { return Ok(None) };
+        let mut builder = reqwest::Client::builder()
+            .connect_timeout(config.provider_timeout.min(Duration::from_secs(10)))
+            // Between two reads: a stream may run long, but not stall.
+            .read_timeout(config.provider_timeout)
+            .pool_idle_timeout(Duration::from_secs(60))
+            // A redirect would carry the cluster's credentials wherever it points.
+            .redirect(reqwest::redirect::Policy::none());
+        if let Some(path) = &upstream.ca {
+            let pem = std::fs::read(path).map_err(|e| format!("--upstream-ca {}: {e}", path.display()))?;
+            let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+                .map_err(|e| format!("--upstream-ca {}: not PEM certificates ({e})", path.display()))?;
+            if certificates.is_empty() {
+                return Err(format!("--upstream-ca {}: no certificate in the file", path.display()));
+            }
+            for certificate in certificates {
+                builder = builder.add_root_certificate(certificate);
+            }
+        }
+        let client = builder.build().map_err(|e| format!("cannot build the cluster's HTTP client: {e}"))?;
+        let authorization = match &upstream.auth {
+            UpstreamAuth::None => None,
+            UpstreamAuth::Basic { user, password } => {
+                Some(format!("Basic {}", agent_input::base64::encode(format!("{user}:{password}").as_bytes())))
+            }
+            UpstreamAuth::Bearer(token) => Some(format!("Bearer {token}")),
+        }
+        .map(|value| {
+            HeaderValue::from_str(&value)
+                .map(|mut value| {
+                    value.set_sensitive(true);
+                    value
+                })
+                .map_err(|_| "the cluster's credentials hold characters a header cannot carry".to_string())
+        })
+        .transpose()?;
+        Ok(Some(Self {
+            base: upstream.url.clone(),
+            authorization,
+            client,
+            max_body_bytes: config.max_body_bytes,
+            timeout: config.provider_timeout,
+        }))
+    }
+}
+
+/// The agent API's routes, forwarded to the cluster.
+pub fn routes(proxy: Arc<Proxy>) -> Router {
+    Router::new()
+        .route("/_plugins/_ml/agents/_register", post(register))
+        .route("/_plugins/_ml/agents/{agent_id}", get(pass).delete(pass))
+        .route("/_plugins/_ml/agents/{agent_id}/_execute", post(execute))
+        .route("/_plugins/_ml/agents/{agent_id}/_execute/stream", post(execute_stream))
+        .route("/_plugins/_ml/memory/{memory_id}", get(pass))
+        .route("/_plugins/_ml/memory/{memory_id}/messages", get(pass))
+        .with_state(proxy)
+}
+
+/// `POST _register`: a body with the unified `model` block is checked as ml-commons reads it
+/// (`agent_input::register::Registration`); others (`llm`, flow agents) are the cluster's to judge.
+async fn register(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
+    let (parts, body) = request.into_parts();
+    let body = read_body(body, proxy.max_body_bytes).await?;
+    let value: Value = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidJson,
+            Path::root(),
+            format!("the request is not valid JSON: {e}"),
+        ))
+    })?;
+    let mut warnings = Vec::new();
+    if value.get("model").is_some() || !value.is_object() {
+        let (_, report) = agent_input::register::Registration::read(&value);
+        if !report.is_ok() {
+            return Err(ApiError::invalid(report));
+        }
+        warnings = report.warnings;
+    }
+    let url = proxy.url(parts.uri.path(), parts.uri.query())?;
+    proxy.send(Method::POST, url, Some(body), &warnings).await
+}
+
+/// `POST …/_execute`: the standard request, validated for an ml-commons target.
+async fn execute(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
+    let (parts, body) = request.into_parts();
+    let body = read_body(body, proxy.max_body_bytes).await?;
+    let warnings = check_request(&body, proxy.max_body_bytes, false)?;
+    let url = proxy.url(parts.uri.path(), parts.uri.query())?;
+    proxy.send(Method::POST, url, Some(body), &warnings).await
+}
+
+/// `POST …/_execute/stream`: the standard request or an AG-UI `RunAgentInput`; the cluster's
+/// event stream is passed on chunk by chunk.
+async fn execute_stream(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
+    let (parts, body) = request.into_parts();
+    let body = read_body(body, proxy.max_body_bytes).await?;
+    let warnings = check_request(&body, proxy.max_body_bytes, true)?;
+    let url = proxy.url(parts.uri.path(), parts.uri.query())?;
+    proxy.send(Method::POST, url, Some(body), &warnings).await
+}
+
+/// Reads without a body (`GET` an agent or a memory, `DELETE` an agent): forwarded as they are.
+async fn pass(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
+    let url = proxy.url(request.uri().path(), request.uri().query())?;
+    proxy.send(request.method().clone(), url, None, &[]).await
+}
+
+/// Validates an execute body as the cluster will receive it; its warnings, or the 400.
+fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec<Diagnostic>, ApiError> {
+    let text = std::str::from_utf8(body).map_err(|e| {
+        ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidJson,
+            Path::root(),
+            format!("the request is not valid UTF-8 (at byte {})", e.valid_up_to()),
+        ))
+    })?;
+    let limits = validate::Limits { max_body_bytes, ..validate::Limits::default() };
+    let options = validate::Options { limits, allow_prefill: false, ml_commons: true };
+    let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
+    let agui = match &document.root {
+        Json::Object(body) => agent_input::agui::REQUIRED_KEYS.iter().all(|key| body.get(key).is_some()),
+        _ => false,
+    };
+    if stream && agui {
+        // Read again as a tree, which the AG-UI reader takes: only for AG-UI bodies.
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            ApiError::invalid_one(Diagnostic::new(
+                Code::InvalidJson,
+                Path::root(),
+                format!("the request is not valid JSON: {e}"),
+            ))
+        })?;
+        if agent_input::agui::is_run_agent_input(&value) {
+            let run = agent_input::agui::from_agui(&value, &options).map_err(ApiError::invalid)?;
+            return Ok(run.warnings);
+        }
+    }
+    let (_, report) = validate::validate_request(&document, &options).into_result().map_err(ApiError::invalid)?;
+    Ok(report.warnings)
+}
+
+impl Proxy {
+    /// The cluster URL of a gateway path: the same path under the cluster's base URL, rebuilt
+    /// segment by segment (a `..` cannot climb out of the agent API).
+    fn url(&self, path: &str, query: Option<&str>) -> Result<reqwest::Url, ApiError> {
+        let segments: Vec<String> =
+            path.split('/').skip(1).map(|segment| percent_decode(segment).unwrap_or_default()).collect();
+        if segments.iter().any(|s| s.is_empty() || s == "." || s == ".." || s.contains('/')) {
+            return Err(ApiError::not_found(format!("no route for {path}")));
+        }
+        let mut url = self.base.clone();
+        url.path_segments_mut()
+            .map_err(|()| ApiError::internal("the cluster URL cannot take a path"))?
+            .pop_if_empty()
+            .extend(&segments);
+        url.set_query(query);
+        Ok(url)
+    }
+
+    /// Sends one request to the cluster and answers with its answer.
+    async fn send(
+        &self,
+        method: Method,
+        url: reqwest::Url,
+        body: Option<Vec<u8>>,
+        warnings: &[Diagnostic],
+    ) -> Result<Response, ApiError> {
+        let mut outgoing = self.client.request(method, url);
+        if let Some(authorization) = &self.authorization {
+            outgoing = outgoing.header(header::AUTHORIZATION, authorization.clone());
+        }
+        if let Some(body) = body {
+            outgoing = outgoing.header(header::CONTENT_TYPE, "application/json").body(body);
+        }
+        let answer = outgoing.send().await.map_err(|e| self.unreachable(&e))?;
+        let status = answer.status();
+        let mut response = if status.is_success() {
+            let mut headers = HeaderMap::new();
+            copy_headers(answer.headers(), &mut headers);
+            let mut response = Response::new(Body::from_stream(answer.bytes_stream()));
+            *response.status_mut() = status;
+            *response.headers_mut() = headers;
+            response
+        } else {
+            self.error(answer).await?
+        };
+        for warning in warnings {
+            if let Some(value) = warning_header(warning) {
+                response.headers_mut().append(header::WARNING, value);
+            }
+        }
+        Ok(response)
+    }
+
+    /// A cluster error: passed on when it is `OpenSearch`'s error JSON, wrapped when not.
+    async fn error(&self, mut answer: reqwest::Response) -> Result<Response, ApiError> {
+        let status = answer.status();
+        let headers = answer.headers().clone();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = answer.chunk().await.map_err(|e| self.unreachable(&e))? {
+            if bytes.len() + chunk.len() > MAX_ERROR_BODY {
+                break;
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let shaped = serde_json::from_slice::<Value>(&bytes).is_ok_and(|v| v.get("error").is_some());
+        if shaped {
+            let mut response = Response::new(Body::from(bytes));
+            *response.status_mut() = status;
+            copy_headers(&headers, response.headers_mut());
+            return Ok(response);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let excerpt: String = text.chars().take(300).collect();
+        Err(ApiError {
+            status,
+            ..ApiError::new(
+                ErrorKind::UpstreamError,
+                format!("the cluster answered {status} with a body that is not OpenSearch's error JSON: {excerpt}"),
+            )
+        })
+    }
+
+    fn unreachable(&self, error: &reqwest::Error) -> ApiError {
+        if error.is_timeout() {
+            return ApiError::new(
+                ErrorKind::UpstreamUnreachable,
+                format!("the cluster did not answer within {} s", self.timeout.as_secs()),
+            );
+        }
+        let mut detail = error.to_string();
+        let mut source = std::error::Error::source(error);
+        while let Some(cause) = source {
+            detail = format!("{detail}: {cause}");
+            source = cause.source();
+        }
+        let hint = if detail.contains("certificate") || detail.contains("UnknownIssuer") {
+            "; if the cluster's certificate is self-signed, give its CA with --upstream-ca FILE"
+        } else {
+            ""
+        };
+        ApiError::new(ErrorKind::UpstreamUnreachable, format!("the cluster could not be reached: {detail}{hint}"))
+    }
+}
+
+/// The headers of the cluster's answer that describe its body; nothing else (no cookies).
+fn copy_headers(from: &reqwest::header::HeaderMap, to: &mut HeaderMap) {
+    for name in [header::CONTENT_TYPE, header::CACHE_CONTROL, header::WARNING, header::RETRY_AFTER] {
+        for value in from.get_all(&name) {
+            to.append(name.clone(), value.clone());
+        }
+    }
+}
+
+/// `299 agent-gateway "<code> at <path>: <message>"`, as `OpenSearch` writes its own warnings:
+/// ASCII, with `"` and `\\` escaped, other characters as `\\uXXXX` (a header is read as Latin-1).
+fn warning_header(warning: &Diagnostic) -> Option<HeaderValue> {
+    use std::fmt::Write as _;
+    let path = warning.path.to_string();
+    let text = format!("{} at {}: {}", warning.code, if path.is_empty() { "/" } else { &path }, warning.message);
+    let mut out = String::from("299 agent-gateway \"");
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0_u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    let _ = write!(out, "\\u{unit:04X}");
+                }
+            }
+        }
+    }
+    out.push('"');
+    HeaderValue::from_str(&out).ok()
+}
+
+fn percent_decode(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = segment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+async fn read_body(body: Body, limit: usize) -> Result<Vec<u8>, ApiError> {
+    axum::body::to_bytes(body, limit).await.map(Vec::from).map_err(|_| {
+        let diagnostic = Diagnostic::new(
+            Code::TooLarge,
+            Path::root(),
+            format!("the request body is over the limit of {limit} bytes"),
+        )
+        .limit(limit as u64, limit as u64 + 1);
+        let reason = diagnostic.message.clone();
+        ApiError { details: vec![diagnostic], ..ApiError::new(ErrorKind::RequestTooLarge, reason) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent_input::Report;
+
+    fn warnings_of(body: &str) -> Result<Vec<Diagnostic>, Report> {
+        check_request(body.as_bytes(), 1 << 20, false).map_err(|e| Report { errors: e.details, warnings: Vec::new() })
+    }
+
+    #[test]
+    fn placeholders_warn_and_bad_input_is_refused() {
+        let warnings = warnings_of(r#"{"input": "my ${parameters.region}"}"#).unwrap();
+        assert_eq!(warnings[0].code, Code::TemplatePlaceholder);
+        let header = warning_header(&warnings[0]).unwrap();
+        assert!(header.to_str().unwrap().starts_with("299 agent-gateway \"template_placeholder at /input: "));
+        let errors = warnings_of(r#"{"input": []}"#).unwrap_err();
+        assert_eq!(errors.errors[0].code, Code::EmptyInput);
+    }
+
+    #[test]
+    fn paths_cannot_climb_out() {
+        let config = Config {
+            upstream: Some(
+                crate::config::Upstream::parse("https://c.example:9200/prefix", None, None, None, None).unwrap(),
+            ),
+            ..Config::default()
+        };
+        let proxy = Proxy::new(&config).unwrap().unwrap();
+        assert_eq!(
+            proxy.url("/_plugins/_ml/agents/a%20b/_execute", Some("x=1")).unwrap().as_str(),
+            "https://c.example:9200/prefix/_plugins/_ml/agents/a%20b/_execute?x=1"
+        );
+        for bad in ["/_plugins/_ml/memory/..", "/_plugins/_ml/memory/%2e%2e", "/_plugins/_ml/memory/a%2Fb", "/a//b"] {
+            assert!(proxy.url(bad, None).is_err(), "{bad}");
+        }
+    }
+}
