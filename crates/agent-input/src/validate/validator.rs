@@ -23,6 +23,8 @@ pub(super) struct Validator<'o> {
     report: Report,
     /// The input's form, set as soon as it is known (even if the input then has errors).
     pub(super) input_type: Option<InputType>,
+    /// The caller's memo of base64 text already checked (`validate_request_known`).
+    pub(super) known_base64: Option<&'o dyn Fn(&str) -> bool>,
 }
 
 /// The fields of `object` (at `loc`), read as the validator reads them: `null` is a value of the
@@ -37,7 +39,7 @@ pub(super) fn fields<'v, 'a, 'p, 'w>(
 
 impl<'o> Validator<'o> {
     pub(super) fn new(options: &'o Options) -> Self {
-        Self { options, report: Report::default(), input_type: None }
+        Self { options, report: Report::default(), input_type: None, known_base64: None }
     }
 
     pub(super) fn finish<'a>(self, request: Option<ExecuteRequest<'a>>, text: Option<&'a str>) -> Validation<'a> {
