@@ -1,5 +1,5 @@
 //! The plan as a bash script of curl calls (what `agent-input register-plan --format curl` prints
-//! and the playground's "Deploy to OpenSearch" copies).
+//! and the playground's "Deploy to `OpenSearch`" copies).
 
 use super::{Api, Plan, Version};
 
