@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{Check, decoded_len, is_base64, is_plain_name, is_web_url};
+use super::{Check, NULL, decoded_len, is_base64, is_plain_name, is_web_url};
 
 /// "Vision": up to 100 images per request, each at most 5 MB.
 const MAX_IMAGES: usize = 100;
@@ -32,6 +32,7 @@ struct Rules {
     check: Check,
     images: usize,
     tool_blocks: usize,
+    cache_points: usize,
 }
 
 fn is_tool_use_id(id: &str) -> bool {
@@ -40,7 +41,8 @@ fn is_tool_use_id(id: &str) -> bool {
 
 impl Rules {
     fn body(&mut self, body: &Value) {
-        let allowed = ["model", "system", "temperature", "top_p", "stop_sequences", "tools"];
+        let allowed =
+            ["model", "system", "temperature", "top_p", "stop_sequences", "tools", "tool_choice", "output_config"];
         let Some(top) = self.check.shape(body, &["max_tokens", "messages"], &allowed, "") else { return };
         self.check.integer_at_least(top.get("max_tokens"), 1, "/max_tokens");
         self.check.number_in(top.get("temperature"), 0.0, 1.0, "/temperature");
@@ -64,9 +66,12 @@ impl Rules {
         let tools = self.check.array(top.get("tools"), false, "/tools");
         for (i, tool) in tools.iter().enumerate() {
             let path = format!("/tools/{i}");
-            let Some(tool) = self.check.shape(tool, &["name", "input_schema"], &["description"], &path) else {
+            let Some(tool) =
+                self.check.shape(tool, &["name", "input_schema"], &["description", "cache_control"], &path)
+            else {
                 continue;
             };
+            self.cache_control(tool.get("cache_control"), &path);
             if let Some(name) = self.check.string(tool.get("name"), &format!("{path}/name")) {
                 if !is_plain_name(name, 64) {
                     self.check.fail(&format!("{path}/name"), "must match ^[a-zA-Z0-9_-]{1,64}$");
@@ -78,8 +83,38 @@ impl Rules {
             self.check.string(tool.get("description"), &format!("{path}/description"));
             self.check.object_schema(tool.get("input_schema"), &format!("{path}/input_schema"));
         }
+        // "Tool use": tool_choice {"type": "auto" | "any" | "none"} or {"type": "tool", "name"}.
+        if let Some(choice) = top.get("tool_choice")
+            && let Some(choice) = self.check.shape(choice, &["type"], &["name"], "/tool_choice")
+        {
+            let kind = choice.get("type").and_then(Value::as_str);
+            self.check.one_of(kind, &["auto", "any", "none", "tool"], "/tool_choice/type");
+            let names: Vec<&str> = tools.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).collect();
+            if kind == Some("tool") {
+                self.check.named_tool(choice.get("name"), &names, "/tool_choice/name");
+            } else if choice.contains_key("name") {
+                self.check.fail("/tool_choice/name", "only a tool choice of type tool names a tool");
+            }
+        }
+        // "Structured outputs": output_config.format {"type": "json_schema", "schema": {...}}.
+        if let Some(config) = top.get("output_config")
+            && let Some(config) = self.check.shape(config, &[], &["format"], "/output_config")
+            && let Some(format) = config.get("format")
+            && let Some(format) = self.check.shape(format, &["type", "schema"], &[], "/output_config/format")
+        {
+            self.check.one_of(
+                format.get("type").and_then(Value::as_str),
+                &["json_schema"],
+                "/output_config/format/type",
+            );
+            self.check.object(format.get("schema").unwrap_or(&NULL), "/output_config/format/schema");
+        }
         let messages = self.check.array(top.get("messages"), true, "/messages");
         self.messages(messages);
+        // "Prompt caching": at most 4 cache breakpoints in one request.
+        if self.cache_points > 4 {
+            self.check.fail("", format!("{} cache_control breakpoints, at most 4", self.cache_points));
+        }
         if self.tool_blocks > 0 && tools.is_empty() {
             self.check.fail("/tools", "tool_use and tool_result blocks need the tools they refer to");
         }
@@ -170,8 +205,20 @@ impl Rules {
         }
     }
 
+    /// `cache_control`: {"type": "ephemeral", "ttl"?: "5m" | "1h"} ("Prompt caching").
+    fn cache_control(&mut self, value: Option<&Value>, path: &str) {
+        let Some(value) = value else { return };
+        self.cache_points += 1;
+        let path = format!("{path}/cache_control");
+        if let Some(cache) = self.check.shape(value, &["type"], &["ttl"], &path) {
+            self.check.one_of(cache.get("type").and_then(Value::as_str), &["ephemeral"], &format!("{path}/type"));
+            self.check.cache_ttl(cache.get("ttl"), &format!("{path}/ttl"));
+        }
+    }
+
     fn text_block(&mut self, block: &Value, path: &str) {
-        if self.check.shape(block, &["type", "text"], &[], path).is_some() {
+        if self.check.shape(block, &["type", "text"], &["cache_control"], path).is_some() {
+            self.cache_control(block.get("cache_control"), path);
             self.check.one_of(block["type"].as_str(), &["text"], &format!("{path}/type"));
             if let Some(text) = self.check.string(block.get("text"), &format!("{path}/text"))
                 && text.is_empty()

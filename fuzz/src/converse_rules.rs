@@ -87,7 +87,10 @@ impl Checker {
 
     fn body(&mut self, body: &Value) {
         let Some(object) = self.object(body, "") else { return };
-        self.only_keys(object, &["messages", "system", "inferenceConfig", "toolConfig"], "");
+        self.only_keys(object, &["messages", "system", "inferenceConfig", "toolConfig", "outputConfig"], "");
+        if let Some(config) = object.get("outputConfig") {
+            self.output_config(config);
+        }
         match object.get("messages").and_then(Value::as_array) {
             Some(messages) if !messages.is_empty() => self.messages(messages),
             _ => self.fail("/messages", "must be a non-empty array"),
@@ -352,11 +355,65 @@ impl Checker {
         };
         for (i, block) in blocks.iter().enumerate() {
             let path = format!("/system/{i}");
-            if let Some((_, text)) = self.union(block, &["text"], &path) {
-                match text.as_str() {
+            match self.union(block, &["text", "cachePoint"], &path) {
+                Some(("text", text)) => match text.as_str() {
                     Some(text) if !text.is_empty() => {}
                     _ => self.fail(&format!("{path}/text"), "must be a non-empty string"),
+                },
+                Some((_, cache)) => {
+                    if i == 0 {
+                        self.fail(&path, "a cache point needs content before it");
+                    }
+                    self.cache_point(cache, &format!("{path}/cachePoint"));
                 }
+                None => {}
+            }
+        }
+    }
+
+    /// `CachePointBlock`: {"type": "default", "ttl"?: "5m" | "1h"}.
+    fn cache_point(&mut self, value: &Value, path: &str) {
+        let Some(object) = self.object(value, path) else { return };
+        self.only_keys(object, &["type", "ttl"], path);
+        if object.get("type").and_then(Value::as_str) != Some("default") {
+            self.fail(&format!("{path}/type"), "must be \"default\"");
+        }
+        if let Some(ttl) = object.get("ttl")
+            && !matches!(ttl.as_str(), Some("5m" | "1h"))
+        {
+            self.fail(&format!("{path}/ttl"), "must be \"5m\" or \"1h\"");
+        }
+    }
+
+    /// `OutputConfig`: `{"textFormat": {"type": "json_schema", "structure": {"jsonSchema":
+    /// {"schema": <JSON text>, "name"?, "description"?}}}}`.
+    fn output_config(&mut self, config: &Value) {
+        let Some(object) = self.object(config, "/outputConfig") else { return };
+        self.only_keys(object, &["textFormat", "effort"], "/outputConfig");
+        let Some(format) = object.get("textFormat") else { return };
+        let path = "/outputConfig/textFormat";
+        let Some(format) = self.object(format, path) else { return };
+        self.only_keys(format, &["type", "structure"], path);
+        if format.get("type").and_then(Value::as_str) != Some("json_schema") {
+            self.fail(&format!("{path}/type"), "must be \"json_schema\"");
+        }
+        let Some(structure) = format.get("structure") else {
+            self.fail(path, "missing required member \"structure\"");
+            return;
+        };
+        let path = format!("{path}/structure");
+        let Some((_, definition)) = self.union(structure, &["jsonSchema"], &path) else { return };
+        let path = format!("{path}/jsonSchema");
+        let Some(definition) = self.object(definition, &path) else { return };
+        self.only_keys(definition, &["schema", "name", "description"], &path);
+        // The schema is a string holding a JSON Schema object.
+        match definition.get("schema").and_then(Value::as_str).map(serde_json::from_str::<Value>) {
+            Some(Ok(Value::Object(_))) => {}
+            _ => self.fail(&format!("{path}/schema"), "must be a string holding a JSON object"),
+        }
+        for key in ["name", "description"] {
+            if definition.get(key).is_some_and(|v| !v.is_string()) {
+                self.fail(&format!("{path}/{key}"), "must be a string");
             }
         }
     }
@@ -395,7 +452,14 @@ impl Checker {
         let mut names = HashMap::new();
         for (i, tool) in tools.iter().enumerate() {
             let path = format!("/toolConfig/tools/{i}");
-            let Some((_, spec)) = self.union(tool, &["toolSpec"], &path) else { continue };
+            let Some((member, spec)) = self.union(tool, &["toolSpec", "cachePoint"], &path) else { continue };
+            if member == "cachePoint" {
+                if i == 0 {
+                    self.fail(&path, "a cache point needs a tool before it");
+                }
+                self.cache_point(spec, &format!("{path}/cachePoint"));
+                continue;
+            }
             let path = format!("{path}/toolSpec");
             let Some(spec) = self.object(spec, &path) else { continue };
             self.only_keys(spec, &["name", "description", "inputSchema"], &path);
@@ -421,6 +485,23 @@ impl Checker {
                     }
                 }
                 None => self.fail(&schema_path, "missing"),
+            }
+        }
+        // `ToolChoice` union: {"auto": {}} | {"any": {}} | {"tool": {"name"}}, a tool given.
+        if let Some(choice) = object.get("toolChoice") {
+            let path = "/toolConfig/toolChoice";
+            match self.union(choice, &["auto", "any", "tool"], path) {
+                Some(("tool", tool)) => {
+                    let tool = tool.as_object();
+                    let name = tool.and_then(|n| n.get("name")).and_then(Value::as_str).unwrap_or("");
+                    if tool.is_none_or(|n| n.len() != 1) || !names.contains_key(name) {
+                        self.fail(&format!("{path}/tool"), "must be {\"name\"} of one of the tools");
+                    }
+                }
+                Some((member, empty)) if empty.as_object().is_none_or(|o| !o.is_empty()) => {
+                    self.fail(&format!("{path}/{member}"), "must be an empty object");
+                }
+                Some(_) | None => {}
             }
         }
     }

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use super::{Check, decoded_len, is_base64, is_web_url};
+use super::{Check, NULL, decoded_len, is_base64, is_web_url};
 
 const MAX_STOPS: usize = 5;
 const MAX_IMAGES: usize = 3600;
@@ -70,7 +70,7 @@ fn is_function_name(name: &str) -> bool {
 
 impl Rules {
     fn body(&mut self, body: &Value) {
-        let allowed = ["systemInstruction", "generationConfig", "tools"];
+        let allowed = ["systemInstruction", "generationConfig", "tools", "toolConfig"];
         let Some(top) = self.check.shape(body, &["contents"], &allowed, "") else { return };
         if let Some(system) = top.get("systemInstruction")
             && self.check.shape(system, &["parts"], &["role"], "/systemInstruction").is_some()
@@ -84,7 +84,8 @@ impl Rules {
             }
         }
         if let Some(config) = top.get("generationConfig") {
-            let allowed = ["maxOutputTokens", "temperature", "topP", "stopSequences"];
+            let allowed =
+                ["maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType", "responseJsonSchema"];
             if let Some(config) = self.check.shape(config, &[], &allowed, "/generationConfig") {
                 self.check.integer_at_least(config.get("maxOutputTokens"), 1, "/generationConfig/maxOutputTokens");
                 self.check.number_in(config.get("temperature"), 0.0, 2.0, "/generationConfig/temperature");
@@ -93,6 +94,13 @@ impl Rules {
                 if stops.len() > MAX_STOPS {
                     self.check
                         .fail("/generationConfig/stopSequences", format!("at most {MAX_STOPS}, not {}", stops.len()));
+                }
+                // "Structured output": a JSON Schema needs responseMimeType application/json.
+                if let Some(schema) = config.get("responseJsonSchema") {
+                    self.check.object(schema, "/generationConfig/responseJsonSchema");
+                    if config.get("responseMimeType").and_then(Value::as_str) != Some("application/json") {
+                        self.check.fail("/generationConfig/responseMimeType", "must be application/json with a schema");
+                    }
                 }
             }
         }
@@ -121,6 +129,30 @@ impl Rules {
                     self.check.fail(&path, "parameters and parametersJsonSchema are exclusive");
                 }
                 self.check.object_schema(function.get("parametersJsonSchema"), &format!("{path}/parametersJsonSchema"));
+            }
+        }
+        // "Function calling" modes: toolConfig.functionCallingConfig {mode: AUTO | ANY | NONE,
+        // allowedFunctionNames? (with ANY, declared functions)}.
+        if let Some(config) = top.get("toolConfig")
+            && let Some(config) = self.check.shape(config, &["functionCallingConfig"], &[], "/toolConfig")
+        {
+            let path = "/toolConfig/functionCallingConfig";
+            let allowed = ["allowedFunctionNames"];
+            let calling = config.get("functionCallingConfig").unwrap_or(&NULL);
+            if let Some(calling) = self.check.shape(calling, &["mode"], &allowed, path) {
+                let mode = calling.get("mode").and_then(Value::as_str).or(Some(""));
+                self.check.one_of(mode, &["AUTO", "ANY", "NONE"], &format!("{path}/mode"));
+                let names = self.check.array(
+                    calling.get("allowedFunctionNames"),
+                    true,
+                    &format!("{path}/allowedFunctionNames"),
+                );
+                if !names.is_empty() && mode != Some("ANY") {
+                    self.check.fail(&format!("{path}/allowedFunctionNames"), "only with mode ANY");
+                }
+                for (i, name) in names.iter().enumerate() {
+                    self.check.named_tool(Some(name), &declared, &format!("{path}/allowedFunctionNames/{i}"));
+                }
             }
         }
         let contents = self.check.array(top.get("contents"), true, "/contents");

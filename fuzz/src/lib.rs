@@ -108,6 +108,7 @@ impl<'a> Arbitrary<'a> for Request {
             top_p: if u.ratio(1, 6)? { Some(number(u)?) } else { None },
             stop_sequences: if u.ratio(1, 6)? { list(u, 3, text)? } else { Vec::new() },
             tools: if u.ratio(1, 3)? { list(u, 3, tool)? } else { Vec::new() },
+            ..ConvertOptions::default()
         };
         Ok(Self { body: Value::Object(body), options, allow_prefill: u.ratio(1, 4)? })
     }

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{Check, data_url, decoded_len, is_base64, is_json_object_text, is_plain_name, is_web_url};
+use super::{Check, NULL, data_url, decoded_len, is_base64, is_json_object_text, is_plain_name, is_web_url};
 
 /// "Images and vision": up to 500 image inputs per request, 50 MB of image payload in total.
 const MAX_IMAGES: usize = 500;
@@ -37,7 +37,16 @@ struct Rules {
 
 impl Rules {
     fn body(&mut self, body: &Value) {
-        let allowed = ["model", "max_completion_tokens", "temperature", "top_p", "stop", "tools"];
+        let allowed = [
+            "model",
+            "max_completion_tokens",
+            "temperature",
+            "top_p",
+            "stop",
+            "tools",
+            "tool_choice",
+            "response_format",
+        ];
         let Some(top) = self.check.shape(body, &["messages"], &allowed, "") else { return };
         self.check.integer_at_least(top.get("max_completion_tokens"), 1, "/max_completion_tokens");
         self.check.number_in(top.get("temperature"), 0.0, 2.0, "/temperature");
@@ -73,6 +82,21 @@ impl Rules {
             }
             self.check.string(function.get("description"), &format!("{path}/description"));
             self.check.object_schema(function.get("parameters"), &format!("{path}/parameters"));
+        }
+        let tools: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.check.openai_tool_choice(top.get("tool_choice"), &tools, true);
+        // `response_format`: {"type": "json_schema", "json_schema": {"name", "schema"?, ...}}.
+        if let Some(format) = top.get("response_format")
+            && let Some(format) = self.check.shape(format, &["type", "json_schema"], &[], "/response_format")
+        {
+            let kind = format.get("type").and_then(Value::as_str).or(Some(""));
+            self.check.one_of(kind, &["json_schema"], "/response_format/type");
+            let allowed = ["description", "schema", "strict"];
+            let path = "/response_format/json_schema";
+            let schema = format.get("json_schema").unwrap_or(&NULL);
+            if let Some(schema) = self.check.shape(schema, &["name"], &allowed, path) {
+                self.check.openai_json_schema(schema, path);
+            }
         }
         let messages = self.check.array(top.get("messages"), true, "/messages");
         self.messages(messages);

@@ -43,7 +43,8 @@ struct Rules {
 impl Rules {
     fn body(&mut self, body: &Value) {
         // No `stop`: the Responses API has no stop sequences.
-        let allowed = ["model", "instructions", "max_output_tokens", "temperature", "top_p", "tools"];
+        let allowed =
+            ["model", "instructions", "max_output_tokens", "temperature", "top_p", "tools", "tool_choice", "text"];
         let Some(top) = self.check.shape(body, &["input"], &allowed, "") else { return };
         self.check.string(top.get("instructions"), "/instructions");
         self.check.integer_at_least(top.get("max_output_tokens"), MIN_OUTPUT_TOKENS, "/max_output_tokens");
@@ -70,6 +71,20 @@ impl Rules {
                 && !strict.is_boolean()
             {
                 self.check.fail(&format!("{path}/strict"), "must be a boolean");
+            }
+        }
+        let tools: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.check.openai_tool_choice(top.get("tool_choice"), &tools, false);
+        // `text.format`: {"type": "json_schema", "name", "schema", "description"?, "strict"?}.
+        if let Some(text) = top.get("text")
+            && let Some(text) = self.check.shape(text, &[], &["format"], "/text")
+            && let Some(format) = text.get("format")
+        {
+            let allowed = ["description", "strict"];
+            if let Some(format) = self.check.shape(format, &["type", "name", "schema"], &allowed, "/text/format") {
+                let kind = format.get("type").and_then(Value::as_str).or(Some(""));
+                self.check.one_of(kind, &["json_schema"], "/text/format/type");
+                self.check.openai_json_schema(format, "/text/format");
             }
         }
         let input = top.get("input");

@@ -53,6 +53,9 @@ pub(crate) fn kind(value: &Value) -> &'static str {
     }
 }
 
+/// What a missing member reads as.
+pub(crate) static NULL: Value = Value::Null;
+
 impl Check {
     pub(crate) fn fail(&mut self, path: &str, rule: impl Into<String>) {
         self.problems.push(format!("{path}: {}", rule.into()));
@@ -132,6 +135,63 @@ impl Check {
             && !allowed.contains(&value)
         {
             self.fail(path, format!("must be one of {allowed:?}, not {value:?}"));
+        }
+    }
+
+    /// A tool choice naming a tool: the name must be one of the body's tools.
+    pub(crate) fn named_tool(&mut self, name: Option<&Value>, tools: &[&str], path: &str) {
+        match name.and_then(Value::as_str) {
+            Some(name) if tools.contains(&name) => {}
+            _ => self.fail(path, format!("must name one of the tools {tools:?}")),
+        }
+    }
+
+    /// An `OpenAI` tool choice ("Function calling"): "none", "auto" or "required", or a named
+    /// function, written `{"type": "function", "function": {"name"}}` by Chat Completions
+    /// (`nested`) and `{"type": "function", "name"}` by Responses. Sent only with tools.
+    pub(crate) fn openai_tool_choice(&mut self, choice: Option<&Value>, tools: &[&str], nested: bool) {
+        let Some(choice) = choice else { return };
+        let path = "/tool_choice";
+        if tools.is_empty() {
+            self.fail(path, "tool_choice is only allowed when tools are given");
+        }
+        if let Some(mode) = choice.as_str() {
+            self.one_of(Some(mode), &["none", "auto", "required"], path);
+            return;
+        }
+        let key = if nested { "function" } else { "name" };
+        let Some(named) = self.shape(choice, &["type", key], &[], path) else { return };
+        self.one_of(named.get("type").and_then(Value::as_str).or(Some("")), &["function"], "/tool_choice/type");
+        if nested {
+            if let Some(function) =
+                self.shape(named.get("function").unwrap_or(&NULL), &["name"], &[], "/tool_choice/function")
+            {
+                self.named_tool(function.get("name"), tools, "/tool_choice/function/name");
+            }
+        } else {
+            self.named_tool(named.get("name"), tools, "/tool_choice/name");
+        }
+    }
+
+    /// An `OpenAI` JSON Schema response format ("Structured Outputs"): `name` 1-64 of a-z, A-Z,
+    /// 0-9, `_` and `-`; `schema` an object; `description` a string; `strict` a boolean.
+    pub(crate) fn openai_json_schema(&mut self, format: &Map<String, Value>, path: &str) {
+        match format.get("name").and_then(Value::as_str) {
+            Some(name) if is_plain_name(name, 64) => {}
+            _ => self.fail(&format!("{path}/name"), "must be 1-64 of a-z, A-Z, 0-9, _ and -"),
+        }
+        self.object(format.get("schema").unwrap_or(&NULL), &format!("{path}/schema"));
+        self.string(format.get("description"), &format!("{path}/description"));
+        if format.get("strict").is_some_and(|s| !s.is_boolean()) {
+            self.fail(&format!("{path}/strict"), "must be a boolean");
+        }
+    }
+
+    /// A cache lifetime where one is taken ("5m" or "1h": Bedrock's `CacheTTL`, Anthropic's
+    /// `cache_control.ttl`).
+    pub(crate) fn cache_ttl(&mut self, ttl: Option<&Value>, path: &str) {
+        if let Some(ttl) = ttl {
+            self.one_of(ttl.as_str().or(Some("")), &["5m", "1h"], path);
         }
     }
 

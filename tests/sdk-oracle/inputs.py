@@ -175,6 +175,22 @@ WORDS = [
     "plan",
 ]
 NAMES = ["Q3 report", "résumé (final) [v2]", "notes.md", "data_2024.csv", "Version 2.0", "报告", "a"]
+# Structured-output settings the generator draws from: a bare schema, and every part given.
+RESPONSE_FORMATS = [
+    {"schema": {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}},
+    {
+        "schema": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
+            "required": ["city", "celsius"],
+            "additionalProperties": False,
+        },
+        "name": "weather_report",
+        "description": "The weather in one city",
+        "strict": True,
+    },
+]
+
 TOOLS = [
     {
         "name": "get_weather",
@@ -308,6 +324,12 @@ class Generator:
             options["stop_sequences"] = rng.sample(["END", "\n\nHuman:", "###", "STOP"], rng.randint(1, 3))
         if tools:
             options["tools"] = tools
+            if rng.random() < 0.3:
+                options["tool_choice"] = rng.choice(["auto", "any", "none", {"name": rng.choice(tools)["name"]}])
+        if rng.random() < 0.15:
+            options["prompt_cache"] = rng.choice([True, {"ttl": "5m"}, {"ttl": "1h"}])
+        if rng.random() < 0.15:
+            options["response_format"] = rng.choice(RESPONSE_FORMATS)
         return options
 
     def request(self) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -371,6 +393,24 @@ def _flags(options: dict[str, Any], tmp: Path) -> list[str]:
     anything holding objects (`tools`) goes in a JSON file named by the flag."""
     flags: list[str] = []
     for key, value in options.items():
+        # The request features have flags of their own: `tool:NAME`, `--prompt-cache-ttl`, and
+        # the response format's parts.
+        if key == "tool_choice" and isinstance(value, dict) and set(value) == {"name"}:
+            value = f"tool:{value['name']}"
+        elif key == "prompt_cache" and isinstance(value, dict) and set(value) == {"ttl"}:
+            flags.append(f"--prompt-cache-ttl={value['ttl']}")
+            continue
+        elif key == "prompt_cache" and isinstance(value, str):
+            value = value.strip() == "true"
+        elif key == "response_format" and isinstance(value, dict):
+            for part, part_value in value.items():
+                if part == "schema":
+                    path = tmp / "response_schema.json"
+                    path.write_text(json.dumps(part_value), encoding="utf-8")
+                    flags.append(f"--response-schema={path}")
+                else:
+                    flags.append(f"--response-{part}={str(part_value).lower() if part == 'strict' else part_value}")
+            continue
         flag = "--stop-sequence" if key == "stop_sequences" else "--" + key.replace("_", "-")
         scalars = isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value)
         if isinstance(value, bool):

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use agent_input::json::Document;
 use agent_input::{ConvertOptions, Diagnostic, Limits, ProviderId, Report, ToolSpec, register, validate};
 use clap::{Args, Parser, Subcommand};
-use serde_json::json;
 use serde_json::value::RawValue;
+use serde_json::{Value, json};
 
 #[derive(Debug, Parser)]
 #[command(name = "agent-input", version, about = "Validate and convert the OpenSearch ml-commons standard agent input.", long_about = None)]
@@ -20,6 +20,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of the largest variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Validate an execute request (or, with --bare, an input) and print the report
@@ -75,6 +77,29 @@ enum Command {
         /// JSON file with an array of tool specs: [{"name", "description", "`input_schema`"}].
         #[arg(long, value_name = "FILE")]
         tools: Option<PathBuf>,
+        /// Which tools the model may call: auto, any (or required), none, or tool:NAME for one
+        /// of --tools.
+        #[arg(long, value_name = "CHOICE")]
+        tool_choice: Option<String>,
+        /// Cache the system prompt and the tools: a cache point after each (Bedrock, Anthropic;
+        /// automatic on the other providers).
+        #[arg(long)]
+        prompt_cache: bool,
+        /// How long cache entries live: 5m or 1h (implies --prompt-cache).
+        #[arg(long, value_name = "TTL")]
+        prompt_cache_ttl: Option<String>,
+        /// JSON file with a JSON Schema the answer must follow (structured output).
+        #[arg(long, value_name = "FILE")]
+        response_schema: Option<PathBuf>,
+        /// The response schema's name (default "response"; 1-64 letters, digits, '_' or '-').
+        #[arg(long, value_name = "NAME")]
+        response_name: Option<String>,
+        /// What the structured answer is for.
+        #[arg(long, value_name = "TEXT")]
+        response_description: Option<String>,
+        /// Whether the provider must follow the schema exactly (`OpenAI`'s strict).
+        #[arg(long, value_name = "BOOL")]
+        response_strict: Option<bool>,
         /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
         #[arg(long)]
         report: bool,
@@ -385,6 +410,13 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             top_p,
             stop_sequences,
             tools,
+            tool_choice,
+            prompt_cache,
+            prompt_cache_ttl,
+            response_schema,
+            response_name,
+            response_description,
+            response_strict,
             report: as_report,
             ml_commons,
         } => {
@@ -401,7 +433,53 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     })?
                 }
             };
-            let convert_options = ConvertOptions { system, max_tokens, temperature, top_p, stop_sequences, tools };
+            // The request features are read by the core's option reader, so they take the values
+            // and give the messages the npm package and the gateway do.
+            let mut features = serde_json::Map::new();
+            if let Some(choice) = tool_choice {
+                features.insert("tool_choice".into(), Value::String(choice));
+            }
+            if prompt_cache || prompt_cache_ttl.is_some() {
+                let cache = match prompt_cache_ttl {
+                    Some(ttl) => json!({ "ttl": ttl }),
+                    None => Value::Bool(true),
+                };
+                features.insert("prompt_cache".into(), cache);
+            }
+            if response_schema.is_some()
+                || response_name.is_some()
+                || response_description.is_some()
+                || response_strict.is_some()
+            {
+                let schema = match response_schema {
+                    None => Value::Null,
+                    Some(path) => {
+                        let text = std::fs::read_to_string(&path)
+                            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+                        serde_json::from_str(&text)
+                            .map_err(|e| UsageError(format!("{} is not a JSON Schema (JSON): {e}", path.display())))?
+                    }
+                };
+                let mut format = json!({ "schema": schema, "name": response_name,
+                    "description": response_description, "strict": response_strict });
+                if let Value::Object(map) = &mut format {
+                    map.retain(|_, v| !v.is_null());
+                }
+                features.insert("response_format".into(), format);
+            }
+            // Reported with the conversion's own problems, as the other option problems are.
+            let (features, feature_problems) = ConvertOptions::read_json(&Value::Object(features));
+            let convert_options = ConvertOptions {
+                system,
+                max_tokens,
+                temperature,
+                top_p,
+                stop_sequences,
+                tools,
+                tool_choice: features.tool_choice,
+                prompt_cache: features.prompt_cache,
+                response_format: features.response_format,
+            };
             let options = common.options();
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
             let result = parse(&input, &options).and_then(|document| {
@@ -411,6 +489,14 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 }
                 convert(&document, bare, to, &convert_options, &options, pretty)
             });
+            let result = match result {
+                Ok(converted) if feature_problems.is_ok() => Ok(converted),
+                Ok(_) => Err(feature_problems),
+                Err(mut report) => {
+                    report.errors.splice(0..0, feature_problems.errors);
+                    Err(report)
+                }
+            };
             match (result, as_report) {
                 (Ok((body, warnings)), false) => {
                     print_diagnostics(&warnings, "warning");

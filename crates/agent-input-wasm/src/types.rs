@@ -124,7 +124,8 @@ export type ErrorCode =
 /** Codes of problems worth knowing that leave input usable. Never renamed. */
 export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
-  | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized";
+  | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
+  | "tool_call_id_rewritten";
 
 export type Code = ErrorCode | WarningCode;
 
@@ -218,6 +219,12 @@ export interface ConvertOptions extends ValidateOptions {
   stopSequences?: string[];
   /** Required when the conversation holds tool calls or results. */
   tools?: ToolSpec[];
+  /** Which tools the model may call (`"required"` is `"any"`); a named tool must be in `tools`. */
+  toolChoice?: "auto" | "any" | "required" | "none" | { name: string };
+  /** Cache points after the system prompt and the tools (Bedrock, Anthropic; automatic elsewhere). */
+  promptCache?: boolean | { ttl?: "5m" | "1h" };
+  /** Structured output: a JSON Schema the answer must follow (`name` defaults to `"response"`). */
+  responseFormat?: { schema: object; name?: string; description?: string; strict?: boolean };
 }
 
 /** The body of any provider's request: narrow it by the provider you converted to. */

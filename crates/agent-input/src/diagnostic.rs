@@ -134,6 +134,8 @@ codes! {
     MessagesMerged = "messages_merged", Warning;
     /// A document name was changed for the provider.
     DocumentNameSanitized = "document_name_sanitized", Warning;
+    /// A tool call id was rewritten for the provider.
+    ToolCallIdRewritten = "tool_call_id_rewritten", Warning;
     /// A parameter does not match the agent's `parameters_schema`.
     SchemaViolation = "schema_violation", Error;
     /// A `parameters_schema` that is not a usable JSON Schema.

@@ -108,6 +108,84 @@ pub struct ConvertOptions {
     pub stop_sequences: Vec<String>,
     /// Tool specs; required when the history holds tool calls or results.
     pub tools: Vec<ToolSpec>,
+    /// Which tools the model may call.
+    pub tool_choice: Option<ToolChoice>,
+    /// Cache points after the system prompt and after the tools; `None` is no caching asked.
+    pub prompt_cache: Option<PromptCache>,
+    /// A JSON Schema the answer must follow (structured output).
+    pub response_format: Option<ResponseFormat>,
+}
+
+/// Which tools the model may call: written `"auto"`, `"any"` (or `"required"`), `"none"`, or
+/// `{"name": "<tool>"}` (or `"tool:<name>"`, as the CLI writes it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolChoice {
+    /// The model decides.
+    Auto,
+    /// The model must call some tool.
+    Any,
+    /// The model must not call tools.
+    None,
+    /// The model must call this tool, one of `tools`.
+    #[serde(untagged)]
+    Tool {
+        /// The tool's name.
+        name: String,
+    },
+}
+
+/// How long a cache entry lives, where the provider lets callers choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CacheTtl {
+    /// Five minutes, every provider's default.
+    #[serde(rename = "5m")]
+    FiveMinutes,
+    /// One hour.
+    #[serde(rename = "1h")]
+    OneHour,
+}
+
+impl CacheTtl {
+    /// `5m` or `1h`, as Bedrock and Anthropic write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::FiveMinutes => "5m",
+            Self::OneHour => "1h",
+        }
+    }
+}
+
+/// Prompt caching: written `true`, or `{"ttl": "5m" | "1h"}` (`false` is no caching).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PromptCache {
+    /// The entries' lifetime; `None` is the provider's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<CacheTtl>,
+}
+
+/// Structured output: `{"schema", "name"?, "description"?, "strict"?}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResponseFormat {
+    /// The JSON Schema (an object) the answer must follow.
+    pub schema: Value,
+    /// The schema's name, 1-64 letters, digits, `_` or `-` (`OpenAI` requires one; default
+    /// `response`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What the answer is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether the provider must follow the schema exactly (`OpenAI`'s `strict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+}
+
+impl ResponseFormat {
+    /// The name sent where one is required.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("response")
+    }
 }
 
 impl<'de> Deserialize<'de> for ConvertOptions {
@@ -438,7 +516,95 @@ const CONVERT: &[Field<ConvertOptions>] = &[
             Ok(())
         },
     },
+    Field { keys: &["tool_choice", "toolChoice"], read: |v, o, _, _| tool_choice(v).map(|c| o.tool_choice = Some(c)) },
+    Field { keys: &["prompt_cache", "promptCache"], read: |v, o, _, _| prompt_cache(v).map(|c| o.prompt_cache = c) },
+    Field {
+        keys: &["response_format", "responseFormat"],
+        read: |v, o, _, _| response_format(v).map(|f| o.response_format = Some(f)),
+    },
 ];
+
+/// A JSON object or array written as JSON text, as ml-commons stores `model_parameters`.
+fn json_text(value: &Value) -> Option<Value> {
+    let Value::String(text) = value else { return None };
+    let text = text.trim_start();
+    if text.starts_with('{') || text.starts_with('[') { Some(parse(text)).filter(|v| !v.is_null()) } else { None }
+}
+
+const TOOL_CHOICE: &str = "must be \"auto\", \"any\", \"none\" or {\"name\": \"<tool name>\"}";
+
+fn tool_choice(value: &Value) -> Result<ToolChoice, String> {
+    if let Some(parsed) = json_text(value) {
+        return tool_choice(&parsed);
+    }
+    match value {
+        Value::String(s) => match s.trim() {
+            "auto" => Ok(ToolChoice::Auto),
+            "any" | "required" => Ok(ToolChoice::Any),
+            "none" => Ok(ToolChoice::None),
+            other => match other.strip_prefix("tool:") {
+                Some(name) if !name.is_empty() => Ok(ToolChoice::Tool { name: name.to_string() }),
+                _ => Err(TOOL_CHOICE.into()),
+            },
+        },
+        Value::Object(map) => match (map.get("name"), map.len()) {
+            (Some(Value::String(name)), 1) if !name.is_empty() => Ok(ToolChoice::Tool { name: name.clone() }),
+            _ => Err(TOOL_CHOICE.into()),
+        },
+        _ => Err(TOOL_CHOICE.into()),
+    }
+}
+
+const PROMPT_CACHE: &str = "must be true, false or {\"ttl\": \"5m\" | \"1h\"}";
+
+fn ttl(value: &Value) -> Result<Option<CacheTtl>, String> {
+    match value {
+        Value::Null => Ok(None),
+        Value::String(s) if s.trim() == "5m" => Ok(Some(CacheTtl::FiveMinutes)),
+        Value::String(s) if s.trim() == "1h" => Ok(Some(CacheTtl::OneHour)),
+        _ => Err(PROMPT_CACHE.into()),
+    }
+}
+
+fn prompt_cache(value: &Value) -> Result<Option<PromptCache>, String> {
+    if let Some(parsed) = json_text(value) {
+        return prompt_cache(&parsed);
+    }
+    match value {
+        Value::Bool(on) => Ok(on.then_some(PromptCache::default())),
+        Value::String(s) if s.trim() == "true" => Ok(Some(PromptCache::default())),
+        Value::String(s) if s.trim() == "false" => Ok(None),
+        Value::Object(map) if map.keys().all(|k| k == "ttl") => {
+            Ok(Some(PromptCache { ttl: ttl(map.get("ttl").unwrap_or(&Value::Null))? }))
+        }
+        _ => Err(PROMPT_CACHE.into()),
+    }
+}
+
+const RESPONSE_FORMAT: &str = "must be {\"schema\": <JSON Schema object>, \"name\"?, \"description\"?, \"strict\"?}";
+
+fn response_format(value: &Value) -> Result<ResponseFormat, String> {
+    if let Some(parsed) = json_text(value) {
+        return response_format(&parsed);
+    }
+    let Value::Object(map) = value else { return Err(RESPONSE_FORMAT.into()) };
+    let mut format = ResponseFormat { schema: Value::Null, name: None, description: None, strict: None };
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            (_, Value::Null) => {}
+            ("schema", Value::Object(_)) => format.schema = value.clone(),
+            ("name", Value::String(name)) if crate::convert::is_plain_name(name) => format.name = Some(name.clone()),
+            ("name", _) => return Err(format!("{RESPONSE_FORMAT}: name must be 1-64 letters, digits, '_' or '-'")),
+            ("description", Value::String(d)) => format.description = Some(d.clone()),
+            ("strict", Value::Bool(b)) => format.strict = Some(*b),
+            _ => return Err(format!("{RESPONSE_FORMAT}; \"{key}\" is not one of them or has the wrong type")),
+        }
+    }
+    if format.schema.is_null() {
+        return Err(format!("{RESPONSE_FORMAT}: the schema object is missing"));
+    }
+    Ok(format)
+}
 
 /// Tool specs from JSON: `[{"name", "description"?, "input_schema"? | "inputSchema"?}]`.
 fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {

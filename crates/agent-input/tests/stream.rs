@@ -55,7 +55,8 @@ fn non_streamed(provider: ProviderId) -> &'static str {
             "stop_reason":"tool_use","usage":{"input_tokens":12,"output_tokens":7}}"#
         }
         ProviderId::Gemini => {
-            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me check the weather. ☀"},
+            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Thinking about weather","thought":true},
+            {"text":"Let me check the weather. ☀"},
             {"functionCall":{"name":"get_weather","args":{"city":"Seattle"}}}]},"finishReason":"STOP"}],
             "usageMetadata":{"promptTokenCount":12,"candidatesTokenCount":7,"totalTokenCount":19}}"#
         }
@@ -84,7 +85,7 @@ fn stop(reason: &str) -> StreamEvent {
 }
 
 fn usage(input_tokens: u64, output_tokens: u64, total_tokens: u64) -> StreamEvent {
-    StreamEvent::Usage(Usage { input_tokens, output_tokens, total_tokens })
+    StreamEvent::Usage(Usage::new(input_tokens, output_tokens, total_tokens))
 }
 
 /// The events each documented stream must give, written from the documentation's event flow.
@@ -147,7 +148,7 @@ fn every_provider_decodes_its_documented_stream() {
         assert_eq!(answer.message.tool_calls.len(), 1, "{name}");
         assert_eq!(answer.message.tool_calls[0].name, "get_weather", "{name}");
         assert_eq!(answer.stop_reason.as_deref(), Some("tool_use"), "{name}");
-        assert_eq!(answer.usage, Some(Usage { input_tokens: 12, output_tokens: 7, total_tokens: 19 }), "{name}");
+        assert_eq!(answer.usage, Some(Usage::new(12, 7, 19)), "{name}");
     }
 }
 

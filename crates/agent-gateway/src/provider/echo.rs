@@ -29,7 +29,8 @@ impl Provider for Echo {
             Ok(ProviderResponse {
                 message: Message::assistant(vec![ContentBlock::text(answer)]),
                 stop_reason: Some("end_turn".into()),
-                usage: Some(Usage { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens }),
+                usage: Some(Usage::new(input_tokens, output_tokens, input_tokens + output_tokens)),
+                reasoning: None,
             })
         })
     }

@@ -194,7 +194,17 @@ pub(crate) fn withheld(url: &reqwest::Url) -> String {
 }
 
 /// `model_parameters` keys that feed the conversion.
-const CONVERSION_KEYS: &[&str] = &["system_prompt", "max_tokens", "temperature", "top_p", "stop_sequences", "tools"];
+const CONVERSION_KEYS: &[&str] = &[
+    "system_prompt",
+    "max_tokens",
+    "temperature",
+    "top_p",
+    "stop_sequences",
+    "tools",
+    "tool_choice",
+    "prompt_cache",
+    "response_format",
+];
 
 /// The conversion options of an agent: its `model_parameters` that feed the conversion (numbers
 /// may be strings, as ml-commons stores them; `tools` may be JSON text).
@@ -219,6 +229,21 @@ fn read_options(model_parameters: &Map<String, Value>) -> (ConvertOptions, Repor
             };
             picked.insert((*key).to_string(), value);
         }
+    }
+    // ml-commons' spelling of prompt caching (its pull request 4617): `system_prompt_cache_enabled`
+    // (a bool, or "true"/"false") and `system_prompt_cache_ttl`, read as `prompt_cache`.
+    if !picked.contains_key("prompt_cache")
+        && let Some(enabled) = model_parameters.get("system_prompt_cache_enabled")
+    {
+        let value = match model_parameters.get("system_prompt_cache_ttl") {
+            Some(ttl) if matches!(enabled, Value::Bool(true)) || enabled.as_str() == Some("true") => {
+                let mut cache = Map::new();
+                cache.insert("ttl".to_string(), ttl.clone());
+                Value::Object(cache)
+            }
+            _ => enabled.clone(),
+        };
+        picked.insert("prompt_cache".to_string(), value);
     }
     let (options, report) = ConvertOptions::read_json(&Value::Object(picked));
     (options, rerooted(report))
@@ -308,6 +333,24 @@ mod tests {
         let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
         assert!(paths.contains(&"/model/model_parameters/top_p".to_string()), "{paths:?}");
         assert!(paths.contains(&"/model/model_parameters/system_prompt".to_string()), "{paths:?}");
+    }
+
+    #[test]
+    fn request_features_come_from_model_parameters_in_both_spellings() {
+        use agent_input::options::{CacheTtl, PromptCache, ToolChoice};
+        let parameters = json!({"tool_choice": "required", "system_prompt_cache_enabled": "true",
+            "system_prompt_cache_ttl": "1h", "response_format": "{\"schema\": {\"type\": \"object\"}}"});
+        let options = convert_options(parameters.as_object().unwrap()).unwrap();
+        assert_eq!(options.tool_choice, Some(ToolChoice::Any));
+        assert_eq!(options.prompt_cache, Some(PromptCache { ttl: Some(CacheTtl::OneHour) }));
+        assert_eq!(options.response_format.unwrap().schema, json!({"type": "object"}));
+        let parameters = json!({"system_prompt_cache_enabled": false, "system_prompt_cache_ttl": "1h",
+            "prompt_cache": null});
+        assert_eq!(convert_options(parameters.as_object().unwrap()).unwrap().prompt_cache, None);
+        let parameters = json!({"prompt_cache": {"ttl": "2h"}, "tool_choice": "maybe"});
+        let report = convert_options(parameters.as_object().unwrap()).unwrap_err();
+        let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        assert_eq!(paths, ["/model/model_parameters/prompt_cache", "/model/model_parameters/tool_choice"]);
     }
 
     #[test]

@@ -6,15 +6,24 @@
 //! of the next user turn. Images and PDFs go as base64 or URL sources, plain text documents as a
 //! text source (txt, csv, md, html); video, other document formats and `s3://` URLs are errors.
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
 use super::payload::Payload;
 use super::turns::{AlternatingTurn, Alternation, Turn};
 use super::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::options::{CacheTtl, ToolChoice as OptionChoice};
+use crate::path::Path;
+use crate::validate::quote;
 
-use self::wire::{Block, DocumentSource, ImageSource, Message, MessagesRequest, SystemBlock, Tool};
+use self::wire::{
+    Block, CacheControl, DocumentSource, ImageSource, JsonOutputFormat, Message, MessagesRequest, OutputConfig,
+    SystemBlock, Tool, ToolChoice,
+};
 
 /// Most images in one request.
 pub const MAX_IMAGES: u64 = 100;
@@ -47,7 +56,8 @@ pub(crate) const PROFILE: Profile = Profile {
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(usize::MAX),
     tool_name: PLAIN_NAME,
-    tool_call_id: Some(Rule { holds: is_tool_use_id, says: "letters, digits, '_' or '-'" }),
+    // Ids Anthropic refuses are rewritten (`ToolUseIds`), not refused.
+    tool_call_id: None,
     roles: &["user", "assistant", "system", "tool"],
     roles_text: "user, assistant, system, tool",
     too_large: "send it by URL",
@@ -78,10 +88,11 @@ impl Provider for AnthropicMessages {
         }
         let mut system: Vec<SystemBlock<'a>> = Vec::new();
         if let Some(prompt) = non_blank(options.system.as_deref()) {
-            system.push(SystemBlock { kind: "text", text: prompt });
+            system.push(SystemBlock { kind: "text", text: prompt, cache_control: None });
         }
         let mut messages = Alternation::new();
         let mut documents = 0;
+        let ids = ToolUseIds::new(&mut cx, &turns);
         cx.first_is_user(&turns);
         for turn in &turns {
             let role = match turn.role {
@@ -89,7 +100,11 @@ impl Provider for AnthropicMessages {
                 Role::Assistant => "assistant",
                 Role::System => {
                     let texts = cx.text_only(turn, "system prompts");
-                    system.extend(texts.into_iter().map(|text| SystemBlock { kind: "text", text }));
+                    system.extend(texts.into_iter().map(|text| SystemBlock {
+                        kind: "text",
+                        text,
+                        cache_control: None,
+                    }));
                     continue;
                 }
                 Role::Other(_) => {
@@ -97,14 +112,29 @@ impl Provider for AnthropicMessages {
                     continue;
                 }
             };
-            let blocks = blocks(&mut cx, turn, &mut documents);
+            let blocks = blocks(&mut cx, turn, &mut documents, &ids);
             messages.push(&mut cx, turn, role, blocks);
         }
         cx.tool_specs_required(&turns, options);
         cx.pairs_by_message(&turns, false);
         cx.prefill_without_trailing_space(&turns);
+        let tool_choice = cx.tool_choice(options).map(|choice| match choice {
+            OptionChoice::Auto => ToolChoice { kind: "auto", name: None },
+            OptionChoice::Any => ToolChoice { kind: "any", name: None },
+            OptionChoice::None => ToolChoice { kind: "none", name: None },
+            OptionChoice::Tool { name } => ToolChoice { kind: "tool", name: Some(name) },
+        });
+        let output_config = options.response_format.as_ref().map(|format| {
+            cx.response_format_unsent(format, &["name", "description", "strict"]);
+            OutputConfig { format: JsonOutputFormat { kind: "json_schema", schema: &format.schema } }
+        });
         if !cx.report.is_ok() {
             return Err(cx.report);
+        }
+        let cache_control =
+            options.prompt_cache.map(|cache| CacheControl { kind: "ephemeral", ttl: cache.ttl.map(CacheTtl::as_str) });
+        if let Some(last) = system.last_mut() {
+            last.cache_control = cache_control;
         }
         let body = MessagesRequest {
             max_tokens,
@@ -113,14 +143,21 @@ impl Provider for AnthropicMessages {
             temperature: options.temperature,
             top_p: options.top_p,
             stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
-            tools: tools
-                .into_iter()
-                .map(|(spec, schema)| Tool {
-                    name: &spec.name,
-                    description: non_blank(spec.description.as_deref()),
-                    input_schema: schema,
-                })
-                .collect(),
+            tools: {
+                let last = tools.len().wrapping_sub(1);
+                tools
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (spec, schema))| Tool {
+                        name: &spec.name,
+                        description: non_blank(spec.description.as_deref()),
+                        input_schema: schema,
+                        cache_control: if i == last { cache_control } else { None },
+                    })
+                    .collect()
+            },
+            tool_choice,
+            output_config,
         };
         Ok(Converted { body, warnings: cx.report.warnings })
     }
@@ -173,15 +210,76 @@ fn is_tool_use_id(id: &str) -> bool {
     !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-fn blocks<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Block<'a>> {
+/// Tool call ids as sent. Anthropic takes only letters, digits, `_` and `-` in `tool_use` ids;
+/// other ids (`call.1`, `fc:2`) are rewritten, each character it refuses becoming `_`, with
+/// `_2`, `_3`, ... added when that names an id already in the request. The same id is rewritten
+/// the same way in its call and its result, with one `tool_call_id_rewritten` warning at its
+/// first place.
+struct ToolUseIds<'r> {
+    rewritten: HashMap<&'r str, String>,
+}
+
+impl<'r> ToolUseIds<'r> {
+    fn new(cx: &mut Conversion<'_>, turns: &[Turn<'r, '_>]) -> Self {
+        let mut places: Vec<(&'r str, Path)> = Vec::new();
+        for turn in turns {
+            for (k, call) in turn.tool_calls.iter().enumerate() {
+                places.push((&call.id, turn.origin.field_path(cx.base, "toolCalls").index(k).key("id")));
+            }
+            if *turn.role == Role::Tool
+                && let Some(id) = turn.tool_call_id
+            {
+                places.push((id, turn.origin.field_path(cx.base, "toolCallId")));
+            }
+        }
+        let mut rewritten = HashMap::new();
+        if places.iter().all(|(id, _)| is_tool_use_id(id)) {
+            return Self { rewritten };
+        }
+        let mut taken: HashSet<String> =
+            places.iter().filter(|(id, _)| is_tool_use_id(id)).map(|(id, _)| (*id).to_string()).collect();
+        for (id, path) in places {
+            if is_tool_use_id(id) || rewritten.contains_key(id) {
+                continue;
+            }
+            let base: String =
+                id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect();
+            let mut new = base.clone();
+            let mut n = 2u32;
+            while !taken.insert(new.clone()) {
+                new = format!("{base}_{n}");
+                n += 1;
+            }
+            let message = format!(
+                "Anthropic Messages tool call ids take only letters, digits, '_' and '-'; {} is sent as {} (in its call and its result)",
+                quote(id),
+                quote(&new)
+            );
+            cx.error(Diagnostic::new(Code::ToolCallIdRewritten, path, message).received(id).expected([new.as_str()]));
+            rewritten.insert(id, new);
+        }
+        Self { rewritten }
+    }
+
+    /// The id to send for `id`.
+    fn sent(&self, id: &'r str) -> Cow<'r, str> {
+        self.rewritten.get(id).map_or(Cow::Borrowed(id), |new| Cow::Owned(new.clone()))
+    }
+}
+
+fn blocks<'a>(
+    cx: &mut Conversion<'_>,
+    turn: &Turn<'a, 'a>,
+    documents: &mut usize,
+    ids: &ToolUseIds<'a>,
+) -> Vec<Block<'a>> {
     let mut blocks = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
         blocks.push(Block::Text { text });
         return blocks;
     }
     if *turn.role == Role::Tool {
-        let id = turn.tool_call_id.unwrap_or_default();
-        cx.call_id(id, &turn.origin.field_path(cx.base, "toolCallId"));
+        let id = ids.sent(turn.tool_call_id.unwrap_or_default());
         let content = turn.content.iter().enumerate().filter_map(|(j, b)| block(cx, turn, j, b, documents)).collect();
         blocks.push(Block::ToolResult { tool_use_id: id, content });
         return blocks;
@@ -195,11 +293,10 @@ fn blocks<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usiz
         blocks.extend(block(cx, turn, j, content, documents));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
-        cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Some(input) = crate::convert::payload::raw_json(&call.arguments) {
-            blocks.push(Block::ToolUse { id: &call.id, name: &call.name, input });
+            blocks.push(Block::ToolUse { id: ids.sent(&call.id), name: &call.name, input });
         }
     }
     blocks
@@ -287,6 +384,8 @@ fn block<'a>(
 
 /// Messages request shapes, limited to what the standard input can produce.
 pub mod wire {
+    use std::borrow::Cow;
+
     use serde::Serialize;
     use serde_json::Value;
     use serde_json::value::RawValue;
@@ -313,6 +412,51 @@ pub mod wire {
         /// Tools.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pub tools: Vec<Tool<'a>>,
+        /// Which tools the model may call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub tool_choice: Option<ToolChoice<'a>>,
+        /// Structured output.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub output_config: Option<OutputConfig<'a>>,
+    }
+
+    /// `tool_choice`: `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name"}`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ToolChoice<'a> {
+        /// `auto`, `any`, `none` or `tool`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// With `tool`: the tool to call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub name: Option<&'a str>,
+    }
+
+    /// `cache_control`: a cache breakpoint after the block it is on.
+    #[derive(Debug, Clone, Copy, Serialize)]
+    pub struct CacheControl {
+        /// Always `ephemeral`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// `5m` or `1h`; five minutes when absent.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub ttl: Option<&'static str>,
+    }
+
+    /// `output_config`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct OutputConfig<'a> {
+        /// The answer's JSON Schema.
+        pub format: JsonOutputFormat<'a>,
+    }
+
+    /// `output_config.format` of type `json_schema`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct JsonOutputFormat<'a> {
+        /// Always `json_schema`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// The JSON Schema.
+        pub schema: &'a Value,
     }
 
     /// `{"type": "text", "text"}` in `system`.
@@ -323,6 +467,9 @@ pub mod wire {
         pub kind: &'static str,
         /// The text.
         pub text: &'a str,
+        /// A cache point, on the last system block.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cache_control: Option<CacheControl>,
     }
 
     /// One turn.
@@ -359,7 +506,7 @@ pub mod wire {
         /// A tool call of the assistant.
         ToolUse {
             /// The call's id.
-            id: &'a str,
+            id: Cow<'a, str>,
             /// The tool.
             name: &'a str,
             /// The arguments object.
@@ -368,7 +515,7 @@ pub mod wire {
         /// A tool's result.
         ToolResult {
             /// The call answered.
-            tool_use_id: &'a str,
+            tool_use_id: Cow<'a, str>,
             /// Text, image and document blocks.
             content: Vec<Block<'a>>,
         },
@@ -427,5 +574,8 @@ pub mod wire {
         pub description: Option<&'a str>,
         /// JSON Schema of its arguments.
         pub input_schema: &'a Value,
+        /// A cache point, on the last tool.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub cache_control: Option<CacheControl>,
     }
 }

@@ -11,6 +11,7 @@ use super::turns::Turn;
 use super::{ConvertOptions, DEFAULT_MAX_TOKENS, ToolSpec, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ExecuteRequest, Source};
+use crate::options::{ResponseFormat, ToolChoice};
 use crate::path::Path;
 use crate::url::{self, Scheme};
 use crate::validate::quote;
@@ -70,7 +71,7 @@ pub(crate) struct Rule {
 /// Anthropic.
 pub(crate) const PLAIN_NAME: Rule = Rule { holds: is_plain_name, says: "1-64 letters, digits, '_' or '-'" };
 
-fn is_plain_name(name: &str) -> bool {
+pub(crate) fn is_plain_name(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
@@ -86,6 +87,7 @@ pub(crate) fn check_options(profile: &'static Profile, options: &ConvertOptions)
     let mut cx = Conversion::new(profile, &base);
     cx.sampling(options);
     cx.tools(options);
+    cx.tool_choice(options);
     cx.report
 }
 
@@ -246,6 +248,42 @@ impl<'p> Conversion<'p> {
             tools.push((spec, schema));
         }
         tools
+    }
+
+    /// The tool choice to send: `None` when none was asked, or when no tools are given and the
+    /// choice is `auto` or `none` (what happens without tools anyway; providers refuse a tool
+    /// choice without tools). `any` or a named tool without that tool is an error.
+    pub(crate) fn tool_choice<'o>(&mut self, options: &'o ConvertOptions) -> Option<&'o ToolChoice> {
+        let choice = options.tool_choice.as_ref()?;
+        let problem = match choice {
+            ToolChoice::Auto | ToolChoice::None if options.tools.is_empty() => return None,
+            ToolChoice::Any if options.tools.is_empty() => {
+                "tool_choice 'any' needs tools; give tools or leave tool_choice out".to_string()
+            }
+            ToolChoice::Tool { name } if !options.tools.iter().any(|t| t.name == *name) => {
+                format!("tool_choice names {}, which is not one of tools", quote(name))
+            }
+            ToolChoice::Auto | ToolChoice::None | ToolChoice::Any | ToolChoice::Tool { .. } => return Some(choice),
+        };
+        let names: Vec<&str> = options.tools.iter().map(|t| t.name.as_str()).collect();
+        self.error(Diagnostic::new(Code::InvalidParameter, option_path("tool_choice"), problem).expected(names));
+        None
+    }
+
+    /// A structured-output setting the provider has no place for (`name`, `description`,
+    /// `strict`): the schema is still sent, and a `field_ignored` warning says what is not.
+    pub(crate) fn response_format_unsent(&mut self, format: &ResponseFormat, unsent: &[&str]) {
+        for &key in unsent {
+            let given = match key {
+                "name" => format.name.is_some(),
+                "description" => format.description.is_some(),
+                _ => format.strict.is_some(),
+            };
+            if given {
+                let message = format!("{} has no place for response_format.{key}; it is not sent", self.name());
+                self.error(Diagnostic::new(Code::FieldIgnored, option_path("response_format").key(key), message));
+            }
+        }
     }
 
     /// The name of `turn`'s tool call `k`, by the provider's tool name rule.

@@ -13,10 +13,12 @@ use super::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::options::ToolChoice as OptionChoice;
 
 use self::wire::{
-    Content, FileData, FunctionCall, FunctionDeclaration, FunctionResponse, GenerateContentRequest, GenerationConfig,
-    InlineData, Part, Response, ResponsePart, ResultText, SystemInstruction, Tool,
+    Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
+    GenerateContentRequest, GenerationConfig, InlineData, Part, Response, ResponsePart, ResultText, SystemInstruction,
+    Tool, ToolConfig,
 };
 
 /// Most base64 characters of inline data in one request (100 MB).
@@ -201,7 +203,22 @@ impl Provider for Gemini {
                 temperature: options.temperature,
                 top_p: options.top_p,
                 stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
+                response_mime_type: options.response_format.as_ref().map(|_| "application/json"),
+                response_json_schema: options.response_format.as_ref().map(|format| {
+                    cx.response_format_unsent(format, &["name", "description", "strict"]);
+                    &format.schema
+                }),
             },
+            tool_config: cx.tool_choice(options).map(|choice| ToolConfig {
+                function_calling_config: match choice {
+                    OptionChoice::Auto => FunctionCallingConfig { mode: "AUTO", allowed_function_names: Vec::new() },
+                    OptionChoice::Any => FunctionCallingConfig { mode: "ANY", allowed_function_names: Vec::new() },
+                    OptionChoice::None => FunctionCallingConfig { mode: "NONE", allowed_function_names: Vec::new() },
+                    OptionChoice::Tool { name } => {
+                        FunctionCallingConfig { mode: "ANY", allowed_function_names: vec![name.as_str()] }
+                    }
+                },
+            }),
             tools: if tools.is_empty() {
                 Vec::new()
             } else {
@@ -217,6 +234,9 @@ impl Provider for Gemini {
                 }]
             },
         };
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
         Ok(Converted { body, warnings: cx.report.warnings })
     }
 }
@@ -375,6 +395,28 @@ pub mod wire {
         /// Function declarations.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pub tools: Vec<Tool<'a>>,
+        /// Which functions the model may call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub tool_config: Option<ToolConfig<'a>>,
+    }
+
+    /// `toolConfig`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ToolConfig<'a> {
+        /// The function calling mode.
+        pub function_calling_config: FunctionCallingConfig<'a>,
+    }
+
+    /// `functionCallingConfig`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FunctionCallingConfig<'a> {
+        /// `AUTO`, `ANY` or `NONE`.
+        pub mode: &'static str,
+        /// With `ANY`: the only functions the model may call.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub allowed_function_names: Vec<&'a str>,
     }
 
     /// One turn.
@@ -491,6 +533,12 @@ pub mod wire {
         /// Up to 5 stop sequences.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pub stop_sequences: Vec<&'a str>,
+        /// `application/json` with a response schema.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub response_mime_type: Option<&'static str>,
+        /// The JSON Schema the answer follows.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub response_json_schema: Option<&'a Value>,
     }
 
     /// A tool: function declarations.

@@ -35,6 +35,8 @@ pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 pub use payload::DataUrl;
 
+pub(crate) use conversion::is_plain_name;
+
 /// A provider's request format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

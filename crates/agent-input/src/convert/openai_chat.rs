@@ -13,8 +13,11 @@ use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 
+use crate::options::ToolChoice as OptionChoice;
+
 use self::wire::{
-    ChatMessage, ChatRequest, Content, File, Function, FunctionCall, ImageUrl, Part, Tool, ToolCall, Url,
+    ChatMessage, ChatRequest, Content, File, Function, FunctionCall, ImageUrl, JsonSchema, NamedFunction, Part,
+    ResponseFormat, Tool, ToolCall, ToolChoice, Url,
 };
 
 /// Most images in one request.
@@ -113,8 +116,35 @@ impl Provider for OpenAiChat {
                     },
                 })
                 .collect(),
+            tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
+                Ok(mode) => ToolChoice::Mode(mode),
+                Err(name) => ToolChoice::Named { kind: "function", function: NamedFunction { name } },
+            }),
+            response_format: options.response_format.as_ref().map(|format| ResponseFormat {
+                kind: "json_schema",
+                json_schema: JsonSchema {
+                    name: format.name(),
+                    description: format.description.as_deref(),
+                    schema: &format.schema,
+                    strict: format.strict,
+                },
+            }),
         };
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
         Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+/// A tool choice as both `OpenAI` APIs write it: a mode (`auto`, `required`, `none`), or the
+/// name of the one tool to call.
+pub(crate) fn tool_choice_mode(choice: &OptionChoice) -> Result<&'static str, &str> {
+    match choice {
+        OptionChoice::Auto => Ok("auto"),
+        OptionChoice::Any => Ok("required"),
+        OptionChoice::None => Ok("none"),
+        OptionChoice::Tool { name } => Err(name),
     }
 }
 
@@ -258,6 +288,60 @@ pub mod wire {
         /// Function tools.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pub tools: Vec<Tool<'a>>,
+        /// Which tools the model may call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub tool_choice: Option<ToolChoice<'a>>,
+        /// Structured output.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub response_format: Option<ResponseFormat<'a>>,
+    }
+
+    /// `tool_choice`: a mode, or a named function.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum ToolChoice<'a> {
+        /// `auto`, `required` or `none`.
+        Mode(&'static str),
+        /// This function must be called.
+        Named {
+            /// Always `function`.
+            #[serde(rename = "type")]
+            kind: &'static str,
+            /// The function.
+            function: NamedFunction<'a>,
+        },
+    }
+
+    /// `{"name"}` of a named tool choice.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct NamedFunction<'a> {
+        /// The tool's name.
+        pub name: &'a str,
+    }
+
+    /// `response_format` of type `json_schema`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ResponseFormat<'a> {
+        /// Always `json_schema`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// The schema and its name.
+        pub json_schema: JsonSchema<'a>,
+    }
+
+    /// The schema of a `json_schema` response format.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct JsonSchema<'a> {
+        /// `[a-zA-Z0-9_-]{1,64}`.
+        pub name: &'a str,
+        /// What the answer is for.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// The JSON Schema.
+        pub schema: &'a Value,
+        /// Whether the schema is followed exactly.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub strict: Option<bool>,
     }
 
     /// A message, tagged by `role`.

@@ -8,7 +8,7 @@
 //! and stop sequences are errors.
 
 use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
-use super::openai_chat::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits};
+use super::openai_chat::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
 use super::payload::{self, DataUrl};
 use super::turns::Turn;
 use super::{ConvertOptions, Converted, Provider, ProviderId};
@@ -16,7 +16,7 @@ use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 
-use self::wire::{Content, Item, Output, Part, ResponsesRequest, Tool, Url};
+use self::wire::{Content, Item, Output, Part, ResponsesRequest, TextConfig, TextFormat, Tool, ToolChoice, Url};
 
 /// What this converter can carry, for docs/providers.md.
 pub const CAPABILITIES: super::Capabilities = super::Capabilities {
@@ -100,7 +100,23 @@ impl Provider for OpenAiResponses {
                     strict: false,
                 })
                 .collect(),
+            tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
+                Ok(mode) => ToolChoice::Mode(mode),
+                Err(name) => ToolChoice::Named { kind: "function", name },
+            }),
+            text: options.response_format.as_ref().map(|format| TextConfig {
+                format: TextFormat {
+                    kind: "json_schema",
+                    name: format.name(),
+                    description: format.description.as_deref(),
+                    schema: &format.schema,
+                    strict: format.strict,
+                },
+            }),
         };
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
         Ok(Converted { body, warnings: cx.report.warnings })
     }
 }
@@ -224,6 +240,53 @@ pub mod wire {
         /// Function tools.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         pub tools: Vec<Tool<'a>>,
+        /// Which tools the model may call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub tool_choice: Option<ToolChoice<'a>>,
+        /// Structured output.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub text: Option<TextConfig<'a>>,
+    }
+
+    /// `tool_choice`: a mode, or a named function.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum ToolChoice<'a> {
+        /// `auto`, `required` or `none`.
+        Mode(&'static str),
+        /// This function must be called.
+        Named {
+            /// Always `function`.
+            #[serde(rename = "type")]
+            kind: &'static str,
+            /// The tool's name.
+            name: &'a str,
+        },
+    }
+
+    /// `text`: the answer's format.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct TextConfig<'a> {
+        /// A JSON Schema.
+        pub format: TextFormat<'a>,
+    }
+
+    /// `text.format` of type `json_schema`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct TextFormat<'a> {
+        /// Always `json_schema`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// `[a-zA-Z0-9_-]{1,64}`.
+        pub name: &'a str,
+        /// What the answer is for.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// The JSON Schema.
+        pub schema: &'a Value,
+        /// Whether the schema is followed exactly.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub strict: Option<bool>,
     }
 
     /// An input item, tagged by `type`.

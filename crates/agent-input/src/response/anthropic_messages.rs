@@ -1,12 +1,15 @@
 //! Anthropic Messages response → standard message.
 
-use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
+use super::{
+    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
+    usage,
+};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
 
 /// Reads a Messages response (`{"content": [blocks], "stop_reason", "usage"}`): `text` blocks and
-/// `tool_use` blocks; thinking blocks are not part of a standard message.
+/// `tool_use` blocks; thinking blocks are the reasoning, not part of the message.
 ///
 /// # Errors
 /// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
@@ -16,6 +19,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
     let root = object(&document.root, &top, "the response")?;
     let mut texts = Vec::new();
     let mut calls = Vec::new();
+    let mut thoughts = Vec::new();
     for (i, block) in fields(root, &top).array("content")?.iter().enumerate() {
         let path = top.key("content").index(i);
         let block = fields(object(block, &path, "a content block")?, &path);
@@ -27,6 +31,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
                 let input = serde_json::Value::Object(block.object("input")?.to_map());
                 calls.push(tool_call(id, name, crate::json::compact(&input)));
             }
+            "thinking" => thoughts.push(block.str("thinking")?.to_string()),
             _ => {}
         }
     }
@@ -36,6 +41,16 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
     Ok(ProviderResponse {
         message: assistant(texts, calls),
         stop_reason,
-        usage: usage(root.get("usage").and_then(Json::as_object), "input_tokens", "output_tokens", None),
+        usage: usage(
+            root.get("usage").and_then(Json::as_object),
+            &UsageKeys {
+                input: "input_tokens",
+                output: "output_tokens",
+                total: None,
+                cache_read: &["cache_read_input_tokens"],
+                cache_write: &["cache_creation_input_tokens"],
+            },
+        ),
+        reasoning: reasoning(thoughts),
     })
 }

@@ -1,7 +1,8 @@
 //! Bedrock `Converse` response → standard message.
 
 use super::{
-    ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage, wrong,
+    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
+    usage, wrong,
 };
 use crate::convert::ProviderId;
 use crate::json::Json;
@@ -30,6 +31,7 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
     };
     let mut texts = Vec::new();
     let mut calls = Vec::new();
+    let mut thoughts = Vec::new();
     for (i, block) in content.iter().enumerate() {
         let path = content_path.index(i);
         let block = object(block, &path, "a content block")?;
@@ -46,6 +48,15 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
             let name = tool_fields.str("name")?;
             let input = tool_fields.value("input")?;
             calls.push(tool_call(id, name, crate::json::compact(&input.to_value())));
+        } else if let Some(text) = block
+            .get("reasoningContent")
+            .and_then(Json::as_object)
+            .and_then(|r| r.get("reasoningText"))
+            .and_then(Json::as_object)
+            .and_then(|r| r.get("text"))
+            .and_then(Json::as_str)
+        {
+            thoughts.push(text.to_string());
         }
     }
     let stop_reason = match root.get("stopReason") {
@@ -55,9 +66,18 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
     Ok(ProviderResponse {
         message: assistant(texts, calls),
         stop_reason,
-        usage: usage(root.get("usage").and_then(Json::as_object), "inputTokens", "outputTokens", Some("totalTokens")),
+        usage: usage(root.get("usage").and_then(Json::as_object), &USAGE),
+        reasoning: reasoning(thoughts),
     })
 }
+
+const USAGE: UsageKeys = UsageKeys {
+    input: "inputTokens",
+    output: "outputTokens",
+    total: Some("totalTokens"),
+    cache_read: &["cacheReadInputTokens"],
+    cache_write: &["cacheWriteInputTokens"],
+};
 
 #[cfg(test)]
 mod tests {
@@ -77,7 +97,7 @@ mod tests {
         assert_eq!(response.message.tool_calls[0].id, "t1");
         assert_eq!(response.message.tool_calls[0].arguments, r#"{"city":"Seattle"}"#);
         assert_eq!(response.stop_reason.as_deref(), Some("tool_use"));
-        assert_eq!(response.usage, Some(Usage { input_tokens: 12, output_tokens: 7, total_tokens: 19 }));
+        assert_eq!(response.usage, Some(Usage::new(12, 7, 19)));
         let result = ExecutionResult::answered(vec![Message::user(vec![ContentBlock::text("Weather?")])], response);
         assert_eq!(result.primary_text.as_deref(), Some("Let me check."));
         assert_eq!(result.conversation.len(), 2);

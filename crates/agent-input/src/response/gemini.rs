@@ -1,6 +1,9 @@
 //! Gemini `generateContent` response → standard message.
 
-use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
+use super::{
+    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
+    usage,
+};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -18,9 +21,13 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
     let root = object(&document.root, &top, "the response")?;
     let usage = usage(
         root.get("usageMetadata").and_then(Json::as_object),
-        "promptTokenCount",
-        "candidatesTokenCount",
-        Some("totalTokenCount"),
+        &UsageKeys {
+            input: "promptTokenCount",
+            output: "candidatesTokenCount",
+            total: Some("totalTokenCount"),
+            cache_read: &["cachedContentTokenCount"],
+            cache_write: &[],
+        },
     );
     let candidates = match root.get("candidates") {
         None | Some(Json::Null) => &[][..],
@@ -40,12 +47,14 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
             message: assistant(Vec::new(), Vec::new()),
             stop_reason: Some("content_filtered".to_string()),
             usage,
+            reasoning: None,
         });
     };
     let path = top.key("candidates").index(0);
     let candidate = object(candidate, &path, "a candidate")?;
     let mut texts = Vec::new();
     let mut calls = Vec::new();
+    let mut thoughts = Vec::new();
     if let Some(content) = candidate.get("content") {
         let content_path = path.key("content");
         let content = object(content, &content_path, "content")?;
@@ -57,6 +66,9 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
             let part_path = content_path.key("parts").index(i);
             let part = object(part, &part_path, "a part")?;
             if matches!(part.get("thought"), Some(Json::Bool(true))) {
+                if let Some(text) = part.get("text").and_then(Json::as_str) {
+                    thoughts.push(text.to_string());
+                }
                 continue;
             }
             if let Some(text) = fields(part, &part_path).optional_str("text")? {
@@ -85,5 +97,5 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
             normalize_stop_reason(ProviderId::Gemini, reason)
         }
     });
-    Ok(ProviderResponse { message: assistant(texts, calls), stop_reason, usage })
+    Ok(ProviderResponse { message: assistant(texts, calls), stop_reason, usage, reasoning: reasoning(thoughts) })
 }

@@ -33,6 +33,25 @@ pub struct Usage {
     pub output_tokens: u64,
     /// Their sum, as the provider reports it.
     pub total_tokens: u64,
+    /// Input tokens read from the prompt cache, when reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_read_input_tokens: Option<u64>,
+    /// Input tokens written to the prompt cache, when reported (Bedrock, Anthropic).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_write_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// Counts without cache figures.
+    pub const fn new(input_tokens: u64, output_tokens: u64, total_tokens: u64) -> Self {
+        Self {
+            input_tokens,
+            output_tokens,
+            total_tokens,
+            cache_read_input_tokens: None,
+            cache_write_input_tokens: None,
+        }
+    }
 }
 
 /// One provider response in the standard format.
@@ -46,6 +65,9 @@ pub struct ProviderResponse {
     pub stop_reason: Option<String>,
     /// Token counts, when reported.
     pub usage: Option<Usage>,
+    /// The model's reasoning (thinking) text, when it shows it; not part of the message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
 }
 
 /// The outcome of an agent run: the whole conversation and what the caller usually wants from it.
@@ -65,6 +87,9 @@ pub struct ExecutionResult {
     pub error: Option<String>,
     /// The first text block of the final response.
     pub primary_text: Option<String>,
+    /// The model's reasoning (thinking) text in the final call, when it shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
 }
 
 impl ExecutionResult {
@@ -80,6 +105,7 @@ impl ExecutionResult {
             stop_reason: response.stop_reason,
             usage: response.usage,
             error: None,
+            reasoning: response.reasoning,
         }
     }
 
@@ -172,24 +198,60 @@ pub(crate) fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Re
     value.as_object().ok_or_else(|| wrong(path, what, "object", value))
 }
 
-/// Token counts from an object with the given keys; the total is summed when not given.
-pub(crate) fn usage(object: Option<&Object<'_>>, input: &str, output: &str, total: Option<&str>) -> Option<Usage> {
-    let object = object?;
-    let count = |key: &str| match object.get(key) {
-        Some(Json::Number(n)) => n.as_u64().unwrap_or(0),
-        _ => 0,
-    };
-    let (input_tokens, output_tokens) = (count(input), count(output));
-    let total_tokens = total.map_or(input_tokens + output_tokens, count);
-    Some(Usage { input_tokens, output_tokens, total_tokens })
+/// Where a provider reports token counts, by key in its usage object; the cache counts may sit
+/// in a nested object (`prompt_tokens_details/cached_tokens`).
+pub(crate) struct UsageKeys {
+    pub(crate) input: &'static str,
+    pub(crate) output: &'static str,
+    /// The total's key; the total is summed when the provider gives none.
+    pub(crate) total: Option<&'static str>,
+    pub(crate) cache_read: &'static [&'static str],
+    pub(crate) cache_write: &'static [&'static str],
 }
 
-/// A stop reason in seed 003's words.
+/// Token counts from a usage object.
+pub(crate) fn usage(object: Option<&Object<'_>>, keys: &UsageKeys) -> Option<Usage> {
+    let object = object?;
+    let at = |path: &[&str]| {
+        let (last, parents) = path.split_last()?;
+        let mut here = object;
+        for key in parents {
+            here = here.get(key)?.as_object()?;
+        }
+        match here.get(last) {
+            Some(Json::Number(n)) => n.as_u64(),
+            _ => None,
+        }
+    };
+    let (input_tokens, output_tokens) = (at(&[keys.input]).unwrap_or(0), at(&[keys.output]).unwrap_or(0));
+    let total_tokens = keys.total.map_or(input_tokens + output_tokens, |key| at(&[key]).unwrap_or(0));
+    Some(Usage {
+        cache_read_input_tokens: at(keys.cache_read),
+        cache_write_input_tokens: at(keys.cache_write),
+        ..Usage::new(input_tokens, output_tokens, total_tokens)
+    })
+}
+
+/// Reasoning texts joined by blank lines; `None` when there are none.
+pub(crate) fn reasoning(texts: Vec<String>) -> Option<String> {
+    let texts: Vec<String> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// A stop reason in seed 003's words: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
+/// `content_filtered`, and two more for what those cannot say: `malformed_output` (the model
+/// wrote a tool call or an answer the provider could not read) and `pause_turn` (Anthropic
+/// paused a long server-tool turn; send the answer back to continue). Each provider's documented
+/// reasons are listed (botocore's `StopReason`, the `OpenAI` and Anthropic SDKs' literals,
+/// google-genai's `FinishReason`); an unknown one is kept as the provider gives it.
 pub fn normalize_stop_reason(provider: ProviderId, raw: &str) -> String {
     let normalized = match (provider, raw) {
         (_, "end_turn" | "stop" | "STOP" | "completed") => "end_turn",
         (_, "tool_use" | "tool_calls" | "function_call") => "tool_use",
-        (_, "max_tokens" | "length" | "MAX_TOKENS" | "max_output_tokens") => "max_tokens",
+        // The context window ends generation as max_tokens does.
+        (_, "max_tokens" | "length" | "MAX_TOKENS" | "max_output_tokens" | "model_context_window_exceeded") => {
+            "max_tokens"
+        }
         (_, "stop_sequence") => "stop_sequence",
         (
             _,
@@ -202,8 +264,22 @@ pub fn normalize_stop_reason(provider: ProviderId, raw: &str) -> String {
             | "BLOCKLIST"
             | "PROHIBITED_CONTENT"
             | "SPII"
-            | "IMAGE_SAFETY",
+            | "IMAGE_SAFETY"
+            | "IMAGE_PROHIBITED_CONTENT"
+            | "IMAGE_RECITATION"
+            | "MODEL_ARMOR",
         ) => "content_filtered",
+        (
+            _,
+            "malformed_model_output"
+            | "malformed_tool_use"
+            | "MALFORMED_FUNCTION_CALL"
+            | "MALFORMED_RESPONSE"
+            | "UNEXPECTED_TOOL_CALL"
+            | "TOO_MANY_TOOL_CALLS"
+            | "MISSING_THOUGHT_SIGNATURE",
+        ) => "malformed_output",
+        (_, "pause_turn") => "pause_turn",
         _ => return raw.to_string(),
     };
     normalized.to_string()

@@ -1,6 +1,8 @@
 //! `OpenAI` Chat Completions response → standard message.
 
-use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
+use super::{
+    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, root, tool_call, usage,
+};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -65,9 +67,14 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
         stop_reason,
         usage: usage(
             root.get("usage").and_then(Json::as_object),
-            "prompt_tokens",
-            "completion_tokens",
-            Some("total_tokens"),
+            &UsageKeys {
+                input: "prompt_tokens",
+                output: "completion_tokens",
+                total: Some("total_tokens"),
+                cache_read: &["prompt_tokens_details", "cached_tokens"],
+                cache_write: &[],
+            },
         ),
+        reasoning: None,
     })
 }

@@ -1,6 +1,9 @@
 //! `OpenAI` Responses response → standard message.
 
-use super::{ProviderResponse, Report, assistant, fields, normalize_stop_reason, object, root, tool_call, usage};
+use super::{
+    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
+    usage,
+};
 use crate::convert::ProviderId;
 use crate::json::Json;
 use crate::path::Path;
@@ -17,6 +20,7 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
     let root = object(&document.root, &top, "the response")?;
     let mut texts = Vec::new();
     let mut calls = Vec::new();
+    let mut thoughts = Vec::new();
     for (i, item) in fields(root, &top).array("output")?.iter().enumerate() {
         let path = top.key("output").index(i);
         let item = object(item, &path, "an output item")?;
@@ -39,6 +43,16 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
                 let arguments = if arguments.trim().is_empty() { "{}" } else { arguments };
                 calls.push(tool_call(id, name, arguments.to_string()));
             }
+            // Its summary, and its full text where the model shows it.
+            "reasoning" => {
+                for key in ["summary", "content"] {
+                    for part in item.get(key).and_then(Json::as_array).unwrap_or_default() {
+                        if let Some(text) = part.as_object().and_then(|p| p.get("text")).and_then(Json::as_str) {
+                            thoughts.push(text.to_string());
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -59,9 +73,14 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         stop_reason,
         usage: usage(
             root.get("usage").and_then(Json::as_object),
-            "input_tokens",
-            "output_tokens",
-            Some("total_tokens"),
+            &UsageKeys {
+                input: "input_tokens",
+                output: "output_tokens",
+                total: Some("total_tokens"),
+                cache_read: &["input_tokens_details", "cached_tokens"],
+                cache_write: &[],
+            },
         ),
+        reasoning: reasoning(thoughts),
     })
 }

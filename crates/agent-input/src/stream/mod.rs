@@ -266,6 +266,8 @@ struct Answer {
     texts: Vec<(u64, String)>,
     /// Tool calls, by the provider's block key.
     calls: Vec<Call>,
+    /// Reasoning blocks, by the provider's block key.
+    thoughts: Vec<(u64, String)>,
     stop_reason: Option<String>,
     usage: Option<Usage>,
     error: Option<(Option<String>, String)>,
@@ -290,6 +292,14 @@ impl Answer {
             None => self.texts.push((key, text.to_string())),
         }
         events.push(StreamEvent::TextDelta { text: text.to_string() });
+    }
+
+    fn reasoning(&mut self, key: u64, text: &str, events: &mut Vec<StreamEvent>) {
+        match self.thoughts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, block)) => block.push_str(text),
+            None => self.thoughts.push((key, text.to_string())),
+        }
+        events.push(StreamEvent::ReasoningDelta { text: text.to_string() });
     }
 
     fn start_call(&mut self, key: u64, id: &str, name: &str, events: &mut Vec<StreamEvent>) {
@@ -364,6 +374,7 @@ impl Answer {
             message: crate::response::assistant(texts, calls),
             stop_reason: self.stop_reason,
             usage: self.usage,
+            reasoning: crate::response::reasoning(self.thoughts.into_iter().map(|(_, text)| text).collect()),
         }
     }
 }

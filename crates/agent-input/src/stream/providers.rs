@@ -22,12 +22,19 @@ fn u64_at(value: &Value, pointer: &str) -> Option<u64> {
 
 /// Token counts from an object with the given keys; the total is summed when not given, as the
 /// non-streaming parsers do.
-fn usage(object: Option<&Value>, input: &str, output: &str, total: Option<&str>) -> Option<Usage> {
+/// The cache counts are at JSON Pointers into the object (`""` where the provider has none).
+fn usage(object: Option<&Value>, input: &str, output: &str, total: Option<&str>, cache: [&str; 2]) -> Option<Usage> {
     let object = object.filter(|o| o.is_object())?;
     let count = |key: &str| object.get(key).and_then(Value::as_u64).unwrap_or(0);
     let (input_tokens, output_tokens) = (count(input), count(output));
     let total_tokens = total.map_or(input_tokens + output_tokens, count);
-    Some(Usage { input_tokens, output_tokens, total_tokens })
+    let cached =
+        |pointer: &str| if pointer.is_empty() { None } else { object.pointer(pointer).and_then(Value::as_u64) };
+    Some(Usage {
+        cache_read_input_tokens: cached(cache[0]),
+        cache_write_input_tokens: cached(cache[1]),
+        ..Usage::new(input_tokens, output_tokens, total_tokens)
+    })
 }
 
 /// The `message` of an `{"error": {...}}` or `{"message": ...}` object.
@@ -83,7 +90,7 @@ pub(super) fn bedrock_message(
             } else if let Some(input) = str_at(&body, "/delta/toolUse/input") {
                 answer.call_args(index, input, events);
             } else if let Some(text) = str_at(&body, "/delta/reasoningContent/text") {
-                events.push(StreamEvent::ReasoningDelta { text: text.to_string() });
+                answer.reasoning(index, text, events);
             }
         }
         Some("contentBlockStop") => answer.end_call(index, events),
@@ -94,7 +101,13 @@ pub(super) fn bedrock_message(
             }
         }
         Some("metadata") => {
-            if let Some(usage) = usage(body.get("usage"), "inputTokens", "outputTokens", Some("totalTokens")) {
+            if let Some(usage) = usage(
+                body.get("usage"),
+                "inputTokens",
+                "outputTokens",
+                Some("totalTokens"),
+                ["/cacheReadInputTokens", "/cacheWriteInputTokens"],
+            ) {
                 answer.usage(usage, events);
             }
         }
@@ -164,7 +177,13 @@ fn openai_chat(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>)
             answer.stop(normalize_stop_reason(ProviderId::OpenAiChat, reason), events);
         }
     }
-    if let Some(usage) = usage(body.get("usage"), "prompt_tokens", "completion_tokens", Some("total_tokens")) {
+    if let Some(usage) = usage(
+        body.get("usage"),
+        "prompt_tokens",
+        "completion_tokens",
+        Some("total_tokens"),
+        ["/prompt_tokens_details/cached_tokens", ""],
+    ) {
         answer.usage(usage, events);
     }
 }
@@ -180,8 +199,13 @@ fn openai_responses(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
             answer.text(text_key, str_at(body, "/delta").unwrap_or_default(), events);
         }
         "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
-            let text = str_at(body, "/delta").unwrap_or_default().to_string();
-            events.push(StreamEvent::ReasoningDelta { text });
+            // One block per summary or content part of each output item, as the parser reads them.
+            let (part, kind) = match u64_at(body, "/summary_index") {
+                Some(part) => (part, 0),
+                None => (u64_at(body, "/content_index").unwrap_or(0), 1),
+            };
+            let key = (u64_at(body, "/output_index").unwrap_or(0) << 32) | (kind << 31) | part;
+            answer.reasoning(key, str_at(body, "/delta").unwrap_or_default(), events);
         }
         "response.output_item.added" if str_at(body, "/item/type") == Some("function_call") => {
             let id = str_at(body, "/item/call_id").unwrap_or_default();
@@ -207,7 +231,13 @@ fn openai_responses(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
             if let Some(reason) = reason {
                 answer.stop(reason, events);
             }
-            if let Some(usage) = usage(response.get("usage"), "input_tokens", "output_tokens", Some("total_tokens")) {
+            if let Some(usage) = usage(
+                response.get("usage"),
+                "input_tokens",
+                "output_tokens",
+                Some("total_tokens"),
+                ["/input_tokens_details/cached_tokens", ""],
+            ) {
                 answer.usage(usage, events);
             }
         }
@@ -231,7 +261,13 @@ fn anthropic(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<Str
     match kind {
         "message_start" => {
             // Input tokens come first; output tokens arrive (cumulative) in message_delta.
-            if let Some(usage) = usage(body.pointer("/message/usage"), "input_tokens", "output_tokens", None) {
+            if let Some(usage) = usage(
+                body.pointer("/message/usage"),
+                "input_tokens",
+                "output_tokens",
+                None,
+                ["/cache_read_input_tokens", "/cache_creation_input_tokens"],
+            ) {
                 answer.usage = Some(usage);
             }
         }
@@ -253,8 +289,7 @@ fn anthropic(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<Str
                 answer.call_args(index, str_at(body, "/delta/partial_json").unwrap_or_default(), events);
             }
             Some("thinking_delta") => {
-                let text = str_at(body, "/delta/thinking").unwrap_or_default().to_string();
-                events.push(StreamEvent::ReasoningDelta { text });
+                answer.reasoning(index, str_at(body, "/delta/thinking").unwrap_or_default(), events);
             }
             _ => {}
         },
@@ -267,8 +302,18 @@ fn anthropic(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<Str
             if let Some(output) = u64_at(body, "/usage/output_tokens") {
                 let input =
                     u64_at(body, "/usage/input_tokens").or_else(|| answer.usage.map(|u| u.input_tokens)).unwrap_or(0);
-                answer
-                    .usage(Usage { input_tokens: input, output_tokens: output, total_tokens: input + output }, events);
+                // The cache counts came with message_start, or come again here.
+                let started = answer.usage.unwrap_or_default();
+                let cached = |key: &str, before: Option<u64>| u64_at(body, key).or(before);
+                let usage = Usage {
+                    cache_read_input_tokens: cached("/usage/cache_read_input_tokens", started.cache_read_input_tokens),
+                    cache_write_input_tokens: cached(
+                        "/usage/cache_creation_input_tokens",
+                        started.cache_write_input_tokens,
+                    ),
+                    ..Usage::new(input, output, input + output)
+                };
+                answer.usage(usage, events);
             }
         }
         "error" => {
@@ -290,7 +335,7 @@ fn gemini(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
         for part in candidate.pointer("/content/parts").and_then(Value::as_array).into_iter().flatten() {
             if let Some(text) = str_at(part, "/text") {
                 if part.get("thought").and_then(Value::as_bool) == Some(true) {
-                    events.push(StreamEvent::ReasoningDelta { text: text.to_string() });
+                    answer.reasoning(0, text, events);
                 } else {
                     // Chunks split one answer's text anywhere: it is one block.
                     answer.text(0, text, events);
@@ -318,9 +363,13 @@ fn gemini(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     } else if body.pointer("/promptFeedback/blockReason").is_some() {
         answer.stop("content_filtered".to_string(), events);
     }
-    if let Some(usage) =
-        usage(body.get("usageMetadata"), "promptTokenCount", "candidatesTokenCount", Some("totalTokenCount"))
-    {
+    if let Some(usage) = usage(
+        body.get("usageMetadata"),
+        "promptTokenCount",
+        "candidatesTokenCount",
+        Some("totalTokenCount"),
+        ["/cachedContentTokenCount", ""],
+    ) {
         answer.usage(usage, events);
     }
 }

@@ -10,18 +10,20 @@ pub mod wire;
 
 use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
 use super::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
-use super::{ConvertOptions, Converted, Provider, ProviderId};
+use super::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::options::{CacheTtl, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::url::{self, Scheme};
 use crate::validate::quote;
 
 use self::names::{NameChange, Names};
 use self::wire::{
-    ContentBlock as Block, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration,
-    MediaSource, Message, S3Location, SystemContentBlock, Tool, ToolConfiguration, ToolInputSchema, ToolResultBlock,
-    ToolResultContentBlock, ToolSpecification, ToolUseBlock, VideoBlock,
+    CachePointBlock, ContentBlock as Block, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock,
+    InferenceConfiguration, JsonSchemaDefinition, MediaSource, Message, OutputConfig, OutputFormat,
+    OutputFormatStructure, S3Location, SystemContentBlock, Tool, ToolChoice, ToolConfiguration, ToolInputSchema,
+    ToolResultBlock, ToolResultContentBlock, ToolSpecification, ToolUseBlock, VideoBlock,
 };
 
 /// Most images in one request.
@@ -96,6 +98,22 @@ impl Provider for BedrockConverse {
             top_p: options.top_p,
             stop_sequences: options.stop_sequences.clone(),
         };
+        let tool_choice = match cx.tool_choice(options) {
+            None => None,
+            Some(OptionChoice::Auto) => Some(ToolChoice::Auto {}),
+            Some(OptionChoice::Any) => Some(ToolChoice::Any {}),
+            Some(OptionChoice::Tool { name }) => Some(ToolChoice::Tool { name }),
+            Some(OptionChoice::None) => {
+                cx.unsupported(
+                    option_path("tool_choice"),
+                    "tool_choice 'none' (its tool choices are auto, any and a named tool)",
+                    "leave tools out when the history has no tool calls, or use auto",
+                );
+                None
+            }
+        };
+        let cache_point =
+            options.prompt_cache.map(|cache| CachePointBlock { kind: "default", ttl: cache.ttl.map(CacheTtl::as_str) });
         let tool_config = (!tools.is_empty()).then(|| ToolConfiguration {
             tools: tools
                 .into_iter()
@@ -106,10 +124,34 @@ impl Provider for BedrockConverse {
                         input_schema: ToolInputSchema::Json(schema),
                     })
                 })
+                .chain(cache_point.map(Tool::CachePoint))
                 .collect(),
+            tool_choice,
+        });
+        let output_config = options.response_format.as_ref().map(|format| {
+            cx.response_format_unsent(format, &["strict"]);
+            OutputConfig {
+                text_format: OutputFormat {
+                    kind: "json_schema",
+                    structure: OutputFormatStructure::JsonSchema(JsonSchemaDefinition {
+                        schema: crate::json::compact(&format.schema),
+                        name: format.name(),
+                        description: non_blank(format.description.as_deref()),
+                    }),
+                },
+            }
         });
         match build(&mut cx, &turns, options, inference_config, tool_config) {
-            Some(body) if cx.report.is_ok() => Ok(Converted { body, warnings: cx.report.warnings }),
+            Some(mut body) if cx.report.is_ok() => {
+                if let Some(cache_point) = cache_point
+                    && !body.system.is_empty()
+                {
+                    body.system.push(SystemContentBlock::CachePoint(cache_point));
+                }
+                body.output_config = output_config;
+                Ok(Converted { body, warnings: cx.report.warnings })
+            }
+
             _ => Err(cx.report),
         }
     }
@@ -298,7 +340,13 @@ fn build<'a>(
     }
     cx.pairs_by_sent_turn(&notes);
     cx.prefill_without_trailing_space(turns);
-    cx.report.is_ok().then_some(ConverseRequest { messages: messages.turns, system, inference_config, tool_config })
+    cx.report.is_ok().then_some(ConverseRequest {
+        messages: messages.turns,
+        system,
+        inference_config,
+        tool_config,
+        output_config: None,
+    })
 }
 
 /// A system message's text joins the system prompt; any other role Bedrock lacks is an error.

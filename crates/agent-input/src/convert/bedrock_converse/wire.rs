@@ -21,6 +21,73 @@ pub struct ConverseRequest<'a> {
     /// Tool specs, required when the history holds tool blocks.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_config: Option<ToolConfiguration<'a>>,
+    /// Structured output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_config: Option<OutputConfig<'a>>,
+}
+
+/// `OutputConfig`: the answer's format.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutputConfig<'a> {
+    /// A JSON Schema for the text.
+    pub text_format: OutputFormat<'a>,
+}
+
+/// `OutputFormat`.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutputFormat<'a> {
+    /// Always `json_schema`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The schema.
+    pub structure: OutputFormatStructure<'a>,
+}
+
+/// `OutputFormatStructure` union.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OutputFormatStructure<'a> {
+    /// A JSON Schema.
+    JsonSchema(JsonSchemaDefinition<'a>),
+}
+
+/// `JsonSchemaDefinition`: the schema travels as JSON text.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonSchemaDefinition<'a> {
+    /// The schema, as JSON text.
+    pub schema: String,
+    /// Its name.
+    pub name: &'a str,
+    /// What the answer is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<&'a str>,
+}
+
+/// `CachePointBlock`: everything before it may be cached.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct CachePointBlock {
+    /// Always `default`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// `5m` or `1h`; the model's default when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<&'static str>,
+}
+
+/// `ToolChoice` union.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolChoice<'a> {
+    /// The model decides.
+    Auto {},
+    /// Some tool must be called.
+    Any {},
+    /// This tool must be called.
+    Tool {
+        /// The tool's name.
+        name: &'a str,
+    },
 }
 
 /// One turn.
@@ -229,6 +296,8 @@ pub enum ToolResultContentBlock<'a> {
 pub enum SystemContentBlock<'a> {
     /// Non-empty text.
     Text(&'a str),
+    /// A cache point after the system prompt.
+    CachePoint(CachePointBlock),
 }
 
 /// `InferenceConfiguration`.
@@ -250,9 +319,13 @@ pub struct InferenceConfiguration {
 
 /// `ToolConfiguration`.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolConfiguration<'a> {
     /// At least one tool.
     pub tools: Vec<Tool<'a>>,
+    /// Which tools the model may call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice<'a>>,
 }
 
 /// `Tool` union (tool specs only here).
@@ -261,6 +334,8 @@ pub struct ToolConfiguration<'a> {
 pub enum Tool<'a> {
     /// A function the model may call.
     ToolSpec(ToolSpecification<'a>),
+    /// A cache point after the tools.
+    CachePoint(CachePointBlock),
 }
 
 /// `ToolSpecification`.
