@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs';
-import { launchBrowser, openPlayground, repo, setJson, settled, shot, startGateway } from './support.mjs';
+import { launchBrowser, openPlayground, repo, setJson, settingsFields, settled, shot, startGateway } from './support.mjs';
 
 let gateway;
 let browser;
@@ -327,53 +327,39 @@ describe('deploy to OpenSearch', () => {
   });
 });
 
+/** Sets a settings field as a person does (input or change event), hidden or not. */
+function setControl(selector, value) {
+  return page.$eval(
+    selector,
+    (el, v) => {
+      if (el.type === 'checkbox') {
+        if (el.checked !== v) {
+          el.checked = v;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      } else if (el.value !== v) {
+        el.value = v;
+        el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+      }
+    },
+    value,
+  );
+}
+
 /** The fixture cases whose options use the new controls, with what the controls must be set to. */
 function controlCases() {
   const cases = [];
-  const CONTROLLED = ['tool_choice', 'toolChoice', 'prompt_cache', 'promptCache', 'response_format', 'responseFormat'];
+  const CONTROLLED = ['tool_choice', 'prompt_cache', 'response_format'];
   for (const { file, name, case: c } of loadAll()) {
     if (!file.startsWith('providers-') || !('request' in c)) continue;
     for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
       const options = entry.options ?? {};
       if (!Object.keys(options).some((k) => CONTROLLED.includes(k))) continue;
-      const fields = controlFields(options);
+      const fields = settingsFields(options);
       if (fields) cases.push({ id: `${file}/${name} (${provider})`, c, provider, entry, fields });
     }
   }
   return cases;
-}
-
-/** The UI fields for a case's options, or null when a field cannot hold them. */
-function controlFields(options) {
-  const f = { system: '', max_tokens: '', temperature: '', top_p: '', stop_sequences: '', tools: '', tool_choice: '', tool_choice_name: '', prompt_cache: false, prompt_cache_ttl: '', response_schema: '', response_name: '' };
-  for (const [key, value] of Object.entries(options)) {
-    if (value === null) continue;
-    if (key === 'system' && typeof value === 'string') f.system = value;
-    else if (['max_tokens', 'temperature', 'top_p'].includes(key) && ['number', 'string'].includes(typeof value)) f[key] = String(value);
-    else if (key === 'stop_sequences' && Array.isArray(value) && value.every((s) => typeof s === 'string' && s && !s.includes('\n'))) f.stop_sequences = value.join('\n');
-    else if (key === 'tools') f.tools = JSON.stringify(value);
-    else if (['tool_choice', 'toolChoice'].includes(key)) {
-      if (value === 'required') f.tool_choice = 'any';
-      else if (['auto', 'any', 'none'].includes(value)) f.tool_choice = value;
-      else if (value && typeof value === 'object' && Object.keys(value).length === 1 && typeof value.name === 'string') {
-        f.tool_choice = 'tool';
-        f.tool_choice_name = value.name;
-      } else return null;
-    } else if (['prompt_cache', 'promptCache'].includes(key)) {
-      if (value === true) f.prompt_cache = true;
-      else if (value === false) f.prompt_cache = false;
-      else if (value && typeof value === 'object' && Object.keys(value).length === 1 && ['5m', '1h'].includes(value.ttl)) {
-        f.prompt_cache = true;
-        f.prompt_cache_ttl = value.ttl;
-      } else return null;
-    } else if (['response_format', 'responseFormat'].includes(key)) {
-      if (!value || typeof value !== 'object' || Object.keys(value).some((k) => !['schema', 'name'].includes(k))) return null;
-      if (value.schema === undefined || (value.name !== undefined && (typeof value.name !== 'string' || !value.name.trim()))) return null;
-      f.response_schema = JSON.stringify(value.schema);
-      f.response_name = value.name ?? '';
-    } else return null;
-  }
-  return f;
 }
 
 describe('tool choice, prompt caching and structured output controls', () => {
@@ -384,19 +370,24 @@ describe('tool choice, prompt caching and structured output controls', () => {
     const failures = [];
     const covered = new Set();
     for (const { id, c, provider, entry, fields } of cases) {
-      await page.selectOption('[data-testid="provider-select"]', provider);
-      await page.fill('[data-testid="system-prompt"]', fields.system);
-      await page.fill('#max-tokens', fields.max_tokens);
-      await page.fill('#temperature', fields.temperature);
-      await page.fill('#top-p', fields.top_p);
-      await page.fill('#stop-sequences', fields.stop_sequences);
-      await page.fill('[data-testid="tools"]', fields.tools);
-      await page.selectOption('[data-testid="tool-choice"]', fields.tool_choice);
-      await page.fill('[data-testid="tool-choice-name"]', fields.tool_choice_name);
-      await page.setChecked('[data-testid="prompt-cache"]', fields.prompt_cache);
-      await page.selectOption('[data-testid="prompt-cache-ttl"]', fields.prompt_cache_ttl);
-      await page.fill('[data-testid="response-schema"]', fields.response_schema);
-      await page.fill('[data-testid="response-name"]', fields.response_name);
+      for (const [selector, value] of [
+        ['[data-testid="provider-select"]', provider],
+        ['[data-testid="system-prompt"]', fields.system],
+        ['#max-tokens', fields.max_tokens],
+        ['#temperature', fields.temperature],
+        ['#top-p', fields.top_p],
+        ['#stop-sequences', fields.stop_sequences],
+        ['[data-testid="tools"]', fields.tools],
+        ['[data-testid="allow-prefill"]', fields.allow_prefill],
+        ['[data-testid="tool-choice"]', fields.tool_choice],
+        ['[data-testid="tool-choice-name"]', fields.tool_choice_name],
+        ['[data-testid="prompt-cache"]', fields.prompt_cache],
+        ['[data-testid="prompt-cache-ttl"]', fields.prompt_cache_ttl],
+        ['[data-testid="response-schema"]', fields.response_schema],
+        ['[data-testid="response-name"]', fields.response_name],
+      ]) {
+        await setControl(selector, value);
+      }
       await setJson(page, JSON.stringify(subject(c).value));
       await settled(page);
       const out = [];
@@ -414,14 +405,17 @@ describe('tool choice, prompt caching and structured output controls', () => {
         else covered.add(provider);
       } else if (output !== '') out.push('a body is shown but errors were expected');
       checkDiagnostics('conversion error', entry.errors, errors, out);
+      const warnings = await page.$$eval('[data-testid="conversion-warning"]', (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path })));
+      checkDiagnostics('conversion warning', entry.warnings, warnings, out);
       if (out.length) failures.push(`${id}:\n  ${out.join('\n  ')}`);
     }
     // Leave the settings as they were.
-    await page.selectOption('[data-testid="tool-choice"]', '');
-    await page.setChecked('[data-testid="prompt-cache"]', false);
-    await page.fill('[data-testid="response-schema"]', '');
-    await page.fill('[data-testid="tools"]', '');
+    const defaults = settingsFields({});
+    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools']]) {
+      await setControl(selector, defaults[key]);
+    }
     console.log(`# controls: ${cases.length} fixture cases through the tool choice, caching and structured output controls; bodies for ${[...covered].join(', ')}`);
     assert.equal(failures.length, 0, failures.slice(0, 20).join('\n'));
+    assert.equal(covered.size, 5, `bodies compared for ${[...covered]} only`);
   });
 });
