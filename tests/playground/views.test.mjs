@@ -392,7 +392,8 @@ describe('tool choice, prompt caching and structured output controls', () => {
       await settled(page);
       const out = [];
       const output = await page.textContent('[data-testid="converse-output"]');
-      const errors = await page.$$eval('[data-testid="conversion-error"]', (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path, severity: l.dataset.severity })));
+      const read = (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path, message: l.querySelector('.message')?.textContent }));
+      const errors = await page.$$eval('[data-testid="conversion-error"]', read);
       if ('body' in entry) {
         let body;
         try {
@@ -405,7 +406,7 @@ describe('tool choice, prompt caching and structured output controls', () => {
         else covered.add(provider);
       } else if (output !== '') out.push('a body is shown but errors were expected');
       checkDiagnostics('conversion error', entry.errors, errors, out);
-      const warnings = await page.$$eval('[data-testid="conversion-warning"]', (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path })));
+      const warnings = await page.$$eval('[data-testid="conversion-warning"]', read);
       checkDiagnostics('conversion warning', entry.warnings, warnings, out);
       if (out.length) failures.push(`${id}:\n  ${out.join('\n  ')}`);
     }
