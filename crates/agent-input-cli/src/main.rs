@@ -641,4 +641,3 @@ fn register_plan(
     }
     Ok(true)
 }
-

@@ -151,7 +151,9 @@ fn swap_out(value: &mut Value, tokens: &mut [Token], owned: &[(usize, usize, usi
     while let Some(v) = stack.pop() {
         match v {
             Value::String(s) => {
-                if let Some(&(i, ..)) = owned.iter().find(|&&(_, ptr, len, _)| ptr == s.as_ptr() as usize && len == s.len()) {
+                if let Some(&(i, ..)) =
+                    owned.iter().find(|&&(_, ptr, len, _)| ptr == s.as_ptr() as usize && len == s.len())
+                {
                     tokens[i].data = std::mem::take(s);
                 }
             }
@@ -274,9 +276,8 @@ fn convert_for(
     BODY.with_borrow_mut(|body| match convert::convert_into(provider, request, options, false, body) {
         Ok(converted) if report.errors.is_empty() => {
             let short = shorten_json_text(body, payloads);
-            let view = serde_json::from_str::<Value>(&short)
-                .and_then(|v| serde_json::to_string_pretty(&v))
-                .unwrap_or(short);
+            let view =
+                serde_json::from_str::<Value>(&short).and_then(|v| serde_json::to_string_pretty(&v)).unwrap_or(short);
             let mut warnings = report.warnings;
             warnings.extend(converted);
             Conversion::Converted { view, warnings }

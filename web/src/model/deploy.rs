@@ -74,7 +74,9 @@ pub(crate) fn registration(settings: &Settings, deploy: &DeploySettings) -> Resu
         ));
     };
     let credential: Map<String, Value> = register::ModelProvider::parse(provider)
-        .map(|p| p.credential_keys().iter().map(|k| ((*k).to_string(), Value::String(format!("{{{{{k}}}}}")))).collect())
+        .map(|p| {
+            p.credential_keys().iter().map(|k| ((*k).to_string(), Value::String(format!("{{{{{k}}}}}")))).collect()
+        })
         .unwrap_or_default();
     let mut parameters = Map::new();
     if settings.provider == ProviderId::BedrockConverse && !deploy.region.trim().is_empty() {
