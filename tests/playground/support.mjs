@@ -166,3 +166,47 @@ export async function setJson(page, text) {
 export function cleanup(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * The conversion settings' fields for a fixture's options (the output pane's fields, as typed),
+ * or null when a field cannot hold them (a value the UI has no way to write).
+ */
+export function settingsFields(options = {}) {
+  const f = {
+    system: '', max_tokens: '', temperature: '', top_p: '', stop_sequences: '', tools: '', allow_prefill: false,
+    tool_choice: '', tool_choice_name: '', prompt_cache: false, prompt_cache_ttl: '', response_schema: '', response_name: '',
+  };
+  for (const [key, value] of Object.entries(options ?? {})) {
+    if (key === 'system' && typeof value === 'string') f.system = value;
+    else if (['max_tokens', 'temperature', 'top_p'].includes(key) && ['number', 'string'].includes(typeof value)) f[key] = String(value);
+    else if (key === 'stop_sequences' && Array.isArray(value) && value.every((s) => typeof s === 'string' && s !== '' && !s.includes('\n'))) f.stop_sequences = value.join('\n');
+    else if (key === 'tools') f.tools = JSON.stringify(value);
+    else if (key === 'allow_prefill' && typeof value === 'boolean') f.allow_prefill = value;
+    else if (key === 'tool_choice') {
+      if (value === 'required') f.tool_choice = 'any';
+      else if (['auto', 'any', 'none'].includes(value)) f.tool_choice = value;
+      else if (typeof value === 'string' && value.startsWith('tool:') && value.length > 5) {
+        f.tool_choice = 'tool';
+        f.tool_choice_name = value.slice(5);
+      } else if (value && typeof value === 'object' && Object.keys(value).length === 1 && typeof value.name === 'string' && value.name.trim() === value.name && value.name) {
+        f.tool_choice = 'tool';
+        f.tool_choice_name = value.name;
+      } else return null;
+    } else if (key === 'prompt_cache') {
+      if (value === true || value === 'true') f.prompt_cache = true;
+      else if (value === false || value === 'false') f.prompt_cache = false;
+      else if (value && typeof value === 'object' && Object.keys(value).length === 1 && ['5m', '1h'].includes(value.ttl)) {
+        f.prompt_cache = true;
+        f.prompt_cache_ttl = value.ttl;
+      } else return null;
+    } else if (key === 'response_format') {
+      if (!value || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).some((k) => !['schema', 'name'].includes(k))) return null;
+      if (value.schema === undefined || (value.name !== undefined && (typeof value.name !== 'string' || !value.name.trim() || value.name.trim() !== value.name))) return null;
+      f.response_schema = JSON.stringify(value.schema);
+      f.response_name = value.name ?? '';
+    } else return null;
+  }
+  // An empty text field means "not set": a string that is empty or blank cannot be told apart.
+  if (['max_tokens', 'temperature', 'top_p'].some((k) => k in (options ?? {}) && String(options[k]).trim() === '')) return null;
+  return f;
+}

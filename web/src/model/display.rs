@@ -1,6 +1,8 @@
 //! How views show values: long base64 shortened to its start and length (in a tree, or while
 //! scanning compact JSON text), and byte counts for people.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 /// Strings longer than this that look like base64 are shortened in views.
@@ -31,8 +33,26 @@ fn data_url_payload(s: &str) -> Option<usize> {
     (head.starts_with(b"data:") && head[..comma].ends_with(b";base64")).then_some(comma + 1)
 }
 
+/// Where a string literal starting at `rest` is one of `known` (base64 text already checked), as
+/// is or after a `data:…;base64,` prefix: (prefix length, payload length). Its first and last 64
+/// bytes, its length and its closing quote are compared, so megabytes are not scanned again.
+fn known_literal(rest: &str, known: &[&str]) -> Option<(usize, usize)> {
+    let at = data_url_payload(rest).unwrap_or(0);
+    let bytes = rest.as_bytes();
+    known.iter().find_map(|p| {
+        let (n, end) = (p.len(), at + p.len());
+        (n > SHORTEN_OVER
+            && bytes.get(end) == Some(&b'"')
+            && bytes[at..at + 64] == p.as_bytes()[..64]
+            && bytes[end - 64..end] == p.as_bytes()[n - 64..])
+            .then_some((at, n))
+    })
+}
+
 /// Shortens every long base64 string literal in JSON text, as [`shorten`] does in a tree.
-pub(crate) fn shorten_json_text(text: &str) -> String {
+/// Literals that are one of `known` (base64 text already checked, e.g. the validated request's
+/// payloads) are shortened without scanning them.
+pub(crate) fn shorten_json_text(text: &str, known: &[&str]) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len().min(1 << 16));
     let mut copied = 0;
@@ -43,6 +63,18 @@ pub(crate) fn shorten_json_text(text: &str) -> String {
             continue;
         }
         let start = i + 1;
+        if let Some((at, n)) = known_literal(&text[start..], known) {
+            let end = start + at + n;
+            let is_key = bytes[end + 1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
+            if !is_key {
+                let payload = &text[start + at..end];
+                out.push_str(&text[copied..start + at]);
+                let _ = write!(out, "{}… [{n} base64 characters]", &payload[..SHORTEN_KEEP]);
+                copied = end;
+            }
+            i = end + 1;
+            continue;
+        }
         let mut end = start;
         let mut escaped = false;
         while end < bytes.len() && bytes[end] != b'"' {
@@ -113,9 +145,13 @@ mod tests {
         assert_eq!(shorten_str(&url), Some(format!("data:image/png;base64,{}… [400 base64 characters]", &data[..48])));
         let text = format!(r#"{{"image_url":{{"url":"{url}"}}}}"#);
         assert_eq!(
-            shorten_json_text(&text),
+            shorten_json_text(&text, &[]),
             format!(r#"{{"image_url":{{"url":"data:image/png;base64,{}… [400 base64 characters]"}}}}"#, &data[..48])
         );
+        // Known payloads are shortened the same way without being scanned.
+        assert_eq!(shorten_json_text(&text, &[data.as_str()]), shorten_json_text(&text, &[]));
+        let bare = format!(r#"{{"bytes":"{data}","other":"{}"}}"#, "B".repeat(300));
+        assert_eq!(shorten_json_text(&bare, &[data.as_str()]), shorten_json_text(&bare, &[]));
         // Not base64 after the comma, or not a data URL: unchanged.
         assert_eq!(shorten_str(&format!("data:text/plain,{}", "é".repeat(200))), None);
         assert_eq!(shorten_str(&format!("data:image/png;base64,{}", "A".repeat(200))), None);

@@ -4,6 +4,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod backend;
+pub(crate) mod deploy;
 pub(crate) mod display;
 pub(crate) mod examples;
 pub(crate) mod input_form;

@@ -9,13 +9,32 @@ use super::media::preview_key;
 /// Payloads longer than this are shown in the JSON editor as placeholders.
 pub(crate) const TOKEN_OVER: usize = 4096;
 
-/// A media payload the JSON editor shows as a placeholder, each part a JSON string literal
-/// (quoted once when the editor is filled, not on every keystroke).
+/// A media payload the JSON editor shows as a placeholder: the placeholder (as shown, and as a
+/// JSON string literal), the payload itself, whether it passed the base64 check when the editor
+/// was filled (so the keystrokes after need not check it again), and its stand-in for the schema
+/// check (a JSON string literal).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Token {
+    text: String,
     placeholder: String,
-    payload: String,
+    /// The payload; moved into the analysed tree and back while the analysis runs.
+    pub(crate) data: String,
+    /// The payload's length as a JSON string literal.
+    quoted_len: usize,
+    pub(crate) valid: bool,
     stand_in: String,
+}
+
+impl Token {
+    /// Whether a string of the editor's JSON is this token's placeholder.
+    pub(crate) fn is_placeholder(&self, s: &str) -> bool {
+        s == self.text
+    }
+
+    /// How much longer `text` is with this token's payload in place of its placeholder.
+    pub(crate) fn extra_len(&self, text: &str) -> usize {
+        text.matches(self.placeholder.as_str()).count() * self.quoted_len.saturating_sub(self.placeholder.len())
+    }
 }
 
 /// A copy of the body for the JSON editor: every long `data` string replaced by a placeholder
@@ -35,7 +54,10 @@ pub(crate) fn with_tokens(value: &Value, tokens: &mut Vec<Token>) -> Value {
                         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
                         tokens.push(Token {
                             placeholder: quote(&token),
-                            payload: quote(s),
+                            text: token.clone(),
+                            quoted_len: quote(s).len(),
+                            valid: agent_input::base64::check(s).is_ok(),
+                            data: s.clone(),
                             stand_in: quote(&stand_in(s)),
                         });
                         (k.clone(), Value::String(token))
@@ -54,7 +76,13 @@ pub(crate) fn expand_tokens(text: &str, tokens: &[Token], for_schema: bool) -> S
     let mut text = text.to_string();
     for token in tokens {
         if text.contains(token.placeholder.as_str()) {
-            let with = if for_schema { &token.stand_in } else { &token.payload };
+            let payload;
+            let with = if for_schema {
+                &token.stand_in
+            } else {
+                payload = serde_json::to_string(&token.data).unwrap_or_default();
+                &payload
+            };
             text = text.replace(token.placeholder.as_str(), with);
         }
     }

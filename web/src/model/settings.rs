@@ -3,7 +3,7 @@
 //! `/options/<key>`, as everywhere else).
 
 use agent_input::{ConvertOptions, Diagnostic, ProviderId, Report, validate};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// The conversion settings as the output pane's fields hold them (text, as typed).
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +18,16 @@ pub(crate) struct Settings {
     /// A JSON array of tool specs, or empty.
     pub(crate) tools: String,
     pub(crate) allow_prefill: bool,
+    /// `tool_choice`: empty (not set), `auto`, `any`, `none`, or `tool` (the tool named in
+    /// `tool_choice_name`).
+    pub(crate) tool_choice: String,
+    pub(crate) tool_choice_name: String,
+    /// `prompt_cache`: on, with an optional ttl (`5m`, `1h`; empty: the provider's default).
+    pub(crate) prompt_cache: bool,
+    pub(crate) prompt_cache_ttl: String,
+    /// `response_format`: the answer's JSON Schema as typed (empty: not set) and its name.
+    pub(crate) response_schema: String,
+    pub(crate) response_name: String,
     /// An agent's `parameters_schema`, as typed, and whether the parameters are checked against it.
     pub(crate) schema: String,
     pub(crate) schema_on: bool,
@@ -34,6 +44,12 @@ impl Default for Settings {
             stop_sequences: String::new(),
             tools: String::new(),
             allow_prefill: false,
+            tool_choice: String::new(),
+            tool_choice_name: String::new(),
+            prompt_cache: false,
+            prompt_cache_ttl: String::new(),
+            response_schema: String::new(),
+            response_name: String::new(),
             schema: String::new(),
             schema_on: false,
         }
@@ -67,14 +83,67 @@ impl Settings {
                 Ok(tools) => {
                     object.insert("tools".into(), tools);
                 }
-                Err(e) => report.push(Diagnostic::new(
-                    agent_input::Code::InvalidParameter,
-                    agent_input::Path::root().key("options").key("tools"),
-                    format!("tools is not valid JSON: {e}"),
-                )),
+                Err(e) => report.push(not_json("tools", &e)),
             }
         }
+        self.features_json(&mut object, &mut report);
         (Value::Object(object), report)
+    }
+
+    /// Tool choice, prompt caching and structured output, in the option names of the core
+    /// (`tool_choice`, `prompt_cache`, `response_format`).
+    fn features_json(&self, object: &mut Map<String, Value>, report: &mut Report) {
+        match self.tool_choice.as_str() {
+            "" => {}
+            "tool" => {
+                object.insert("tool_choice".into(), json!({"name": self.tool_choice_name.trim()}));
+            }
+            choice => {
+                object.insert("tool_choice".into(), Value::String(choice.to_string()));
+            }
+        }
+        if self.prompt_cache {
+            let ttl = self.prompt_cache_ttl.trim();
+            object.insert("prompt_cache".into(), if ttl.is_empty() { Value::Bool(true) } else { json!({"ttl": ttl}) });
+        }
+        if !self.response_schema.trim().is_empty() {
+            match serde_json::from_str::<Value>(&self.response_schema) {
+                Ok(schema) => {
+                    let mut format = Map::new();
+                    format.insert("schema".into(), schema);
+                    if !self.response_name.trim().is_empty() {
+                        format.insert("name".into(), Value::String(self.response_name.trim().to_string()));
+                    }
+                    object.insert("response_format".into(), Value::Object(format));
+                }
+                Err(e) => report.push(not_json("response_format", &e)),
+            }
+        }
+    }
+
+    /// The settings `features_json` writes, read back from options JSON (a share link's).
+    pub(crate) fn read_features(&mut self, options: &Value) {
+        match options.get("tool_choice") {
+            Some(Value::String(choice)) => self.tool_choice.clone_from(choice),
+            Some(Value::Object(named)) => {
+                self.tool_choice = "tool".into();
+                self.tool_choice_name = named.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            }
+            _ => {}
+        }
+        match options.get("prompt_cache") {
+            Some(Value::Bool(on)) => self.prompt_cache = *on,
+            Some(Value::Object(cache)) => {
+                self.prompt_cache = true;
+                self.prompt_cache_ttl = cache.get("ttl").and_then(Value::as_str).unwrap_or_default().to_string();
+            }
+            _ => {}
+        }
+        if let Some(format) = options.get("response_format") {
+            self.response_schema =
+                format.get("schema").map(|s| serde_json::to_string_pretty(s).unwrap_or_default()).unwrap_or_default();
+            self.response_name = format.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        }
     }
 
     pub(crate) fn options(&self) -> (ConvertOptions, Report) {
@@ -86,5 +155,48 @@ impl Settings {
 
     pub(crate) fn validation_options(&self) -> validate::Options {
         validate::Options { allow_prefill: self.allow_prefill, ..validate::Options::default() }
+    }
+}
+
+fn not_json(key: &str, e: &serde_json::Error) -> Diagnostic {
+    Diagnostic::new(
+        agent_input::Code::InvalidParameter,
+        agent_input::Path::root().key("options").key(key),
+        format!("{key} is not valid JSON: {e}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_written_in_the_core_option_names() {
+        let settings = Settings {
+            tool_choice: "tool".into(),
+            tool_choice_name: " get_weather ".into(),
+            prompt_cache: true,
+            prompt_cache_ttl: "1h".into(),
+            response_schema: r#"{"type": "object"}"#.into(),
+            response_name: "answer".into(),
+            ..Settings::default()
+        };
+        let (options, report) = settings.options_json();
+        assert!(report.is_ok());
+        assert_eq!(
+            options,
+            json!({"tool_choice": {"name": "get_weather"}, "prompt_cache": {"ttl": "1h"},
+                   "response_format": {"schema": {"type": "object"}, "name": "answer"}})
+        );
+        let mut read = Settings::default();
+        read.read_features(&options);
+        assert_eq!(read.tool_choice_name, "get_weather");
+        assert_eq!((read.prompt_cache, read.prompt_cache_ttl.as_str()), (true, "1h"));
+        assert_eq!(read.response_name, "answer");
+        let plain = Settings { tool_choice: "any".into(), prompt_cache: true, ..Settings::default() };
+        assert_eq!(plain.options_json().0, json!({"tool_choice": "any", "prompt_cache": true}));
+        let bad = Settings { response_schema: "{".into(), ..Settings::default() };
+        let (_, report) = bad.options_json();
+        assert_eq!(report.errors[0].path.to_string(), "/options/response_format");
     }
 }

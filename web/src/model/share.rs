@@ -64,7 +64,7 @@ pub(crate) fn decode(fragment: &str) -> Option<(Value, Settings, usize)> {
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     };
-    let settings = Settings {
+    let mut settings = Settings {
         provider: shared
             .get("provider")
             .and_then(Value::as_str)
@@ -83,7 +83,9 @@ pub(crate) fn decode(fragment: &str) -> Option<(Value, Settings, usize)> {
         allow_prefill: shared.get("allow_prefill").and_then(Value::as_bool).unwrap_or(false),
         schema: shared.get("schema").and_then(Value::as_str).unwrap_or_default().to_string(),
         schema_on: shared.get("schema_on").and_then(Value::as_bool).unwrap_or(false),
+        ..Settings::default()
     };
+    settings.read_features(&options);
     let omitted = shared.get("omitted").and_then(Value::as_u64).map_or(0, |n| usize::try_from(n).unwrap_or(0));
     Some((request, settings, omitted))
 }

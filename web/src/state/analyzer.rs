@@ -12,16 +12,17 @@ use serde_json::Value;
 use crate::browser::page::now;
 use crate::browser::schema_module;
 use crate::browser::schema_module::Load;
-use crate::model::analysis::{self, Analysis};
-use crate::model::placeholders::for_schema;
+use crate::model::analysis::{self, Analysis, Known};
+use crate::model::placeholders::{Token, expand_tokens, for_schema};
 use crate::model::schema::{self, Field};
 use crate::model::settings::Settings;
 
-/// The body as the analysis reads it: the JSON editor's text (and the same text with media
-/// stand-ins, for the schema check), or the forms' value.
+/// The body as the analysis reads it: the JSON editor's text with its media tokens, or the
+/// forms' value with the count of their structure changes (the forms' payloads stay the same
+/// strings between two).
 pub(crate) enum Body {
-    Text { text: String, for_schema: String },
-    Tree(StoredValue<Value>),
+    Text { text: String, tokens: StoredValue<Vec<Token>> },
+    Tree { doc: StoredValue<Value>, structure: u64 },
 }
 
 /// The analysis and what it depends on besides the body.
@@ -38,8 +39,12 @@ pub(crate) struct Analyzer {
     pub(crate) schema_load: RwSignal<Load>,
     /// The form generated from the schema (re-rendered when the schema's fields change).
     pub(crate) schema_form: RwSignal<Option<Arc<Vec<Field>>>>,
+    /// Whether the compare view is open (only then is every provider's conversion computed).
+    pub(crate) compare_open: RwSignal<bool>,
     timer: StoredValue<Option<TimeoutHandle>>,
     last_cost: StoredValue<f64>,
+    /// The forms' payloads already checked, and the structure count they were checked at.
+    known: StoredValue<(u64, Known)>,
 }
 
 impl Analyzer {
@@ -52,8 +57,10 @@ impl Analyzer {
             analysis_ms: RwSignal::new(0.0),
             schema_load: RwSignal::new(Load::NotLoaded),
             schema_form: RwSignal::new(None),
+            compare_open: RwSignal::new(false),
             timer: StoredValue::new(None),
             last_cost: StoredValue::new(0.0),
+            known: StoredValue::new((0, Known::default())),
         }
     }
 
@@ -74,14 +81,30 @@ impl Analyzer {
     fn run(self, body: Body) {
         let start = now();
         let settings = self.settings.get_untracked();
+        let compare = self.compare_open.get_untracked();
         let (mut result, text) = match body {
-            Body::Text { text, for_schema } => (analysis::analyze_text(&text, &settings), Ok(for_schema)),
-            Body::Tree(doc) => (doc.with_value(|v| analysis::analyze_value(v, &settings)), Err(doc)),
+            Body::Text { text, tokens } => {
+                let result = tokens
+                    .try_update_value(|tokens| analysis::analyze_json(&text, tokens, &settings, compare))
+                    .unwrap_or_else(Analysis::empty);
+                (result, Ok((text, tokens)))
+            }
+            Body::Tree { doc, structure } => {
+                // Payloads are checked once per structure: field edits never replace them.
+                if self.known.with_value(|(at, _)| *at != structure) {
+                    let known = doc.with_value(Known::of_payloads);
+                    self.known.set_value((structure, known));
+                }
+                let result = self
+                    .known
+                    .with_value(|(_, known)| doc.with_value(|v| analysis::analyze_value(v, &settings, compare, known)));
+                (result, Err(doc))
+            }
         };
         if settings.schema_on {
             // The schema check reads the parameters and the prompt: media go as stand-ins.
             let body_text = move || match text {
-                Ok(text) => text,
+                Ok((text, tokens)) => tokens.with_value(|tokens| expand_tokens(&text, tokens, true)),
                 Err(doc) => doc.with_value(|v| serde_json::to_string(&for_schema(v)).unwrap_or_default()),
             };
             let module = self.schema_load.with_untracked(Load::module);

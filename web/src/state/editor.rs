@@ -72,12 +72,9 @@ impl Editor {
         self.analyzer.changed(move || match self.view.get_untracked() {
             EditorView::Json => {
                 let text = self.json_ref.get_untracked().map(|t| t.value()).unwrap_or_default();
-                let (full, for_schema) = self
-                    .media_tokens
-                    .with_value(|tokens| (expand_tokens(&text, tokens, false), expand_tokens(&text, tokens, true)));
-                Body::Text { text: full, for_schema }
+                Body::Text { text, tokens: self.media_tokens }
             }
-            EditorView::Form(_) => Body::Tree(self.doc),
+            EditorView::Form(_) => Body::Tree { doc: self.doc, structure: self.structure.get_untracked() },
         });
     }
 

@@ -6,6 +6,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::build_pane::BuildPane;
+use super::compare::ComparePane;
+use super::deploy::DeployPane;
 use super::execute_pane::ExecutePane;
 use super::highlight::highlight;
 use super::output_pane::OutputPane;
@@ -130,6 +132,8 @@ pub(crate) fn App() -> impl IntoView {
                     <ExecutePane editor=editor />
                 </section>
             </main>
+            <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>
+            <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings /></section>
             <div class="drop-overlay" aria-hidden="true">"Drop files to add them as content blocks"</div>
         </div>
     }

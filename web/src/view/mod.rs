@@ -3,7 +3,9 @@
 
 pub(crate) mod app;
 mod build_pane;
+mod compare;
 mod copy;
+mod deploy;
 mod diagnostics;
 mod execute_pane;
 mod forms;

@@ -91,6 +91,54 @@ pub(super) fn OutputPane(
                 <textarea id="tools" class="code" data-testid="tools" rows="3" spellcheck="false" prop:value=initial.tools.clone()
                     on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.tools = v); }></textarea>
             </div>
+            <div class="row">
+                <div class="field">
+                    <label for="tool-choice">"Tool choice"</label>
+                    <select id="tool-choice" data-testid="tool-choice" on:change=move |ev| {
+                        let v = event_target_value(&ev); settings.update(|s| s.tool_choice = v);
+                    }>
+                        {[("", "provider default"), ("auto", "auto"), ("any", "any (required)"), ("none", "none"), ("tool", "a named tool")]
+                            .into_iter()
+                            .map(|(value, label)| view! { <option value=value selected=initial.tool_choice == value>{label}</option> })
+                            .collect::<Vec<_>>()}
+                    </select>
+                </div>
+                <div class="field" class:hidden=move || settings.with(|s| s.tool_choice != "tool")>
+                    <label for="tool-choice-name">"Tool name"</label>
+                    <input type="text" id="tool-choice-name" data-testid="tool-choice-name" placeholder="one of the tools"
+                        prop:value=initial.tool_choice_name.clone()
+                        on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.tool_choice_name = v); } />
+                </div>
+            </div>
+            <div class="row">
+                <label class="check">
+                    <input type="checkbox" data-testid="prompt-cache" prop:checked=initial.prompt_cache
+                        on:change=move |ev| { let v = event_target_checked(&ev); settings.update(|s| s.prompt_cache = v); } />
+                    " Prompt caching (after the system prompt and the tools)"
+                </label>
+                <div class="field">
+                    <label for="prompt-cache-ttl">"Cache TTL"</label>
+                    <select id="prompt-cache-ttl" data-testid="prompt-cache-ttl" on:change=move |ev| {
+                        let v = event_target_value(&ev); settings.update(|s| s.prompt_cache_ttl = v);
+                    }>
+                        {[("", "default"), ("5m", "5 minutes"), ("1h", "1 hour")]
+                            .into_iter()
+                            .map(|(value, label)| view! { <option value=value selected=initial.prompt_cache_ttl == value>{label}</option> })
+                            .collect::<Vec<_>>()}
+                    </select>
+                </div>
+            </div>
+            <div class="field">
+                <label for="response-schema">"Structured output: the answer's JSON Schema"</label>
+                <textarea id="response-schema" class="code" data-testid="response-schema" rows="3" spellcheck="false"
+                    placeholder="{\"type\": \"object\", \"properties\": {…}}" prop:value=initial.response_schema.clone()
+                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.response_schema = v); }></textarea>
+            </div>
+            <div class="field">
+                <label for="response-name">"Schema name"</label>
+                <input type="text" id="response-name" data-testid="response-name" placeholder="response" prop:value=initial.response_name.clone()
+                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.response_name = v); } />
+            </div>
             <label class="check">
                 <input type="checkbox" data-testid="allow-prefill" prop:checked=initial.allow_prefill
                     on:change=move |ev| { let v = event_target_checked(&ev); settings.update(|s| s.allow_prefill = v); } />

@@ -9,7 +9,7 @@
 //! (`BedrockConverseModelProvider`, `OpenaiV1ChatCompletionsModelProvider`,
 //! `GeminiV1BetaGenerateContentModelProvider`, `createConnector`), so an agent registered the
 //! old way talks to its model as one registered the new way does. No I/O: the plan is data;
-//! the CLI prints it as JSON or as a curl script.
+//! the CLI prints it as JSON or as a curl script ([`curl_script`]).
 //!
 //! A later step uses an id returned by an earlier one through a placeholder `{{connector_id}}` /
 //! `{{model_id}}`: the whole JSON string `"{{connector_id}}"` is to be replaced by the
@@ -32,6 +32,7 @@
 mod body;
 mod connector;
 mod preview;
+mod script;
 mod template;
 
 use std::fmt;
@@ -41,6 +42,7 @@ use serde_json::{Map, Value};
 
 pub use body::{ModelProvider, Registration};
 pub use preview::{Preview, preview};
+pub use script::curl_script;
 pub use template::{SubstitutionError, escape_parameter, substitute};
 
 use crate::diagnostic::{Code, Diagnostic, Report};

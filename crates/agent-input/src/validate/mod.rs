@@ -190,10 +190,24 @@ pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.
 pub fn validate_request<'a>(document: &'a Document<'_>, options: &Options) -> Validation<'a> {
+    validate_request_known(document, options, None)
+}
+
+/// [`validate_request`] for a caller that validates the same large payloads again and again (the
+/// playground, once a keystroke): `known(text)` answering `true` says this base64 text is one the
+/// caller has already seen pass [`crate::base64::check`], and the alphabet scan is skipped (the
+/// signature is still sniffed). The caller must answer from text it owns and has not changed
+/// since (its address and length), never from a guess at the content.
+pub fn validate_request_known<'a, 'o>(
+    document: &'a Document<'_>,
+    options: &'o Options,
+    known: Option<&'o dyn Fn(&str) -> bool>,
+) -> Validation<'a> {
     if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
         return Validation::failed(report);
     }
     let mut validator = Validator::new(options);
+    validator.known_base64 = known;
     let root = Path::root();
     let request = validator.request(&document.root, Loc::Root(&root));
     if options.ml_commons

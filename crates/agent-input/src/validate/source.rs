@@ -83,8 +83,10 @@ impl Validator<'_> {
             prefix_len = leading + comma + 1;
             text = &text[comma + 1..];
         }
-        // One vectorized pass decides the common case; only invalid text is searched for whitespace.
-        let stripped = if base64::check(text).is_ok() { Cow::Borrowed(text) } else { base64::strip_whitespace(text) };
+        // One vectorized pass decides the common case (none for text the caller has seen pass
+        // it); only invalid text is searched for whitespace.
+        let clean = self.known_base64.is_some_and(|known| known(text)) || base64::check(text).is_ok();
+        let stripped = if clean { Cow::Borrowed(text) } else { base64::strip_whitespace(text) };
         if matches!(stripped, Cow::Owned(_)) {
             self.push(diagnostics::base64_whitespace_removed(loc.to_path()));
         }
@@ -92,7 +94,8 @@ impl Validator<'_> {
             self.push(diagnostics::empty_base64(loc.to_path()));
             return None;
         }
-        if let Err(error) = base64::check(&stripped) {
+        // Text that passed once is not scanned again.
+        if let Err(error) = if clean { Ok(()) } else { base64::check(&stripped) } {
             let offset = match error {
                 Base64Error::InvalidChar { offset, .. } | Base64Error::MisplacedPadding { offset } => offset,
                 Base64Error::BadLength { len } => len.min(stripped.len()),

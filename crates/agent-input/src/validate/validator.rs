@@ -25,6 +25,8 @@ pub(super) struct Validator<'o> {
     pub(super) input_type: Option<InputType>,
     /// The request's input is its `parameters.prompt` (no `input`, no `question`).
     pub(super) prompt_only: bool,
+    /// The caller's memo of base64 text already checked (`validate_request_known`).
+    pub(super) known_base64: Option<&'o dyn Fn(&str) -> bool>,
 }
 
 /// The fields of `object` (at `loc`), read as the validator reads them: `null` is a value of the
@@ -39,7 +41,7 @@ pub(super) fn fields<'v, 'a, 'p, 'w>(
 
 impl<'o> Validator<'o> {
     pub(super) fn new(options: &'o Options) -> Self {
-        Self { options, report: Report::default(), input_type: None, prompt_only: false }
+        Self { options, report: Report::default(), input_type: None, prompt_only: false, known_base64: None }
     }
 
     pub(super) fn finish<'a>(self, request: Option<ExecuteRequest<'a>>, text: Option<&'a str>) -> Validation<'a> {

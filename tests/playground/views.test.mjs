@@ -1,0 +1,422 @@
+// The playground's request-side views in Chromium against a real agent-gateway: "Compare
+// providers" (every provider's body or errors for the input, checked against the provider
+// fixtures), "Deploy to OpenSearch" (the registration plan for ml-commons 3.4 and 3.9, checked
+// against the registration fixtures, and its copied curl script run against a stub cluster), and
+// the conversion controls for tool choice, prompt caching and structured output (checked against
+// the provider fixtures that use those options).
+//
+// Run: node --test tests/playground/views.test.mjs   (after scripts/build-site)
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs';
+import { launchBrowser, openPlayground, repo, setJson, settingsFields, settled, shot, startGateway } from './support.mjs';
+
+let gateway;
+let browser;
+let page;
+let seen;
+
+before(async () => {
+  gateway = await startGateway();
+  browser = await launchBrowser();
+  ({ page, seen } = await openPlayground(browser, gateway.base, { width: 1400 }));
+});
+
+after(async () => {
+  await browser?.close();
+  await gateway?.stop();
+});
+
+const SHORTEN_OVER = 256; // web/src/model/display.rs
+const SHORTEN_KEEP = 48;
+
+/** What the views show of a value: long base64 strings (and data: URLs' payloads) shortened. */
+function shortened(value) {
+  if (typeof value === 'string') {
+    const prefix = /^data:[^,]*;base64,/.exec(value.slice(0, SHORTEN_OVER))?.[0] ?? '';
+    const payload = value.slice(prefix.length);
+    return payload.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(payload)
+      ? `${prefix}${payload.slice(0, SHORTEN_KEEP)}… [${payload.length} base64 characters]`
+      : value;
+  }
+  if (Array.isArray(value)) return value.map(shortened);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
+  }
+  return value;
+}
+
+/** Every column of the compare view: provider, state, body text, errors and warnings. */
+function compareColumns() {
+  return page.$$eval('[data-testid="compare-provider"]', (columns) => {
+    const list = (root, testid) =>
+      [...root.querySelectorAll(`[data-testid="${testid}"]`)].map((li) => {
+        const d = { code: li.dataset.code, path: li.dataset.path, severity: li.dataset.severity };
+        d.message = li.querySelector('.message')?.textContent;
+        if (li.dataset.expected !== undefined) d.expected = JSON.parse(li.dataset.expected);
+        if (li.dataset.received !== undefined) d.received = li.dataset.received;
+        if (li.dataset.limit !== undefined) d.limit = Number(li.dataset.limit);
+        if (li.dataset.actual !== undefined) d.actual = Number(li.dataset.actual);
+        return d;
+      });
+    return columns.map((c) => ({
+      provider: c.dataset.provider,
+      state: c.dataset.state,
+      body: c.querySelector('[data-testid="compare-body"]')?.textContent ?? null,
+      errors: list(c, 'compare-error'),
+      warnings: list(c, 'compare-warning'),
+    }));
+  });
+}
+
+describe('compare providers', () => {
+  test('every provider shows its body or its errors, as the provider fixtures say', async () => {
+    // The provider fixtures' cases without options, grouped by request: each group is one input
+    // and what each provider the fixtures cover must show for it.
+    const groups = new Map();
+    for (const { file, name, case: c } of loadAll()) {
+      if (!file.startsWith('providers-') || !('request' in c) || c.expect.valid !== true) continue;
+      for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
+        if (entry.options && Object.keys(entry.options).length > 0) continue;
+        const text = JSON.stringify(subject(c).value);
+        if (!groups.has(text)) groups.set(text, {});
+        groups.get(text)[provider] = { entry, id: `${file}/${name}` };
+      }
+    }
+    // Those that several providers cover: the quickest way to see who takes what.
+    const chosen = [...groups.entries()].filter(([, by]) => Object.keys(by).length >= 3);
+    assert.ok(chosen.length >= 10, `only ${chosen.length} inputs with three or more providers in the fixtures`);
+
+    await page.click('[data-testid="compare"] summary');
+    const failures = [];
+    let bodies = 0;
+    let refusals = 0;
+    for (const [text, by] of chosen) {
+      await setJson(page, text);
+      const columns = await compareColumns();
+      assert.deepEqual(
+        columns.map((c) => c.provider).sort(),
+        await page.$$eval('[data-testid="provider-select"] option', (os) => os.map((o) => o.value).sort()),
+        'one column per provider',
+      );
+      for (const column of columns) {
+        // Every provider shows one or the other, whatever the fixtures say.
+        if (column.state === 'converted' ? column.body === null : column.errors.length === 0) {
+          failures.push(`${text.slice(0, 80)}: ${column.provider} shows neither a body nor errors`);
+        }
+        const want = by[column.provider];
+        if (!want) continue;
+        const out = [];
+        if ('body' in want.entry) {
+          bodies++;
+          let body;
+          try {
+            body = JSON.parse(column.body);
+          } catch {
+            out.push(`no body; errors ${JSON.stringify(column.errors)}`);
+          }
+          const expected = shortened(subject({ request: want.entry.body }).value);
+          if (body !== undefined && !jsonEq(expected, body)) {
+            out.push(`body differs\n  expected: ${JSON.stringify(expected).slice(0, 800)}\n  actual:   ${JSON.stringify(body).slice(0, 800)}`);
+          }
+        } else {
+          refusals++;
+          if (column.body !== null) out.push('a body is shown but errors were expected');
+        }
+        checkDiagnostics('error', want.entry.errors, column.errors, out);
+        checkDiagnostics('warning', want.entry.warnings, column.warnings, out);
+        if (out.length) failures.push(`${want.id} (${column.provider}):\n  ${out.join('\n  ')}`);
+      }
+    }
+    console.log(`# compare view: ${chosen.length} inputs, ${bodies} bodies and ${refusals} refusals compared with the fixtures`);
+    assert.equal(failures.length, 0, failures.slice(0, 20).join('\n'));
+    assert.ok(bodies > 20 && refusals > 5, `${bodies} bodies, ${refusals} refusals`);
+    await shot(page, 'compare');
+  });
+
+  test('an invalid input says so, and media stay shortened in every column', async () => {
+    await setJson(page, '{"input": ""}');
+    assert.equal(await page.locator('[data-testid="compare-provider"]').count(), 0);
+    assert.match(await page.textContent('[data-testid="compare-status"]'), /Fix the input's errors/);
+    // 6 KB of PNG: every column that takes it shows it shortened (the OpenAI ones as data: URLs).
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(6000, 7)]);
+    const data = png.toString('base64');
+    await setJson(page, JSON.stringify({ input: [{ type: 'text', text: 'Describe' }, { type: 'image', source: { type: 'base64', format: 'png', data } }] }));
+    const columns = await compareColumns();
+    const converted = columns.filter((c) => c.state === 'converted');
+    assert.equal(converted.length, 5, JSON.stringify(columns.map((c) => [c.provider, c.errors])));
+    for (const c of converted) {
+      assert.ok(!c.body.includes(data), `${c.provider} shows the whole payload`);
+      assert.ok(c.body.includes(`${data.slice(0, SHORTEN_KEEP)}… [${data.length} base64 characters]`), c.provider);
+    }
+    // Closed, the view costs nothing: no columns are computed.
+    await page.click('[data-testid="compare"] summary');
+    await setJson(page, '{"input": "Hi"}');
+    assert.equal(await page.locator('[data-testid="compare-provider"]').count(), 0);
+  });
+});
+
+const registrationDir = join(repo, 'crates', 'agent-input', 'tests', 'data', 'registration');
+const registrationFixture = (name) => JSON.parse(readFileSync(join(registrationDir, `${name}.json`), 'utf8'));
+
+async function openDeploy() {
+  if (!(await page.$eval('[data-testid="deploy"]', (d) => d.open))) await page.click('[data-testid="deploy"] summary');
+}
+
+async function setDeploy(selector, value) {
+  await page.$eval(
+    selector,
+    (el, v) => {
+      el.value = v;
+      el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+    },
+    value,
+  );
+}
+
+async function shownSteps() {
+  return page.$$eval('[data-testid="deploy-step"]', (steps) =>
+    steps.map((s) => ({
+      method: s.dataset.method,
+      path: s.dataset.path,
+      body: JSON.parse(s.querySelector('[data-testid="deploy-step-body"]').textContent),
+    })),
+  );
+}
+
+/** A stub cluster on 127.0.0.1: records each call and answers with an id, as ml-commons does. */
+async function stubCluster() {
+  const calls = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      calls.push({ method: req.method, path: req.url, body: JSON.parse(body), auth: req.headers.authorization });
+      const answers = {
+        '/_plugins/_ml/connectors/_create': { connector_id: 'conn-1' },
+        '/_plugins/_ml/models/_register': { task_id: 't-1', status: 'CREATED', model_id: 'model-1' },
+        '/_plugins/_ml/agents/_register': { agent_id: 'agent-1' },
+        '/_cluster/settings': { acknowledged: true },
+      };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answers[req.url] ?? {}));
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { calls, url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+function runScript(script, env) {
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-script-'));
+  const file = join(dir, 'register.sh');
+  writeFileSync(file, script);
+  return new Promise((resolve) => {
+    const child = spawn('bash', [file], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => {
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('deploy to OpenSearch', () => {
+  for (const name of ['bedrock_legacy', 'unified']) {
+    test(`the plan for ${name} (ml-commons ${registrationFixture(name).version}) is the fixture's, copyable for Dev Tools and as curl`, async () => {
+      const fixture = registrationFixture(name);
+      await openDeploy();
+      await setDeploy('[data-testid="deploy-version"]', fixture.version);
+      await setDeploy('[data-testid="deploy-body"]', JSON.stringify(fixture.registration, null, 2));
+      await page.waitForSelector('[data-testid="deploy-step"]');
+      assert.equal(await page.getAttribute('[data-testid="deploy-status"]', 'data-api'), fixture.expect.api);
+      const steps = await shownSteps();
+      assert.deepEqual(
+        steps,
+        fixture.expect.steps.map(({ method, path, body }) => ({ method, path, body })),
+      );
+      const warnings = await page.$$eval('[data-testid="deploy-warning"]', (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path })));
+      const out = [];
+      checkDiagnostics('warning', fixture.expect.warnings, warnings, out);
+      assert.deepEqual(out, []);
+
+      // Dev Tools console text: each call as `METHOD path` and its body, the ids to paste named.
+      await page.click('[data-testid="deploy-copy-console"]');
+      const console = await page.evaluate(() => navigator.clipboard.readText());
+      const blocks = console.split(/\n(?=(?:POST|PUT) )/).slice(1);
+      assert.equal(blocks.length, fixture.expect.steps.length, console);
+      fixture.expect.steps.forEach((step, i) => {
+        const [line, ...rest] = blocks[i].split('\n');
+        assert.equal(line, `${step.method} ${step.path}`);
+        const json = rest.join('\n').split(/\n\n#/)[0];
+        assert.deepEqual(JSON.parse(json), step.body);
+      });
+      if (fixture.expect.steps.length === 3) {
+        assert.match(console, /# Replace "\{\{connector_id\}\}" with the connector_id returned above\.\n# 2\.\nPOST \/_plugins\/_ml\/models\/_register/);
+        assert.match(console, /# Replace "\{\{model_id\}\}" with the model_id returned above\.\n# 3\.\nPOST \/_plugins\/_ml\/agents\/_register/);
+      }
+
+      // The curl script, run against a stub cluster: the calls arrive in order with the ids threaded.
+      await page.click('[data-testid="deploy-copy-curl"]');
+      const script = await page.evaluate(() => navigator.clipboard.readText());
+      assert.equal(script, await page.textContent('[data-testid="deploy-curl"]'));
+      const cluster = await stubCluster();
+      try {
+        const run = await runScript(script, { OPENSEARCH_URL: cluster.url, OPENSEARCH_AUTH: 'admin:secret' });
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stdout.trim(), 'agent-1');
+        const expected = fixture.expect.steps.map(({ method, path, body }) => ({
+          method,
+          path,
+          body: JSON.parse(JSON.stringify(body).replaceAll('"{{connector_id}}"', '"conn-1"').replaceAll('"{{model_id}}"', '"model-1"')),
+          auth: `Basic ${Buffer.from('admin:secret').toString('base64')}`,
+        }));
+        assert.deepEqual(cluster.calls, expected);
+      } finally {
+        await cluster.close();
+      }
+      await shot(page, `deploy-${name}`);
+    });
+  }
+
+  test('the registration body follows the conversion settings, and bad bodies list their problems', async () => {
+    await openDeploy();
+    await page.click('[data-testid="deploy-rebuild"]');
+    await page.$eval('.settings', (d) => (d.open = true));
+    await page.selectOption('[data-testid="provider-select"]', 'openai-chat');
+    await page.fill('[data-testid="system-prompt"]', 'Be brief.');
+    await page.fill('#max-tokens', '300');
+    await setDeploy('[data-testid="deploy-version"]', '3.4');
+    await page.waitForFunction(() => document.querySelector('[data-testid="deploy-body"]').value.includes('Be brief.'));
+    const body = JSON.parse(await page.inputValue('[data-testid="deploy-body"]'));
+    assert.equal(body.model.model_provider, 'openai/v1/chat/completions');
+    assert.deepEqual(body.model.credential, { openai_api_key: '{{openai_api_key}}' });
+    assert.deepEqual(body.model.model_parameters, { system_prompt: 'Be brief.', max_tokens: '300' });
+    const steps = await shownSteps();
+    assert.deepEqual(steps.map((s) => s.path), ['/_plugins/_ml/connectors/_create', '/_plugins/_ml/models/_register', '/_plugins/_ml/agents/_register']);
+    // ml-commons' OpenAI provider: the connector's parameters carry the model and model_parameters.
+    assert.equal(steps[0].body.parameters.model, body.model.model_id);
+    assert.equal(steps[0].body.parameters.max_tokens, '300');
+    assert.equal(steps[2].body.parameters._llm_interface, 'openai/v1/chat/completions');
+
+    // A body with problems: each at its path, nothing to copy.
+    await setDeploy('[data-testid="deploy-body"]', '{"name": "x", "model": {"model_id": "m", "model_provider": "nope"}}');
+    await page.waitForSelector('[data-testid="deploy-error"]');
+    const errors = await page.$$eval('[data-testid="deploy-error"]', (ls) => ls.map((l) => `${l.dataset.code} ${l.dataset.path}`));
+    assert.ok(errors.includes('missing_field /type'), errors.join(', '));
+    assert.ok(errors.includes('invalid_parameter /model/model_provider'), errors.join(', '));
+    await page.click('[data-testid="deploy-copy-curl"]');
+    assert.match(await page.textContent('.deploy [role="status"]'), /Nothing to copy/);
+
+    // ml-commons' model block has no Anthropic provider.
+    await page.click('[data-testid="deploy-rebuild"]');
+    await page.selectOption('[data-testid="provider-select"]', 'anthropic-messages');
+    await page.waitForSelector('[data-testid="deploy-unavailable"]');
+    assert.match(await page.textContent('[data-testid="deploy-unavailable"]'), /no provider for Anthropic/);
+    await page.selectOption('[data-testid="provider-select"]', 'bedrock-converse');
+    assert.deepEqual(seen.errors, []);
+  });
+});
+
+/** Sets a settings field as a person does (input or change event), hidden or not. */
+function setControl(selector, value) {
+  return page.$eval(
+    selector,
+    (el, v) => {
+      if (el.type === 'checkbox') {
+        if (el.checked !== v) {
+          el.checked = v;
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      } else if (el.value !== v) {
+        el.value = v;
+        el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+      }
+    },
+    value,
+  );
+}
+
+/** The fixture cases whose options use the new controls, with what the controls must be set to. */
+function controlCases() {
+  const cases = [];
+  const CONTROLLED = ['tool_choice', 'prompt_cache', 'response_format'];
+  for (const { file, name, case: c } of loadAll()) {
+    if (!file.startsWith('providers-') || !('request' in c)) continue;
+    for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
+      const options = entry.options ?? {};
+      if (!Object.keys(options).some((k) => CONTROLLED.includes(k))) continue;
+      const fields = settingsFields(options);
+      if (fields) cases.push({ id: `${file}/${name} (${provider})`, c, provider, entry, fields });
+    }
+  }
+  return cases;
+}
+
+describe('tool choice, prompt caching and structured output controls', () => {
+  test('the controls give the request bodies the provider fixtures give for those options', async () => {
+    const cases = controlCases();
+    assert.ok(cases.length >= 10, `only ${cases.length} provider fixture cases use tool_choice, prompt_cache or response_format (core support: branch core-features)`);
+    await page.$eval('.settings', (d) => (d.open = true));
+    const failures = [];
+    const covered = new Set();
+    for (const { id, c, provider, entry, fields } of cases) {
+      for (const [selector, value] of [
+        ['[data-testid="provider-select"]', provider],
+        ['[data-testid="system-prompt"]', fields.system],
+        ['#max-tokens', fields.max_tokens],
+        ['#temperature', fields.temperature],
+        ['#top-p', fields.top_p],
+        ['#stop-sequences', fields.stop_sequences],
+        ['[data-testid="tools"]', fields.tools],
+        ['[data-testid="allow-prefill"]', fields.allow_prefill],
+        ['[data-testid="tool-choice"]', fields.tool_choice],
+        ['[data-testid="tool-choice-name"]', fields.tool_choice_name],
+        ['[data-testid="prompt-cache"]', fields.prompt_cache],
+        ['[data-testid="prompt-cache-ttl"]', fields.prompt_cache_ttl],
+        ['[data-testid="response-schema"]', fields.response_schema],
+        ['[data-testid="response-name"]', fields.response_name],
+      ]) {
+        await setControl(selector, value);
+      }
+      await setJson(page, JSON.stringify(subject(c).value));
+      await settled(page);
+      const out = [];
+      const output = await page.textContent('[data-testid="converse-output"]');
+      const read = (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path, message: l.querySelector('.message')?.textContent }));
+      const errors = await page.$$eval('[data-testid="conversion-error"]', read);
+      if ('body' in entry) {
+        let body;
+        try {
+          body = JSON.parse(output);
+        } catch {
+          out.push(`no body; errors ${JSON.stringify(errors)}`);
+        }
+        const want = shortened(subject({ request: entry.body }).value);
+        if (body !== undefined && !jsonEq(want, body)) out.push(`body differs\n  expected: ${JSON.stringify(want).slice(0, 800)}\n  actual:   ${JSON.stringify(body).slice(0, 800)}`);
+        else covered.add(provider);
+      } else if (output !== '') out.push('a body is shown but errors were expected');
+      checkDiagnostics('conversion error', entry.errors, errors, out);
+      const warnings = await page.$$eval('[data-testid="conversion-warning"]', read);
+      checkDiagnostics('conversion warning', entry.warnings, warnings, out);
+      if (out.length) failures.push(`${id}:\n  ${out.join('\n  ')}`);
+    }
+    // Leave the settings as they were.
+    const defaults = settingsFields({});
+    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools']]) {
+      await setControl(selector, defaults[key]);
+    }
+    console.log(`# controls: ${cases.length} fixture cases through the tool choice, caching and structured output controls; bodies for ${[...covered].join(', ')}`);
+    assert.equal(failures.length, 0, failures.slice(0, 20).join('\n'));
+    assert.equal(covered.size, 5, `bodies compared for ${[...covered]} only`);
+  });
+});
