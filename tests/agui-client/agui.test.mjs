@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpAgent } from '@ag-ui/client';
-import { EventSchemas } from '@ag-ui/core';
+import { EventSchemas } from '@ag-ui/core/schemas';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 
 const here = dirname(fileURLToPath(import.meta.url));
