@@ -41,13 +41,19 @@ fn body() -> (Vec<u8>, usize) {
         while text.len() < 20 + i % 61 {
             text.push_str(words[(i * 7 + text.len()) % words.len()]);
         }
-        out.extend(frame("contentBlockDelta", &json!({"contentBlockIndex": 0, "delta": {"text": text}, "p": "abcdefgh"})));
+        out.extend(frame(
+            "contentBlockDelta",
+            &json!({"contentBlockIndex": 0, "delta": {"text": text}, "p": "abcdefgh"}),
+        ));
         deltas += 1;
         i += 1;
     }
     out.extend(frame("contentBlockStop", &json!({"contentBlockIndex": 0})));
     out.extend(frame("messageStop", &json!({"stopReason": "end_turn"})));
-    out.extend(frame("metadata", &json!({"usage": {"inputTokens": 9, "outputTokens": deltas, "totalTokens": deltas + 9}})));
+    out.extend(frame(
+        "metadata",
+        &json!({"usage": {"inputTokens": 9, "outputTokens": deltas, "totalTokens": deltas + 9}}),
+    ));
     (out, deltas)
 }
 

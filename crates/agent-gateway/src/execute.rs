@@ -74,7 +74,10 @@ pub struct Turn {
 
 impl std::fmt::Debug for Turn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Turn").field("agent_id", &self.agent_id).field("memory_id", &self.memory_id).finish_non_exhaustive()
+        f.debug_struct("Turn")
+            .field("agent_id", &self.agent_id)
+            .field("memory_id", &self.memory_id)
+            .finish_non_exhaustive()
     }
 }
 

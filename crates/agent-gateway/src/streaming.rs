@@ -52,7 +52,8 @@ pub async fn respond(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     };
     let turn = execute::begin(state, agent_id, input).await.map_err(|mut error| {
         if let Some(offset) = offset {
-            error.details = error.details.into_iter().map(|d| Diagnostic { path: to_messages(&d.path, offset), ..d }).collect();
+            error.details =
+                error.details.into_iter().map(|d| Diagnostic { path: to_messages(&d.path, offset), ..d }).collect();
         }
         error
     })?;
@@ -80,7 +81,11 @@ fn read_agui(body: &[u8], max_body_bytes: usize) -> Result<Option<AgUiRun>, ApiE
         return Ok(None);
     }
     let value: Value = serde_json::from_slice(body).map_err(|e| {
-        ApiError::invalid_one(Diagnostic::new(Code::InvalidJson, Path::root(), format!("the request is not valid JSON: {e}")))
+        ApiError::invalid_one(Diagnostic::new(
+            Code::InvalidJson,
+            Path::root(),
+            format!("the request is not valid JSON: {e}"),
+        ))
     })?;
     let limits = validate::Limits { max_body_bytes, ..validate::Limits::default() };
     let mut run =
@@ -117,11 +122,8 @@ async fn agui_turn(state: &AppState, run: AgUiRun) -> Result<(TurnInput, String,
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .is_some();
-    let offset = if known {
-        messages.iter().rposition(|m| m.role.as_str() == "assistant").map_or(0, |i| i + 1)
-    } else {
-        0
-    };
+    let offset =
+        if known { messages.iter().rposition(|m| m.role.as_str() == "assistant").map_or(0, |i| i + 1) } else { 0 };
     let new = &messages[offset..];
     if new.is_empty() {
         let why = if messages.is_empty() {
@@ -133,7 +135,8 @@ async fn agui_turn(state: &AppState, run: AgUiRun) -> Result<(TurnInput, String,
         return Err(ApiError::invalid_one(Diagnostic::new(Code::EmptyField, Path::root().key("messages"), why)));
     }
     let body = json!({"input": new, "parameters": {"memory_id": run.thread_id}});
-    let body = serde_json::to_vec(&body).map_err(|e| ApiError::internal(format!("the input could not be written: {e}")))?;
+    let body =
+        serde_json::to_vec(&body).map_err(|e| ApiError::internal(format!("the input could not be written: {e}")))?;
     Ok((TurnInput { body, create_memory: true, tools: run.tools }, run.run_id, Some(offset)))
 }
 
@@ -226,7 +229,10 @@ async fn relay(turn: &mut Turn, run: &mut RunEvents, sender: &mpsc::Sender<Bytes
         Streaming::Body { provider: id, mut response, timeout } => {
             let mut decoder = Decoder::new(id);
             let mut read = 0_usize;
-            while let Some(chunk) = provider::next_chunk(&mut response, timeout).await.map_err(|e| Stop::provider(e, &turn.provider_name))? {
+            while let Some(chunk) = provider::next_chunk(&mut response, timeout)
+                .await
+                .map_err(|e| Stop::provider(e, &turn.provider_name))?
+            {
                 read += chunk.len();
                 if read > provider::MAX_STREAM_BYTES {
                     return Err(Stop::Failed(
@@ -234,7 +240,9 @@ async fn relay(turn: &mut Turn, run: &mut RunEvents, sender: &mpsc::Sender<Bytes
                         "provider_bad_response".into(),
                     ));
                 }
-                let events = decoder.feed(&chunk).map_err(|e| Stop::Failed(format!("{}: {e}", turn.provider_name), e.code().into()))?;
+                let events = decoder
+                    .feed(&chunk)
+                    .map_err(|e| Stop::Failed(format!("{}: {e}", turn.provider_name), e.code().into()))?;
                 let mut out = Vec::new();
                 for event in &events {
                     if let StreamEvent::Error { code, message } = event {

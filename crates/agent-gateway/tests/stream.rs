@@ -100,9 +100,8 @@ async fn stream(http: &reqwest::Client, url: &str, body: &Value) -> Streamed {
     let response =
         http.post(url).header("content-type", "application/json").body(body.to_string()).send().await.unwrap();
     let status = response.status().as_u16();
-    let header = |name: &str| {
-        response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string()
-    };
+    let header =
+        |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
     let (content_type, cache_control) = (header("content-type"), header("cache-control"));
     let text = response.text().await.unwrap();
     let events = if status == 200 { parse_sse(&text) } else { vec![serde_json::from_str(&text).unwrap()] };
@@ -194,12 +193,34 @@ fn providers() -> Vec<(&'static str, &'static str, Vec<u8>, &'static str, Value)
             "/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream",
             json!({}),
         ),
-        ("openai/v1/chat/completions", "text/event-stream", sample("openai_chat.sse"), "/v1/chat/completions",
-            json!({"stream": true, "stream_options": {"include_usage": true}})),
-        ("openai-responses", "text/event-stream", sample("openai_responses.sse"), "/v1/responses", json!({"stream": true})),
-        ("anthropic-messages", "text/event-stream", sample("anthropic_messages.sse"), "/v1/messages", json!({"stream": true})),
-        ("gemini/v1beta/generatecontent", "text/event-stream", sample("gemini.sse"),
-            "/v1beta/models/gemini-2.5-flash:streamGenerateContent", json!({})),
+        (
+            "openai/v1/chat/completions",
+            "text/event-stream",
+            sample("openai_chat.sse"),
+            "/v1/chat/completions",
+            json!({"stream": true, "stream_options": {"include_usage": true}}),
+        ),
+        (
+            "openai-responses",
+            "text/event-stream",
+            sample("openai_responses.sse"),
+            "/v1/responses",
+            json!({"stream": true}),
+        ),
+        (
+            "anthropic-messages",
+            "text/event-stream",
+            sample("anthropic_messages.sse"),
+            "/v1/messages",
+            json!({"stream": true}),
+        ),
+        (
+            "gemini/v1beta/generatecontent",
+            "text/event-stream",
+            sample("gemini.sse"),
+            "/v1beta/models/gemini-2.5-flash:streamGenerateContent",
+            json!({}),
+        ),
     ]
 }
 
@@ -222,8 +243,7 @@ async fn every_provider_streams_its_wire_format_through_the_gateway() {
         // Pieces of 7 bytes, so frames and lines arrive split.
         let cuts: Vec<usize> = (7..body.len()).step_by(7).collect();
         stub.set(Script::split(content_type, &body, &cuts, Duration::from_millis(1)));
-        let streamed =
-            stream(&http, &stream_url(&gateway, &agent_id), &json!({"input": "Weather in Seattle?"})).await;
+        let streamed = stream(&http, &stream_url(&gateway, &agent_id), &json!({"input": "Weather in Seattle?"})).await;
         assert_eq!(streamed.status, 200, "{provider}");
         streamed.check_protocol();
         assert_eq!(streamed.text(), "Let me check the weather. ☀", "{provider}");
@@ -241,11 +261,8 @@ async fn every_provider_streams_its_wire_format_through_the_gateway() {
         assert_eq!(streamed.of("TOOL_CALL_END").len(), 1, "{provider}");
         assert_eq!(*streamed.types().last().unwrap(), "RUN_FINISHED", "{provider}");
         if provider == "anthropic-messages" {
-            let reasoning: String = streamed
-                .of("REASONING_MESSAGE_CONTENT")
-                .iter()
-                .map(|e| e["delta"].as_str().unwrap())
-                .collect();
+            let reasoning: String =
+                streamed.of("REASONING_MESSAGE_CONTENT").iter().map(|e| e["delta"].as_str().unwrap()).collect();
             assert_eq!(reasoning, "The user wants the weather.");
         }
 
@@ -260,7 +277,8 @@ async fn every_provider_streams_its_wire_format_through_the_gateway() {
         match provider {
             "bedrock/converse" => {
                 assert_eq!(sent.get("stream"), None);
-                let signature = common::stub::verify(&seen.method, &seen.path, &seen.query, &seen.headers, seen.body.as_bytes());
+                let signature =
+                    common::stub::verify(&seen.method, &seen.path, &seen.query, &seen.headers, seen.body.as_bytes());
                 assert_eq!(signature, Ok(()), "SigV4 over the converse-stream path");
                 assert_eq!(seen.headers["accept"], "application/vnd.amazon.eventstream");
             }
@@ -301,8 +319,7 @@ async fn bedrock_frames_split_at_every_byte_offset() {
     let http = client();
     let body = sample("bedrock_converse_stream.bin");
     let stub = StreamStub::start(Script::whole("application/vnd.amazon.eventstream", &body)).await;
-    let agent_id =
-        register(&http, &gateway, &agent("bedrock/converse", model_of("bedrock/converse"), &stub.url)).await;
+    let agent_id = register(&http, &gateway, &agent("bedrock/converse", model_of("bedrock/converse"), &stub.url)).await;
     let url = stream_url(&gateway, &agent_id);
     let reference = stream(&http, &url, &json!({"input": "Weather?"})).await;
     reference.check_protocol();
@@ -339,8 +356,8 @@ async fn a_provider_failing_mid_stream_ends_the_run_with_run_error() {
     // The stub's error bodies are passed on only from an allowlisted host.
     let gateway = Gateway::start(&scratch.path("db.sqlite"), &["--endpoint-allow", "127.0.0.1"]);
     let http = client();
-    let stub = StreamStub::start(Script::whole("application/vnd.amazon.eventstream", &sample("bedrock_exception.bin")))
-        .await;
+    let stub =
+        StreamStub::start(Script::whole("application/vnd.amazon.eventstream", &sample("bedrock_exception.bin"))).await;
     let bedrock = register(&http, &gateway, &agent("bedrock/converse", model_of("bedrock/converse"), &stub.url)).await;
     let input = json!({"input": "Weather?"});
 
@@ -379,7 +396,10 @@ async fn a_provider_failing_mid_stream_ends_the_run_with_run_error() {
     // An error status before any event: RUN_ERROR with the gateway's code for it.
     stub.set(Script {
         status: 429,
-        ..Script::whole("application/json", br#"{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}}"#)
+        ..Script::whole(
+            "application/json",
+            br#"{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}}"#,
+        )
     });
     let throttled = stream(&http, &stream_url(&gateway, &anthropic), &input).await;
     throttled.check_protocol();
@@ -402,11 +422,12 @@ async fn a_client_that_hangs_up_cancels_the_provider_call_and_stores_nothing() {
     let gateway = Gateway::start(&scratch.path("db.sqlite"), &[]);
     let http = client();
     // Text only (a tool call would need a tool result before the next turn).
-    let mut body = String::new();
-    for word in ["One ", "two ", "three ", "four ", "five ", "six ", "seven."] {
-        body.push_str(&format!("data: {}\n\n", json!({"choices": [{"index": 0, "delta": {"content": word}, "finish_reason": null}]})));
-    }
-    body.push_str(&format!("data: {}\n\n", json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})));
+    let mut events: Vec<Value> = ["One ", "two ", "three ", "four ", "five ", "six ", "seven."]
+        .iter()
+        .map(|word| json!({"choices": [{"index": 0, "delta": {"content": word}, "finish_reason": null}]}))
+        .collect();
+    events.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}));
+    let mut body = events.iter().map(|event| format!("data: {event}\n\n")).collect::<Vec<_>>().concat();
     body.push_str("data: [DONE]\n\n");
     let body = body.into_bytes();
     let stub = StreamStub::start(Script::whole("text/event-stream", &body)).await;
@@ -524,14 +545,10 @@ async fn input_errors_are_answered_before_any_stream() {
     let (status, content_type, body) = send(bad.to_string(), "application/json", "t0ken").await;
     assert_eq!(status, 400, "{body}");
     assert!(content_type.starts_with("application/json"));
-    let (_, _, plain) = send(
-        bad.to_string(),
-        "application/json",
-        "t0ken",
-    )
-    .await;
+    let (_, _, plain) = send(bad.to_string(), "application/json", "t0ken").await;
     assert_eq!(body, plain);
-    let paths: Vec<&str> = body["error"]["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    let paths: Vec<&str> =
+        body["error"]["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
     assert!(paths.contains(&"/input/0/source/data"), "{body}");
     let execute = http
         .post(gateway.at("/_plugins/_ml/agents/echo/_execute"))
@@ -563,9 +580,15 @@ async fn input_errors_are_answered_before_any_stream() {
         {"type": "audio", "source": {"type": "data", "value": "AAAA", "mimeType": "audio/wav"}}]}]);
     let (status, _, body) = send(agui("t", "r", &messages).to_string(), "application/json", "t0ken").await;
     assert_eq!(status, 400, "{body}");
-    let paths: Vec<&str> = body["error"]["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
+    let paths: Vec<&str> =
+        body["error"]["details"].as_array().unwrap().iter().map(|d| d["path"].as_str().unwrap()).collect();
     assert!(paths.iter().any(|p| p.starts_with("/messages/0/content/1")), "audio refused: {body}");
-    let (status, _, body) = send(agui("", "r", &json!([{"id": "m", "role": "user", "content": "hi"}])).to_string(), "application/json", "t0ken").await;
+    let (status, _, body) = send(
+        agui("", "r", &json!([{"id": "m", "role": "user", "content": "hi"}])).to_string(),
+        "application/json",
+        "t0ken",
+    )
+    .await;
     assert_eq!((status, body["error"]["details"][0]["path"].as_str()), (400, Some("/threadId")), "{body}");
     let (status, _, body) = send(agui("t", "r", &json!([])).to_string(), "application/json", "t0ken").await;
     assert_eq!((status, body["error"]["details"][0]["path"].as_str()), (400, Some("/messages")), "{body}");

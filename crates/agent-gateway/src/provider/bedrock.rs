@@ -168,7 +168,12 @@ impl Bedrock {
 
     /// Signs and sends `body` to `url`; a success status gives the response unread, any other
     /// status the provider's error.
-    async fn request(&self, url: &reqwest::Url, accept: &str, body: String) -> Result<reqwest::Response, ProviderError> {
+    async fn request(
+        &self,
+        url: &reqwest::Url,
+        accept: &str,
+        body: String,
+    ) -> Result<reqwest::Response, ProviderError> {
         let mut request = self
             .http
             .post(url.clone())

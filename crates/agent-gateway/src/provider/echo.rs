@@ -238,8 +238,8 @@ mod tests {
         let pieces: Vec<&str> = chunks("0123456789abcdef☀☀x").collect();
         assert_eq!(pieces, ["0123456789abcdef", "☀☀x"]);
         assert_eq!(chunks("").count(), 0);
-        let document = validate::parse(r#"{"input": "Hello there, how are you today?"}"#, &validate::Limits::default())
-            .unwrap();
+        let document =
+            validate::parse(r#"{"input": "Hello there, how are you today?"}"#, &validate::Limits::default()).unwrap();
         let (request, _) = validate::validate_request(&document, &validate::Options::default()).into_result().unwrap();
         let outgoing = Echo.prepare(&request, &ConvertOptions::default()).unwrap();
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();

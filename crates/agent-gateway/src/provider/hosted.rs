@@ -216,7 +216,12 @@ impl Hosted {
 
     /// Sends `body` to `url`; a success status gives the response unread, any other status the
     /// provider's error.
-    async fn request(&self, url: &reqwest::Url, accept: &str, body: String) -> Result<reqwest::Response, ProviderError> {
+    async fn request(
+        &self,
+        url: &reqwest::Url,
+        accept: &str,
+        body: String,
+    ) -> Result<reqwest::Response, ProviderError> {
         let request = self
             .http
             .post(url.clone())
