@@ -10,7 +10,8 @@
 //!
 //! Layers, each importing only those below it: [`config`] and [`error`]; [`store`], [`sigv4`],
 //! [`schema`] and [`history`]; [`provider`], [`fetch`] and [`upstream`]; [`state`]; the pipeline
-//! ([`execute`]); the HTTP handlers ([`api`]); the router ([`app`]) and the server (here).
+//! ([`execute`], and [`streaming`] for `_execute/stream`); the HTTP handlers ([`api`]); the router
+//! ([`app`]) and the server (here).
 
 pub mod api;
 pub mod app;
@@ -25,6 +26,7 @@ pub mod schema;
 pub mod sigv4;
 pub mod state;
 pub mod store;
+pub mod streaming;
 pub mod upstream;
 
 use std::future::Future;
