@@ -3,6 +3,7 @@
 
 pub(crate) mod app;
 mod build_pane;
+mod chat;
 mod copy;
 mod diagnostics;
 mod execute_pane;
