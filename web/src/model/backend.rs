@@ -222,7 +222,10 @@ mod tests {
             assert!(!curl.contains("s3cret"), "{curl}");
             assert!(curl.starts_with("curl -sS -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute'"), "{curl}");
             let streamed = Backend { stream: true, ..backend }.curl("{}");
-            assert!(streamed.starts_with("curl -sSN -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute/stream'"), "{streamed}");
+            assert!(
+                streamed.starts_with("curl -sSN -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute/stream'"),
+                "{streamed}"
+            );
         }
     }
 

@@ -6,6 +6,8 @@
 //! event, for a message never started) is kept in the log with what is wrong with it and shown,
 //! never dropped in silence and never a panic; event types it does not know are logged.
 
+use std::fmt::Write as _;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -18,19 +20,53 @@ use super::media::{is_image_bytes, preview_key};
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", rename_all_fields = "camelCase")]
 enum Event {
-    RunStarted { thread_id: String, run_id: String },
-    RunFinished { thread_id: String },
-    RunError { message: String, #[serde(default)] code: Option<String> },
-    TextMessageStart { message_id: String },
-    TextMessageContent { message_id: String, delta: String },
-    TextMessageEnd { message_id: String },
-    ToolCallStart { tool_call_id: String, tool_call_name: String },
-    ToolCallArgs { tool_call_id: String, delta: String },
-    ToolCallEnd { tool_call_id: String },
-    ToolCallResult { tool_call_id: String, content: String },
-    ReasoningMessageStart { message_id: String },
-    ReasoningMessageContent { message_id: String, delta: String },
-    ReasoningMessageEnd { message_id: String },
+    RunStarted {
+        thread_id: String,
+        run_id: String,
+    },
+    RunFinished {
+        thread_id: String,
+    },
+    RunError {
+        message: String,
+        #[serde(default)]
+        code: Option<String>,
+    },
+    TextMessageStart {
+        message_id: String,
+    },
+    TextMessageContent {
+        message_id: String,
+        delta: String,
+    },
+    TextMessageEnd {
+        message_id: String,
+    },
+    ToolCallStart {
+        tool_call_id: String,
+        tool_call_name: String,
+    },
+    ToolCallArgs {
+        tool_call_id: String,
+        delta: String,
+    },
+    ToolCallEnd {
+        tool_call_id: String,
+    },
+    ToolCallResult {
+        tool_call_id: String,
+        content: String,
+    },
+    ReasoningMessageStart {
+        message_id: String,
+    },
+    ReasoningMessageContent {
+        message_id: String,
+        delta: String,
+    },
+    ReasoningMessageEnd {
+        message_id: String,
+    },
     #[serde(other)]
     Other,
 }
@@ -46,11 +82,6 @@ pub(crate) struct Chat {
 }
 
 impl Chat {
-    /// The memory the next turn continues: the thread of the last run that finished.
-    pub(crate) fn memory_id(&self) -> Option<&str> {
-        self.turns.iter().rev().find(|t| t.run.status == Status::Finished).and_then(|t| t.run.thread_id.as_deref())
-    }
-
     /// The run under way (the last one, while it has not ended).
     pub(crate) fn current(&mut self) -> Option<&mut Run> {
         self.turns.last_mut().map(|t| &mut t.run).filter(|r| !r.status.is_over())
@@ -207,7 +238,8 @@ pub(crate) struct LogEntry {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Run {
     pub(crate) thread_id: Option<String>,
-    pub(crate) run_id: Option<String>,
+    /// `RUN_STARTED`'s `runId`.
+    pub(crate) id: Option<String>,
     pub(crate) parts: Vec<Part>,
     pub(crate) status: Status,
     pub(crate) log: Vec<LogEntry>,
@@ -224,7 +256,7 @@ impl Default for Run {
     fn default() -> Self {
         Self {
             thread_id: None,
-            run_id: None,
+            id: None,
             parts: Vec::new(),
             status: Status::Waiting,
             log: Vec::new(),
@@ -238,7 +270,8 @@ impl Default for Run {
 
 impl Run {
     /// The whole answer's text, the text parts joined.
-    pub(crate) fn text(&self) -> String {
+    #[cfg(test)]
+    fn text(&self) -> String {
         self.parts
             .iter()
             .filter_map(|p| match p {
@@ -267,7 +300,7 @@ impl Run {
 
     /// The response's body ended.
     pub(crate) fn end_of_stream(&mut self, millis: f64) {
-        let reason = if self.run_id.is_none() {
+        let reason = if self.id.is_none() {
             "the stream ended without any event"
         } else {
             "the stream ended without RUN_FINISHED or RUN_ERROR"
@@ -298,7 +331,7 @@ impl Run {
                 let cut = (0..=MAX_LOGGED_JSON).rev().find(|&i| json.is_char_boundary(i)).unwrap_or(0);
                 let more = json.len() - cut;
                 json.truncate(cut);
-                json.push_str(&format!("… ({more} more bytes)"));
+                let _ = write!(json, "… ({more} more bytes)");
             }
             self.log.push(LogEntry { millis, kind, json, problem });
         } else {
@@ -308,12 +341,12 @@ impl Run {
 
     /// The event's effect; `Some` is what is wrong with it (it then changes nothing).
     fn reduce(&mut self, event: Event, millis: f64) -> Option<String> {
-        let started = self.run_id.is_some();
+        let started = self.id.is_some();
         match event {
             Event::RunStarted { .. } if started => return Some("a second RUN_STARTED".into()),
             Event::RunStarted { thread_id, run_id } => {
                 self.thread_id = Some(thread_id);
-                self.run_id = Some(run_id);
+                self.id = Some(run_id);
                 return None;
             }
             _ if !started => return Some("before RUN_STARTED".into()),
@@ -338,7 +371,13 @@ impl Run {
                 return self.open(Part::Reasoning { id: message_id, text: String::new() });
             }
             Event::ToolCallStart { tool_call_id, tool_call_name } => {
-                let part = Part::ToolCall { id: tool_call_id, name: tool_call_name, args: String::new(), done: false, result: None };
+                let part = Part::ToolCall {
+                    id: tool_call_id,
+                    name: tool_call_name,
+                    args: String::new(),
+                    done: false,
+                    result: None,
+                };
                 return self.open(part);
             }
             Event::TextMessageContent { message_id, delta } => match self.part(&message_id) {
@@ -430,13 +469,19 @@ mod tests {
         let kinds: Vec<&str> = run.log.iter().map(|e| e.kind.as_str()).collect();
         assert_eq!(
             kinds,
-            ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]
+            [
+                "RUN_STARTED",
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+                "RUN_FINISHED"
+            ]
         );
         // A connection that drops after the terminal event changes nothing.
         run.end_of_stream(12.0);
         assert_eq!(run.status, Status::Finished);
-        let chat = Chat { turns: vec![Turn { user: UserTurn::default(), run }] };
-        assert_eq!(chat.memory_id(), Some("m1"));
+        assert_eq!((run.thread_id.as_deref(), run.id.as_deref()), (Some("m1"), Some("r1")));
     }
 
     #[test]
@@ -454,13 +499,22 @@ mod tests {
             run.parts,
             [
                 Part::Reasoning { id: "r1-reasoning-1".into(), text: "think".into() },
-                Part::ToolCall { id: "c1".into(), name: "search".into(), args: r#"{"q":"x"}"#.into(), done: false, result: None },
+                Part::ToolCall {
+                    id: "c1".into(),
+                    name: "search".into(),
+                    args: r#"{"q":"x"}"#.into(),
+                    done: false,
+                    result: None
+                },
             ]
         );
         assert_eq!(run.text(), "");
         let mut run = run;
         run.apply(&json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}).to_string(), 20.0);
-        run.apply(&json!({"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "c1", "content": "42"}).to_string(), 21.0);
+        run.apply(
+            &json!({"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "c1", "content": "42"}).to_string(),
+            21.0,
+        );
         assert!(matches!(&run.parts[1], Part::ToolCall { done: true, result: Some(r), .. } if r == "42"));
         assert_eq!(run.problems, 0);
     }
@@ -469,8 +523,8 @@ mod tests {
     fn run_error_ends_the_run_with_its_message() {
         let run = run_of(&[started(), json!({"type": "RUN_ERROR", "message": "throttled", "code": "provider_error"})]);
         assert_eq!(run.status, Status::RunError { message: "throttled".into(), code: Some("provider_error".into()) });
-        let chat = Chat { turns: vec![Turn { user: UserTurn::default(), run }] };
-        assert_eq!(chat.memory_id(), None);
+        let mut chat = Chat { turns: vec![Turn { user: UserTurn::default(), run }] };
+        assert!(chat.current().is_none(), "an ended run is not under way");
     }
 
     #[test]
@@ -533,7 +587,8 @@ mod tests {
 
     #[test]
     fn the_log_is_capped_and_counts_the_rest() {
-        let mut run = run_of(&[started(), json!({"type": "TEXT_MESSAGE_START", "messageId": "a", "role": "assistant"})]);
+        let mut run =
+            run_of(&[started(), json!({"type": "TEXT_MESSAGE_START", "messageId": "a", "role": "assistant"})]);
         for _ in 0..MAX_LOG + 5 {
             run.apply(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"a","delta":"x"}"#, 1.0);
         }
@@ -569,12 +624,17 @@ mod tests {
             {"role": "assistant", "content": [{"type": "text", "text": "b"}]},
             {"role": "user", "content": [{"type": "text", "text": "c"}]},
         ]}));
-        assert_eq!((messages.role.as_str(), messages.earlier, messages.texts.as_slice()), ("user", 2, ["c".to_string()].as_slice()));
+        assert_eq!(
+            (messages.role.as_str(), messages.earlier, messages.texts.as_slice()),
+            ("user", 2, ["c".to_string()].as_slice())
+        );
     }
 
     #[test]
     fn bytes_that_are_not_an_image_get_no_inline_preview() {
-        let turn = UserTurn::of(&json!({"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": "AAAA"}}]}));
+        let turn = UserTurn::of(
+            &json!({"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": "AAAA"}}]}),
+        );
         assert_eq!(turn.media[0].inline, None);
         assert!(turn.media[0].preview_key.is_some());
     }

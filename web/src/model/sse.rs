@@ -100,8 +100,9 @@ impl SseParser {
         }
     }
 
-    /// Bytes held for an unfinished line or event: what a caller counts against its limit.
-    pub(crate) fn pending_bytes(&self) -> usize {
+    /// Bytes held for an unfinished line or event.
+    #[cfg(test)]
+    fn pending_bytes(&self) -> usize {
         self.line.len() + self.data.as_ref().map_or(0, String::len)
     }
 }

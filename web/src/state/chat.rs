@@ -83,11 +83,15 @@ impl ChatState {
                     })
                 }
                 StreamEnd::Answered { status, body, .. } => Some(match body {
-                    Some(body) => Status::Rejected { status, reading: backend::read(&body), raw: backend::raw_view(&body) },
+                    Some(body) => {
+                        Status::Rejected { status, reading: backend::read(&body), raw: backend::raw_view(&body) }
+                    }
                     None => Status::Rejected { status, reading: backend::Reading::default(), raw: String::new() },
                 }),
                 StreamEnd::Unreachable { reason, cross_origin } => Some(Status::Unreachable { reason, cross_origin }),
-                StreamEnd::Broken { reason } => Some(Status::Broken { reason: format!("the stream broke off: {reason}") }),
+                StreamEnd::Broken { reason } => {
+                    Some(Status::Broken { reason: format!("the stream broke off: {reason}") })
+                }
             };
             update(&|run| match &status {
                 Some(status) => run.end(status.clone(), millis),

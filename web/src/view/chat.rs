@@ -5,12 +5,14 @@
 //! Turns and log lines are keyed lists: a chunk's events add to the page, nothing already shown
 //! is rebuilt (an open event log stays open while the answer streams).
 
+use std::fmt::Write as _;
+
 use leptos::prelude::*;
 
 use crate::browser::page;
+use crate::model::backend::MAX_ANSWER_BYTES;
 use crate::model::chat::{LogEntry, Media, Part, Status, Turn};
 use crate::model::display::human_bytes;
-use crate::model::backend::MAX_ANSWER_BYTES;
 use crate::state::{ChatState, Editor};
 
 #[component]
@@ -31,7 +33,8 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: Signal<String>, index: us
     let turn = move |f: &dyn Fn(&Turn) -> String| chat.chat.with(|c| c.turns.get(index).map(f).unwrap_or_default());
     let user = chat.chat.with_untracked(|c| c.turns.get(index).map(|t| t.user.clone())).unwrap_or_default();
     let status = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.status.clone())));
-    let parts = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.parts.clone()).unwrap_or_default()));
+    let parts =
+        Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.parts.clone()).unwrap_or_default()));
     let log_len = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map_or(0, |t| t.run.log.len())));
     let earlier = (user.earlier > 0).then(|| {
         view! { <span class="muted">{format!(" (after {} earlier message{})", user.earlier, if user.earlier == 1 { "" } else { "s" })}</span> }
@@ -70,7 +73,7 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: Signal<String>, index: us
                     let (n, more, problems) = chat.chat.with(|c| c.turns.get(index).map_or((0, 0, 0), |t| (t.run.log.len(), t.run.unlogged, t.run.problems)));
                     let mut s = format!("AG-UI events ({})", n + more);
                     if problems > 0 {
-                        s.push_str(&format!(" · {problems} out of protocol"));
+                        let _ = write!(s, " · {problems} out of protocol");
                     }
                     s
                 }}</summary>

@@ -41,11 +41,14 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
         let backend = backend_state.get_untracked();
         let body = editor.body_text();
         if backend.stream {
-            let user = serde_json::from_str(&body).map(|v| UserTurn::of(&v)).unwrap_or_else(|_| UserTurn {
-                role: "user".into(),
-                texts: vec!["(a body that is not JSON)".into()],
-                ..UserTurn::default()
-            });
+            let user = serde_json::from_str(&body).map_or_else(
+                |_| UserTurn {
+                    role: "user".into(),
+                    texts: vec!["(a body that is not JSON)".into()],
+                    ..UserTurn::default()
+                },
+                |v| UserTurn::of(&v),
+            );
             status.set(None);
             // Finished: the next turn continues the memory in place.
             chat.send(backend, body, user, move |memory_id| {
