@@ -62,6 +62,17 @@ pub async fn execute(State(state): State<AppState>, UrlPath(agent_id): UrlPath<S
     Ok(json_response(StatusCode::OK, &answer))
 }
 
+/// `POST /_plugins/_ml/agents/{id}/_execute/stream`: the standard envelope or AG-UI input,
+/// answered with AG-UI events ([`crate::streaming`]).
+pub async fn execute_stream(
+    State(state): State<AppState>,
+    UrlPath(agent_id): UrlPath<String>,
+    request: Request,
+) -> Answer {
+    let body = read_body(request.into_body(), state.config.max_body_bytes).await?;
+    crate::streaming::respond(&state, agent_id, body).await
+}
+
 /// Most messages in one page of `GET …/messages`, and the default.
 pub const MAX_PAGE: usize = 1000;
 

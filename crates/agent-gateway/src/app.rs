@@ -26,6 +26,7 @@ pub fn router(state: AppState) -> Router {
         .route("/_plugins/_ml/agents/_register", post(api::register))
         .route("/_plugins/_ml/agents/{agent_id}", get(api::get_agent).delete(api::delete_agent))
         .route("/_plugins/_ml/agents/{agent_id}/_execute", post(api::execute))
+        .route("/_plugins/_ml/agents/{agent_id}/_execute/stream", post(api::execute_stream))
         .route("/_plugins/_ml/memory/{memory_id}/messages", get(api::memory_messages))
         .route("/_plugins/{*rest}", axum::routing::any(api::unknown))
         .method_not_allowed_fallback(api::method_not_allowed)

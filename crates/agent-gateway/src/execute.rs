@@ -33,21 +33,115 @@ struct Prepared {
     warnings: Vec<Diagnostic>,
 }
 
+/// What a turn is asked to run.
+#[derive(Debug, Default)]
+pub struct TurnInput {
+    /// The request body: the standard envelope.
+    pub body: Vec<u8>,
+    /// Whether a `parameters.memory_id` that names no memory starts one under that id (an AG-UI
+    /// `threadId`) rather than being a 404.
+    pub create_memory: bool,
+    /// Tools the request brings (AG-UI `tools`), after the agent's own.
+    pub tools: Vec<agent_input::convert::ToolSpec>,
+}
+
+impl TurnInput {
+    /// A standard `_execute` body.
+    pub fn standard(body: Vec<u8>) -> Self {
+        Self { body, ..Self::default() }
+    }
+}
+
+/// A turn validated and converted, ready to be sent; [`Turn::store`] records its answer.
+pub struct Turn {
+    /// The agent.
+    pub agent_id: String,
+    /// Its `model_provider`, for messages.
+    pub provider_name: String,
+    /// Its model client.
+    pub client: Arc<dyn Provider>,
+    /// The memory continued, or the one this turn will start.
+    pub memory_id: String,
+    /// The provider request (taken by the caller to send it).
+    pub outgoing: Outgoing,
+    /// Warnings of validation and conversion.
+    pub warnings: Vec<Diagnostic>,
+    conversation: Vec<Message<'static>>,
+    new_messages: Vec<(String, String)>,
+    known: i64,
+    history_bytes: usize,
+}
+
+impl std::fmt::Debug for Turn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Turn")
+            .field("agent_id", &self.agent_id)
+            .field("memory_id", &self.memory_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A turn stored: the message id of its first new message and the execution result.
+#[derive(Debug)]
+pub struct Stored {
+    /// The memory.
+    pub memory_id: String,
+    /// Id of the turn's first stored message.
+    pub parent: i64,
+    /// The conversation with the answer, its stop reason and usage.
+    pub result: ExecutionResult,
+}
+
 /// Runs one turn of `agent_id` on the request `body`, returning the ml-commons response.
 ///
 /// # Errors
 /// 404 for an unknown agent or memory, 400 listing every problem of the input, the provider's
 /// failures mapped by [`provider::ProviderError::into_api_error`].
 pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Result<Value, ApiError> {
+    let mut turn = begin(state, agent_id, TurnInput::standard(body)).await?;
+    let outgoing = std::mem::take(&mut turn.outgoing);
+    let response = turn.client.send(outgoing).await.map_err(|e| e.into_api_error(&turn.provider_name))?;
+    let warnings = std::mem::take(&mut turn.warnings);
+    let Stored { memory_id, parent, result } = turn.store(state, response).await?;
+    let answer_text = result
+        .final_response
+        .iter()
+        .flat_map(|message| &message.content)
+        .filter_map(|block| match block {
+            ContentBlock::Text(text) => Some(text.as_ref()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
+    data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
+    Ok(json!({"inference_results": [{"output": [
+        {"name": "memory_id", "result": memory_id},
+        {"name": "parent_message_id", "result": parent.to_string()},
+        {"name": "response", "result": answer_text, "dataAsMap": data},
+    ]}]}))
+}
+
+/// Everything before the provider call: the agent, its client, the input validated and joined to
+/// its memory, and the provider request built.
+///
+/// # Errors
+/// As [`execute`], but for the provider's.
+pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Result<Turn, ApiError> {
     let lookup = agent_id.clone();
     let agent =
         state.store.call(move |store| store.agent(&lookup)).await.map_err(storage)?.ok_or_else(|| {
             ApiError::not_found(format!("Failed to find agent with the provided agent id: {agent_id}"))
         })?;
     let client: Arc<dyn Provider> = Arc::from(provider::for_model(&agent.model, &state.clients)?);
-    let options = provider::convert_options(&agent.model.model_parameters).map_err(ApiError::invalid)?;
+    let mut options = provider::convert_options(&agent.model.model_parameters).map_err(ApiError::invalid)?;
+    for tool in input.tools {
+        if !options.tools.iter().any(|known| known.name == tool.name) {
+            options.tools.push(tool);
+        }
+    }
     let mut limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };
-    let mut body = body;
+    let mut body = input.body;
     if crate::fetch::needs_inlining(&agent.model.model_provider) {
         // What the fetched files may add: the room the body limit leaves, in raw bytes (base64
         // makes 4 characters of 3 bytes).
@@ -63,6 +157,7 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
         store: state.store.clone(),
         cache: state.history.clone(),
         caps: MemoryCaps { bytes: state.config.max_memory_bytes, messages: state.config.max_memory_messages },
+        create: input.create_memory,
     };
     let preparing = Arc::clone(&client);
     let schema = agent.parameters_schema.clone();
@@ -72,49 +167,51 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
-    let provider_name = agent.model.model_provider.clone();
-    let Prepared { memory_id, conversation, mut new_messages, known, history_bytes, outgoing, warnings } = prepared;
-    let response: ProviderResponse = client.send(outgoing).await.map_err(|e| e.into_api_error(&provider_name))?;
+    let Prepared { memory_id, conversation, new_messages, known, history_bytes, outgoing, warnings } = prepared;
+    Ok(Turn {
+        agent_id: agent.id,
+        provider_name: agent.model.model_provider,
+        client,
+        memory_id: memory_id.unwrap_or_else(new_id),
+        outgoing,
+        warnings,
+        conversation,
+        new_messages,
+        known,
+        history_bytes,
+    })
+}
 
-    let answer = serde_json::to_string(&response.message)
-        .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
-    new_messages.push(("assistant".into(), answer));
-    let memory_bytes = history_bytes + new_messages.iter().map(|(_, m)| m.len()).sum::<usize>();
-    let memory_id = memory_id.unwrap_or_else(new_id);
-    let (memory, owner) = (memory_id.clone(), agent.id.clone());
-    let parent = state
-        .store
-        .call(move |store| store.append(&memory, &owner, known, &new_messages))
-        .await
-        .map_err(storage)?
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorKind::VersionConflict,
-                format!(
-                    "memory {memory_id} received another turn while this one ran; this turn was not stored — send it again to continue from the new history"
-                ),
-            )
-        })?;
-
-    let answer_text = response
-        .message
-        .content
-        .iter()
-        .filter_map(|block| match block {
-            ContentBlock::Text(text) => Some(text.as_ref()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let result = ExecutionResult::answered(conversation, response);
-    state.history.put(&memory_id, result.conversation.clone(), memory_bytes);
-    let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
-    data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
-    Ok(json!({"inference_results": [{"output": [
-        {"name": "memory_id", "result": memory_id},
-        {"name": "parent_message_id", "result": parent.to_string()},
-        {"name": "response", "result": answer_text, "dataAsMap": data},
-    ]}]}))
+impl Turn {
+    /// Appends the input and `response` to the memory, unless another turn was stored in between
+    /// (then nothing is: a 409).
+    ///
+    /// # Errors
+    /// The store fails, or the memory changed since [`begin`].
+    pub async fn store(self, state: &AppState, response: ProviderResponse) -> Result<Stored, ApiError> {
+        let Self { agent_id, memory_id, conversation, mut new_messages, known, history_bytes, .. } = self;
+        let answer = serde_json::to_string(&response.message)
+            .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
+        new_messages.push(("assistant".into(), answer));
+        let memory_bytes = history_bytes + new_messages.iter().map(|(_, m)| m.len()).sum::<usize>();
+        let memory = memory_id.clone();
+        let parent = state
+            .store
+            .call(move |store| store.append(&memory, &agent_id, known, &new_messages))
+            .await
+            .map_err(storage)?
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorKind::VersionConflict,
+                    format!(
+                        "memory {memory_id} received another turn while this one ran; this turn was not stored — send it again to continue from the new history"
+                    ),
+                )
+            })?;
+        let result = ExecutionResult::answered(conversation, response);
+        state.history.put(&memory_id, result.conversation.clone(), memory_bytes);
+        Ok(Stored { memory_id, parent, result })
+    }
 }
 
 #[allow(clippy::needless_pass_by_value)] // used as map_err(storage)
@@ -168,6 +265,8 @@ struct Memories {
     store: Store,
     cache: HistoryCache,
     caps: MemoryCaps,
+    /// An unknown memory id starts a memory under that id ([`TurnInput::create_memory`]).
+    create: bool,
 }
 
 /// Validates the request, loads and appends the memory, and has the provider build its request.
@@ -223,15 +322,19 @@ fn prepare(
         Ok(stored)
     };
 
-    let Memories { store, cache, caps } = memories;
+    let Memories { store, cache, caps, create } = memories;
     let mut stored = None;
     let mut history_bytes = 0;
-    let history = match &memory_id {
+    let existing = match &memory_id {
+        Some(id) if store.memory(id).map_err(storage)?.is_some() => Some(id),
+        Some(id) if !create => {
+            return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
+        }
+        _ => None,
+    };
+    let history = match existing {
         None => Vec::new(),
         Some(id) => {
-            if store.memory(id).map_err(storage)?.is_none() {
-                return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
-            }
             // The cap is checked from the sizes SQLite keeps, before the history is loaded.
             let input = stored.insert(store_form(&new_messages)?);
             let adding_bytes = input.iter().map(|(_, m)| m.len()).sum();

@@ -7,7 +7,7 @@
 //!
 //! Layers, each importing only those below it: [`config`] and [`error`]; [`store`], [`sigv4`],
 //! [`schema`] and [`history`]; [`provider`] and [`fetch`]; [`state`]; the pipeline
-//! ([`execute`]); the HTTP handlers ([`api`]); the router ([`app`]) and the server (here).
+//! ([`execute`], and [`streaming`] for `_execute/stream`); the HTTP handlers ([`api`]); the router ([`app`]) and the server (here).
 
 pub mod api;
 pub mod app;
@@ -22,6 +22,7 @@ pub mod schema;
 pub mod sigv4;
 pub mod state;
 pub mod store;
+pub mod streaming;
 
 use std::future::Future;
 

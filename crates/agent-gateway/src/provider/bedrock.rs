@@ -1,4 +1,6 @@
-//! AWS Bedrock Runtime `Converse`: `POST {endpoint}/model/{modelId}/converse`.
+//! AWS Bedrock Runtime `Converse`: `POST {endpoint}/model/{modelId}/converse`, and
+//! `ConverseStream`: `POST {endpoint}/model/{modelId}/converse-stream` (same body and signing, an
+//! answer in AWS event-stream frames).
 //!
 //! API: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html>.
 //! The body comes from the core's converter. Authentication is `SigV4` for service `bedrock`
@@ -12,13 +14,13 @@ use agent_input::response::{ProviderResponse, parse_bedrock_converse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
 use serde_json::Value;
 
-use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
+use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming};
 use crate::error::{ApiError, ErrorKind};
 use crate::sigv4::{self, Credentials};
 use crate::store::ModelSpec;
 
 /// Largest response body read from the provider.
-const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
+pub(super) const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
 /// How requests are authenticated. `Debug` hides the key.
 #[derive(Clone)]
@@ -42,6 +44,8 @@ pub struct Bedrock {
     http: reqwest::Client,
     timeout: Duration,
     url: reqwest::Url,
+    /// `…/converse-stream`.
+    stream_url: reqwest::Url,
     /// Whether error bodies are passed on ([`super::endpoint_trust`]).
     trusted: bool,
     region: String,
@@ -126,6 +130,8 @@ impl Bedrock {
         };
         let url = format!("{base}/model/{}/converse", sigv4::uri_encode(&model.model_id));
         let url = parse_endpoint(&url).map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
+        let mut stream_url = url.clone();
+        stream_url.set_path(&format!("{}-stream", url.path()));
         let trusted = super::endpoint_trust(&url, &official_host(model), &clients.endpoint_allow)
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let credential = &model.credential;
@@ -137,7 +143,7 @@ impl Bedrock {
             }),
             _ => Auth::Bearer(credential.get("api_key").unwrap_or_default().to_string()),
         };
-        Ok(Self { http: clients.http.clone(), timeout: clients.timeout, url, trusted, region, auth })
+        Ok(Self { http: clients.http.clone(), timeout: clients.timeout, url, stream_url, trusted, region, auth })
     }
 
     /// The `Host` header as the HTTP client sends it (the port only when not the default).
@@ -150,19 +156,37 @@ impl Bedrock {
     }
 
     async fn call(&self, body: String) -> Result<ProviderResponse, ProviderError> {
+        let response = self.request(&self.url, "application/json", body).await?;
+        let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
+        parse_bedrock_converse(&text).map_err(|report| ProviderError::BadResponse(report.to_string()))
+    }
+
+    async fn call_stream(&self, body: String) -> Result<Streaming, ProviderError> {
+        let response = self.request(&self.stream_url, "application/vnd.amazon.eventstream", body).await?;
+        Ok(Streaming::Body { provider: ProviderId::BedrockConverse, response, timeout: self.timeout })
+    }
+
+    /// Signs and sends `body` to `url`; a success status gives the response unread, any other
+    /// status the provider's error.
+    async fn request(
+        &self,
+        url: &reqwest::Url,
+        accept: &str,
+        body: String,
+    ) -> Result<reqwest::Response, ProviderError> {
         let mut request = self
             .http
-            .post(self.url.clone())
+            .post(url.clone())
             .timeout(self.timeout)
             .header("content-type", "application/json")
-            .header("accept", "application/json");
+            .header("accept", accept);
         match &self.auth {
             Auth::SigV4(credentials) => {
                 let host = self.host();
                 let signature = sigv4::sign(
                     &sigv4::Request {
                         method: "POST",
-                        path: self.url.path(),
+                        path: url.path(),
                         query: "",
                         headers: &[("content-type", "application/json"), ("host", &host)],
                         payload: body.as_bytes(),
@@ -185,15 +209,15 @@ impl Bedrock {
         let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
         let error_type = header("x-amzn-errortype").map(|t| t.split(':').next().unwrap_or_default().to_string());
         let retry_after = header("retry-after");
-        let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
-        if !(200..300).contains(&status) {
-            if !self.trusted {
-                let message = super::withheld(&self.url);
-                return Err(ProviderError::Status { status, error_type: None, message, retry_after });
-            }
-            return Err(ProviderError::Status { status, error_type, message: error_message(&text), retry_after });
+        if (200..300).contains(&status) {
+            return Ok(response);
         }
-        parse_bedrock_converse(&text).map_err(|report| ProviderError::BadResponse(report.to_string()))
+        let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
+        if !self.trusted {
+            let message = super::withheld(&self.url);
+            return Err(ProviderError::Status { status, error_type: None, message, retry_after });
+        }
+        Err(ProviderError::Status { status, error_type, message: error_message(&text), retry_after })
     }
 
     fn transport_error(&self, error: &reqwest::Error) -> ProviderError {
@@ -256,6 +280,10 @@ impl Provider for Bedrock {
     fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>> {
         Box::pin(self.call(outgoing.body))
     }
+
+    fn stream(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<Streaming, ProviderError>> {
+        Box::pin(self.call_stream(outgoing.body))
+    }
 }
 
 #[cfg(test)]
@@ -291,6 +319,10 @@ mod tests {
         assert_eq!(
             client.url.as_str(),
             "http://127.0.0.1:9000/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse"
+        );
+        assert_eq!(
+            client.stream_url.as_str(),
+            "http://127.0.0.1:9000/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream"
         );
         assert_eq!(client.host(), "127.0.0.1:9000");
         assert_eq!(client.region, "us-east-1");

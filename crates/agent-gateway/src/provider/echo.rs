@@ -1,12 +1,17 @@
 //! `echo`: an offline, deterministic model that answers with a description of what it received —
 //! roles, block types, formats, sizes — so the whole pipeline is visible without a model.
+//!
+//! Streamed, the same answer comes in pieces of [`CHUNK_CHARS`] characters (the last shorter),
+//! then its stop reason and token counts — deterministic, so tests can count the deltas.
 
 use std::fmt::Write as _;
 
 use agent_input::response::{ProviderResponse, Usage};
 use agent_input::{AgentInput, ContentBlock, ConvertOptions, ExecuteRequest, Message, Report, Source};
 
-use super::{BoxFuture, Outgoing, Provider, ProviderError};
+use agent_input::stream::StreamEvent;
+
+use super::{BoxFuture, Outgoing, Provider, ProviderError, Streaming};
 
 /// The echo model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -15,6 +20,9 @@ pub struct Echo;
 /// Tokens counted for one image, video or document (a fixed, documented estimate).
 const MEDIA_TOKENS: u64 = 100;
 
+/// Characters per streamed text delta.
+pub const CHUNK_CHARS: usize = 16;
+
 impl Provider for Echo {
     fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
         let (body, input_tokens) = describe(&request.input, options);
@@ -22,17 +30,45 @@ impl Provider for Echo {
     }
 
     fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>> {
+        Box::pin(async move { Ok(answer(outgoing)) })
+    }
+
+    fn stream(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<Streaming, ProviderError>> {
         Box::pin(async move {
-            let answer = outgoing.body;
-            let input_tokens = outgoing.input_tokens;
-            let output_tokens = tokens_of(&answer);
-            Ok(ProviderResponse {
-                message: Message::assistant(vec![ContentBlock::text(answer)]),
-                stop_reason: Some("end_turn".into()),
-                usage: Some(Usage { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens }),
-            })
+            let answer = answer(outgoing);
+            let text = agent_input::response::primary_text(&answer.message).unwrap_or_default();
+            let mut events: Vec<StreamEvent> =
+                chunks(&text).map(|piece| StreamEvent::TextDelta { text: piece.to_string() }).collect();
+            events.push(StreamEvent::Stop { reason: "end_turn".into() });
+            events.extend(answer.usage.map(StreamEvent::Usage));
+            Ok(Streaming::Events { events, answer })
         })
     }
+}
+
+fn answer(outgoing: Outgoing) -> ProviderResponse {
+    let answer = outgoing.body;
+    let input_tokens = outgoing.input_tokens;
+    let output_tokens = tokens_of(&answer);
+    ProviderResponse {
+        message: Message::assistant(vec![ContentBlock::text(answer)]),
+        stop_reason: Some("end_turn".into()),
+        usage: Some(Usage { input_tokens, output_tokens, total_tokens: input_tokens + output_tokens }),
+    }
+}
+
+/// `text` in pieces of [`CHUNK_CHARS`] characters.
+pub fn chunks(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.char_indices().nth(CHUNK_CHARS).map_or(rest.len(), |(i, _)| i);
+        let (piece, tail) = rest.split_at(end);
+        rest = tail;
+        Some(piece)
+    })
 }
 
 /// The answer and the input token estimate.
@@ -195,5 +231,31 @@ mod tests {
             "{text}"
         );
         assert_eq!(size(3482), "3.4 KB");
+    }
+
+    #[test]
+    fn streams_the_same_answer_in_pieces() {
+        let pieces: Vec<&str> = chunks("0123456789abcdef☀☀x").collect();
+        assert_eq!(pieces, ["0123456789abcdef", "☀☀x"]);
+        assert_eq!(chunks("").count(), 0);
+        let document =
+            validate::parse(r#"{"input": "Hello there, how are you today?"}"#, &validate::Limits::default()).unwrap();
+        let (request, _) = validate::validate_request(&document, &validate::Options::default()).into_result().unwrap();
+        let outgoing = Echo.prepare(&request, &ConvertOptions::default()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let whole = runtime.block_on(Echo.send(outgoing.clone())).unwrap();
+        let Streaming::Events { events, answer } = runtime.block_on(Echo.stream(outgoing)).unwrap() else {
+            panic!("echo streams events")
+        };
+        assert_eq!(answer, whole);
+        let text: String = events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::TextDelta { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(Some(text), agent_input::response::primary_text(&whole.message));
+        assert!(events.len() > 3, "{events:?}");
     }
 }

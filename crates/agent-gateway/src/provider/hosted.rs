@@ -6,6 +6,10 @@
 //! `Authorization: Bearer`, Anthropic as `x-api-key` with `anthropic-version: 2023-06-01`, Gemini
 //! as `x-goog-api-key`. `model_parameters.endpoint` replaces the provider's base URL; the
 //! provider's own path is appended.
+//!
+//! Streaming: `OpenAI` (both APIs) and Anthropic take `"stream": true` in the body (Chat also
+//! `stream_options.include_usage`, or its stream carries no token counts); Gemini streams from
+//! `:streamGenerateContent?alt=sse`. All four answer with server-sent events.
 
 use std::time::Duration;
 
@@ -14,7 +18,7 @@ use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, Provid
 use serde_json::Value;
 
 use super::bedrock::{parse_endpoint, read_limited, transport_error};
-use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError};
+use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming};
 use crate::error::{ApiError, ErrorKind};
 use crate::store::ModelSpec;
 
@@ -68,6 +72,15 @@ impl Flavor {
             }
         }
     }
+
+    /// What the body gains to ask for a stream: written after `{"model": ...,`.
+    const fn stream_fields(self) -> &'static str {
+        match self {
+            Self::OpenAiChat => r#""stream":true,"stream_options":{"include_usage":true},"#,
+            Self::OpenAiResponses | Self::Anthropic => r#""stream":true,"#,
+            Self::Gemini => "",
+        }
+    }
 }
 
 /// Whether this module has a client for `provider`.
@@ -116,6 +129,8 @@ pub struct Hosted {
     http: reqwest::Client,
     timeout: Duration,
     url: reqwest::Url,
+    /// Where the streaming request goes.
+    stream_url: reqwest::Url,
     /// Whether error bodies are passed on ([`super::endpoint_trust`]).
     trusted: bool,
     model_id: String,
@@ -156,7 +171,13 @@ impl Hosted {
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let trusted = super::endpoint_trust(&url, official_host(provider), &clients.endpoint_allow)
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
+        let mut stream_url = url.clone();
+        if flavor == Flavor::Gemini {
+            stream_url.set_path(&url.path().replace(":generateContent", ":streamGenerateContent"));
+            stream_url.set_query(Some("alt=sse"));
+        }
         Ok(Self {
+            stream_url,
             provider,
             flavor,
             trusted,
@@ -169,12 +190,44 @@ impl Hosted {
     }
 
     async fn call(&self, body: String) -> Result<ProviderResponse, ProviderError> {
+        let response = self.request(&self.url, "application/json", body).await?;
+        let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
+        response::parse(self.provider, &text).map_err(|report| ProviderError::BadResponse(report.to_string()))
+    }
+
+    async fn call_stream(&self, body: String) -> Result<Streaming, ProviderError> {
+        let body = match self.flavor.stream_fields() {
+            "" => body,
+            fields => {
+                let rest = body.strip_prefix('{').unwrap_or(&body);
+                let mut out = String::with_capacity(body.len() + fields.len());
+                out.push('{');
+                out.push_str(fields);
+                out.push_str(rest);
+                if out.ends_with(",}") {
+                    out.replace_range(out.len() - 2.., "}");
+                }
+                out
+            }
+        };
+        let response = self.request(&self.stream_url, "text/event-stream", body).await?;
+        Ok(Streaming::Body { provider: self.provider, response, timeout: self.timeout })
+    }
+
+    /// Sends `body` to `url`; a success status gives the response unread, any other status the
+    /// provider's error.
+    async fn request(
+        &self,
+        url: &reqwest::Url,
+        accept: &str,
+        body: String,
+    ) -> Result<reqwest::Response, ProviderError> {
         let request = self
             .http
-            .post(self.url.clone())
+            .post(url.clone())
             .timeout(self.timeout)
             .header("content-type", "application/json")
-            .header("accept", "application/json");
+            .header("accept", accept);
         let request = match self.flavor {
             Flavor::Anthropic => {
                 request.header("x-api-key", &self.api_key).header("anthropic-version", ANTHROPIC_VERSION)
@@ -185,12 +238,12 @@ impl Hosted {
         let response = request.body(body).send().await.map_err(|e| transport_error(&e, self.timeout))?;
         let status = response.status().as_u16();
         let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
-        let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
-        if !(200..300).contains(&status) {
-            let (error_type, message) = if self.trusted { error_of(&text) } else { (None, super::withheld(&self.url)) };
-            return Err(ProviderError::Status { status, error_type, message, retry_after });
+        if (200..300).contains(&status) {
+            return Ok(response);
         }
-        response::parse(self.provider, &text).map_err(|report| ProviderError::BadResponse(report.to_string()))
+        let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
+        let (error_type, message) = if self.trusted { error_of(&text) } else { (None, super::withheld(&self.url)) };
+        Err(ProviderError::Status { status, error_type, message, retry_after })
     }
 }
 
@@ -234,6 +287,10 @@ impl Provider for Hosted {
     fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>> {
         Box::pin(self.call(outgoing.body))
     }
+
+    fn stream(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<Streaming, ProviderError>> {
+        Box::pin(self.call_stream(outgoing.body))
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +327,11 @@ mod tests {
         assert_eq!(
             url(ProviderId::Gemini, "gemini-2.5-flash", json!({"endpoint": "http://127.0.0.1:9000/"})),
             "http://127.0.0.1:9000/v1beta/models/gemini-2.5-flash:generateContent"
+        );
+        let gemini = Hosted::new(ProviderId::Gemini, &model("x", "gemini-2.5-flash", &key, &json!({})), &clients);
+        assert_eq!(
+            gemini.unwrap().stream_url.as_str(),
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
         );
     }
 

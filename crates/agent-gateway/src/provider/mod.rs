@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agent_input::response::ProviderResponse;
+use agent_input::stream::StreamEvent;
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report};
 use serde_json::{Map, Value, json};
 
@@ -45,7 +46,46 @@ pub trait Provider: Send + Sync {
 
     /// Sends it and reads the answer into the standard format.
     fn send(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<ProviderResponse, ProviderError>>;
+
+    /// Sends the streaming form of the request and returns once the provider has answered with a
+    /// success status (an error status is read whole and is the error here).
+    fn stream(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<Streaming, ProviderError>>;
 }
+
+/// A streaming answer as [`Provider::stream`] gives it.
+#[derive(Debug)]
+pub enum Streaming {
+    /// The provider's body, still to be read, in its streaming wire format.
+    Body {
+        /// Whose format it is.
+        provider: ProviderId,
+        /// The response, its status checked.
+        response: reqwest::Response,
+        /// Time limit for reading the rest of it.
+        timeout: Duration,
+    },
+    /// Events known without a network (`echo`), and the answer they add up to.
+    Events {
+        /// The events, in order.
+        events: Vec<StreamEvent>,
+        /// The answer.
+        answer: ProviderResponse,
+    },
+}
+
+/// The next piece of a streamed body; `None` at its end.
+///
+/// # Errors
+/// The connection failed or the time limit passed.
+pub async fn next_chunk(
+    response: &mut reqwest::Response,
+    timeout: Duration,
+) -> Result<Option<axum::body::Bytes>, ProviderError> {
+    response.chunk().await.map_err(|e| bedrock::transport_error(&e, timeout))
+}
+
+/// Largest streamed response body read from a provider (the non-streamed cap).
+pub const MAX_STREAM_BYTES: usize = bedrock::MAX_RESPONSE_BYTES;
 
 /// A failed provider call.
 #[derive(Debug)]

@@ -3,6 +3,7 @@
 
 #![allow(dead_code, unreachable_pub)] // each test file uses a different part
 
+pub mod stream_stub;
 pub mod stub;
 
 use std::io::{BufRead, BufReader};

@@ -118,7 +118,7 @@ fn error(status: u16, error_type: &str, message: &str) -> Response {
 }
 
 /// Checks a `SigV4` `Authorization` header against the request, from scratch.
-fn verify(method: &str, path: &str, query: &str, headers: &HeaderMap, body: &[u8]) -> Result<(), String> {
+pub fn verify(method: &str, path: &str, query: &str, headers: &HeaderMap, body: &[u8]) -> Result<(), String> {
     let authorization = headers["authorization"].to_str().map_err(|e| e.to_string())?;
     let rest = authorization.strip_prefix("AWS4-HMAC-SHA256 ").ok_or("not SigV4")?;
     let mut credential = "";
