@@ -7,20 +7,68 @@
 // Run: node --test tests/playground/chat.test.mjs   (after scripts/build-site and cargo build -p agent-gateway)
 
 import assert from 'node:assert/strict';
+import { createServer, request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 
 import { freePort, launchBrowser, openPlayground, settled, shot, startGateway } from './support.mjs';
 
 let gateway;
 let browser;
+let paced;
+
+/**
+ * A loopback proxy in front of the gateway that passes everything through, but writes the
+ * streaming endpoint's answer one SSE event every `pauseMs`, as a model writing its answer would
+ * (the echo agent's events are all ready at once, and arrive in one network read otherwise).
+ */
+async function pacedProxy(target, pauseMs) {
+  const server = createServer((req, res) => {
+    const up = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (upRes) => {
+      res.writeHead(upRes.statusCode, upRes.headers);
+      if (!req.url.endsWith('/_execute/stream') || upRes.statusCode !== 200) {
+        upRes.pipe(res);
+        return;
+      }
+      upRes.setEncoding('utf8');
+      let buffer = '';
+      let queue = Promise.resolve();
+      const later = (write) => {
+        queue = queue.then(async () => {
+          if (!res.destroyed) write();
+          await new Promise((r) => setTimeout(r, pauseMs));
+        });
+      };
+      upRes.on('data', (d) => {
+        buffer += d;
+        const events = buffer.split('\n\n');
+        buffer = events.pop();
+        for (const e of events) later(() => res.write(`${e}\n\n`));
+      });
+      upRes.on('end', () => later(() => res.end(buffer)));
+      res.on('close', () => upRes.destroy());
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${server.address().port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
 
 before(async () => {
   gateway = await startGateway();
+  paced = await pacedProxy(gateway.base, 250);
   browser = await launchBrowser();
 });
 
 after(async () => {
   await browser?.close();
+  await paced?.close();
   await gateway?.stop();
 });
 
@@ -49,25 +97,6 @@ async function executed(body) {
   return json.inference_results[0].output.find((o) => o.name === 'response').result;
 }
 
-/**
- * Slows the page's network to `bytesPerSecond` down (Chromium's own throttling, below fetch): the
- * stream then arrives in many small pieces over time, as from a model writing its answer.
- */
-async function throttle(page, bytesPerSecond) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 0,
-    downloadThroughput: bytesPerSecond,
-    uploadThroughput: -1,
-  });
-  return async () => {
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await cdp.detach();
-  };
-}
-
 /** Records the last assistant turn's text and status at every change of the chat. */
 async function watchAnswers(page) {
   await page.evaluate(() => {
@@ -89,7 +118,8 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
   let seen;
 
   before(async () => {
-    ({ page, context, seen } = await openPlayground(browser, gateway.base));
+    // The page comes through the pacing proxy, so its own origin is the endpoint (as with the gateway).
+    ({ page, context, seen } = await openPlayground(browser, paced.base));
   });
 
   after(async () => {
@@ -103,13 +133,8 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await settled(page);
     const expected = await executed({ input: 'Hello there' });
     await watchAnswers(page);
-    const unthrottle = await throttle(page, 400);
-    try {
-      await page.click('[data-testid="execute-button"]');
-      await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]', { timeout: 30_000 });
-    } finally {
-      await unthrottle();
-    }
+    await page.click('[data-testid="execute-button"]');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]', { timeout: 30_000 });
     const answer = await page.textContent('[data-testid="chat-answer"]');
     assert.equal(answer, expected, 'the streamed text is the non-streamed answer');
     assert.match(answer, /^echo: 1 message \(user\)/);
@@ -130,7 +155,7 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     assert.deepEqual(log.filter((e) => e.problem), []);
     // Timings: ms since the request, in order; the deltas add up to the answer.
     for (let i = 1; i < log.length; i += 1) assert.ok(log[i].ms >= log[i - 1].ms, `${log[i - 1].ms} then ${log[i].ms}`);
-    assert.ok(log.at(-1).ms > log[0].ms, 'throttled, the run took time');
+    assert.ok(log.at(-1).ms > log[0].ms, 'paced, the run took time');
     const deltas = log.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => JSON.parse(e.json).delta);
     assert.equal(deltas.join(''), answer);
     const started = JSON.parse(log[0].json);
@@ -178,16 +203,11 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await page.fill('[data-path="/input"]', 'Stop me');
     await settled(page);
     const full = await executed({ input: 'Stop me' });
-    const unthrottle = await throttle(page, 60);
-    try {
-      await page.click('[data-testid="execute-button"]');
-      await page.waitForSelector('[data-testid="stop-button"]:not(.hidden)');
-      await page.waitForSelector('[data-testid="chat-assistant"] [data-testid="event"][data-type="TEXT_MESSAGE_CONTENT"]', { timeout: 30_000 });
-      await page.click('[data-testid="stop-button"]');
-      await page.waitForSelector('[data-testid="chat-assistant"][data-status="stopped"]');
-    } finally {
-      await unthrottle();
-    }
+    await page.click('[data-testid="execute-button"]');
+    await page.waitForSelector('[data-testid="stop-button"]:not(.hidden)');
+    await page.waitForSelector('[data-testid="chat-assistant"] [data-testid="event"][data-type="TEXT_MESSAGE_CONTENT"]', { state: 'attached' });
+    await page.click('[data-testid="stop-button"]');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="stopped"]');
     assert.match(await page.textContent('[data-testid="chat-stopped"]'), /^Stopped/);
     const partial = await page.textContent('[data-testid="chat-answer"]');
     assert.ok(partial.length > 0 && partial.length < full.length && full.startsWith(partial), `${partial} / ${full}`);
@@ -224,7 +244,7 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     const text = await page.textContent('[data-testid="chat-assistant"][data-status="unreachable"] [data-testid="execute-network-error"]');
     assert.match(text, new RegExp(`Could not reach http://127.0.0.1:${closed}`));
     assert.match(text, /--cors-origin/);
-    await page.fill('[data-testid="endpoint-input"]', gateway.base);
+    await page.fill('[data-testid="endpoint-input"]', paced.base);
     await page.click('[data-testid="chat-new-conversation"]');
   });
 
