@@ -104,6 +104,7 @@ describe('the playground limits', () => {
     const { page, context } = await openPlayground(browser, gateway.base);
     try {
       await page.fill('[data-testid="endpoint-input"]', `http://127.0.0.1:${backend.address().port}`);
+      await page.uncheck('[data-testid="stream-toggle"]'); // _execute's answer limit
       await page.click('[data-testid="execute-button"]');
       await page.waitForSelector('[data-testid="execute-too-large"]', { timeout: 60_000 });
       assert.equal(await page.getAttribute('[data-testid="execute-response"]', 'data-status'), '200');

@@ -347,6 +347,8 @@ describe('the playground', () => {
   });
 
   test('3. Copy as curl: the execute request, credentials never inline', async () => {
+    // These tests take the non-streaming path (_execute); chat.test.mjs covers streaming.
+    await page.uncheck('[data-testid="stream-toggle"]');
     await page.click('[data-testid="copy-curl"]');
     await page.waitForFunction(() => /curl/.test(document.body.textContent));
     const curl = await page.evaluate(() => navigator.clipboard.readText());

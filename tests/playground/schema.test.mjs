@@ -155,6 +155,7 @@ describe('the schema editor', () => {
     assert.equal(response.status, 200, await response.clone().text());
     const agentId = (await response.json()).agent_id;
     await page.fill('[data-testid="agent-id-input"]', agentId);
+    await page.uncheck('[data-testid="stream-toggle"]'); // _execute's answer (chat.test.mjs streams)
     await page.fill('[data-name="max_words"]', '5');
     await page.selectOption('[data-name="format"]', { label: '(not set)' });
     await settled(page);

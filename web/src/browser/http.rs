@@ -1,5 +1,6 @@
 //! HTTP to the backend, through gloo-net: the execute call, its body read chunk by chunk
-//! through the response's body stream ([`Chunks`]), the way a streamed answer is read.
+//! through the response's body stream ([`Chunks`]), and the streaming call ([`execute_stream`]),
+//! whose server-sent events are handed on as each chunk completes them.
 //!
 //! Errors as the execute pane tells them apart: no URL to call (`Backend::execute_url`), no
 //! response at all (the network, CORS: the browser gives the page no detail, so the pane adds a
@@ -13,6 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::page;
 use crate::model::backend::{Backend, MAX_ANSWER_BYTES, Reply};
+use crate::model::sse::SseParser;
 
 /// POSTs `body` to the backend's execute URL with its auth header.
 pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
@@ -34,17 +36,108 @@ pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
 /// The status and the body as text (`None`: over [`MAX_ANSWER_BYTES`]); `Err` is why no
 /// response (or no whole body) came.
 async fn post_json(url: &str, authorization: Option<&str>, body: String) -> Result<(u16, Option<String>), String> {
-    let mut request = Request::post(url).header("Content-Type", "application/json");
+    let response = send(url, authorization, body, None).await?;
+    let status = response.status();
+    Ok((status, read_text(&response).await?))
+}
+
+async fn send(
+    url: &str,
+    authorization: Option<&str>,
+    body: String,
+    signal: Option<&web_sys::AbortSignal>,
+) -> Result<Response, String> {
+    let mut request = Request::post(url).header("Content-Type", "application/json").abort_signal(signal);
     if let Some(value) = authorization {
         request = request.header("Authorization", value);
     }
-    let response = request.body(body).map_err(reason)?.send().await.map_err(reason)?;
-    let status = response.status();
-    let mut chunks = Chunks::of(&response);
-    let Some(bytes) = chunks.read_to_end(MAX_ANSWER_BYTES).await? else { return Ok((status, None)) };
+    request.body(body).map_err(reason)?.send().await.map_err(reason)
+}
+
+/// The body as text, `None` when over [`MAX_ANSWER_BYTES`].
+async fn read_text(response: &Response) -> Result<Option<String>, String> {
+    let mut chunks = Chunks::of(response);
+    let Some(bytes) = chunks.read_to_end(MAX_ANSWER_BYTES).await? else { return Ok(None) };
     // As `Response.text()` decodes: UTF-8, a byte order mark dropped, bad bytes replaced.
     let text = String::from_utf8_lossy(&bytes);
-    Ok((status, Some(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string())))
+    Ok(Some(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string()))
+}
+
+/// What the streaming call reports as it goes, each with the milliseconds since it was sent.
+pub(crate) enum Step {
+    /// A 2xx event stream began.
+    Streaming,
+    /// The data of the events the last chunk completed.
+    Events(Vec<String>),
+}
+
+/// How the streaming call ended.
+pub(crate) enum StreamEnd {
+    /// The body ended (whether the events ended the run is the chat's to judge).
+    Complete,
+    /// An error status (or a 2xx that is not an event stream) with its body (`None`: over the
+    /// limit): the backend refused before any stream.
+    Answered { status: u16, body: Option<String>, content_type: String },
+    /// No response: the network, CORS, a bad URL.
+    Unreachable { reason: String, cross_origin: bool },
+    /// The stream failed part way (the connection dropped, Stop aborted it) or went over
+    /// [`MAX_ANSWER_BYTES`].
+    Broken { reason: String },
+}
+
+/// POSTs `body` to the streaming URL and hands each chunk's complete events to `on` as they
+/// arrive; `signal` aborts the fetch (Stop).
+pub(crate) async fn execute_stream(
+    backend: &Backend,
+    body: String,
+    signal: &web_sys::AbortSignal,
+    mut on: impl FnMut(Step, f64),
+) -> (StreamEnd, f64) {
+    let start = page::now();
+    let since = move || page::now() - start;
+    let url = match backend.url() {
+        Ok(url) => url,
+        Err(reason) => return (StreamEnd::Unreachable { reason, cross_origin: false }, 0.0),
+    };
+    let cross_origin = !url.starts_with(&format!("{}/", page::origin()));
+    let response = match send(&url, backend.authorization().as_deref(), body, Some(signal)).await {
+        Ok(response) => response,
+        Err(reason) => return (StreamEnd::Unreachable { reason, cross_origin }, since()),
+    };
+    let status = response.status();
+    let content_type = response.headers().get("content-type").unwrap_or_default();
+    if !(200..300).contains(&status) || !content_type.to_ascii_lowercase().starts_with("text/event-stream") {
+        let end = match read_text(&response).await {
+            Ok(body) => StreamEnd::Answered { status, body, content_type },
+            Err(reason) => StreamEnd::Broken { reason },
+        };
+        return (end, since());
+    }
+    on(Step::Streaming, since());
+    let mut chunks = Chunks::of(&response);
+    let mut parser = SseParser::new();
+    let mut read = 0usize;
+    loop {
+        match chunks.next().await {
+            Ok(Some(chunk)) => {
+                read += chunk.len();
+                if read > MAX_ANSWER_BYTES {
+                    chunks.cancel();
+                    let reason = format!(
+                        "the stream went over the {} the playground reads; it was not read further",
+                        crate::model::display::human_bytes(MAX_ANSWER_BYTES)
+                    );
+                    return (StreamEnd::Broken { reason }, since());
+                }
+                let events = parser.push(&chunk);
+                if !events.is_empty() {
+                    on(Step::Events(events), since());
+                }
+            }
+            Ok(None) => return (StreamEnd::Complete, since()),
+            Err(reason) => return (StreamEnd::Broken { reason }, since()),
+        }
+    }
 }
 
 /// A response body read as it arrives: each [`Chunks::next`] is the next piece the network
@@ -76,14 +169,19 @@ impl Chunks {
         let mut bytes = Vec::new();
         while let Some(chunk) = self.next().await? {
             if bytes.len() + chunk.len() > limit {
-                if let Some(reader) = self.reader.take() {
-                    let _ = reader.cancel();
-                }
+                self.cancel();
                 return Ok(None);
             }
             bytes.extend_from_slice(&chunk);
         }
         Ok(Some(bytes))
+    }
+
+    /// Stops reading: the rest of the body is not downloaded.
+    pub(crate) fn cancel(&mut self) {
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.cancel();
+        }
     }
 }
 

@@ -20,7 +20,7 @@ pub(crate) enum Auth {
 }
 
 /// Where and how to execute.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub(crate) struct Backend {
     pub(crate) endpoint: String,
@@ -31,6 +31,22 @@ pub(crate) struct Backend {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub(crate) secret: String,
     pub(crate) remember: bool,
+    /// Execute through the streaming endpoint (AG-UI events), the default; off: `_execute`.
+    pub(crate) stream: bool,
+}
+
+impl Default for Backend {
+    fn default() -> Self {
+        Self {
+            endpoint: String::new(),
+            agent_id: String::new(),
+            auth: Auth::None,
+            username: String::new(),
+            secret: String::new(),
+            remember: false,
+            stream: true,
+        }
+    }
 }
 
 impl Backend {
@@ -67,6 +83,12 @@ impl Backend {
         Ok(format!("{endpoint}/_plugins/_ml/agents/{agent}/_execute"))
     }
 
+    /// The URL Execute calls: the streaming endpoint (`…/_execute/stream`) or `_execute`.
+    pub(crate) fn url(&self) -> Result<String, String> {
+        let url = self.execute_url()?;
+        Ok(if self.stream { format!("{url}/stream") } else { url })
+    }
+
     /// The Authorization header value, if any.
     pub(crate) fn authorization(&self) -> Option<String> {
         match self.auth {
@@ -79,11 +101,16 @@ impl Backend {
         }
     }
 
-    /// A curl command for the execute request; credentials as shell variables, never inline.
+    /// A curl command for the request Execute sends (`-N` for the stream: events printed as
+    /// they come); credentials as shell variables, never inline.
     pub(crate) fn curl(&self, body: &str) -> String {
-        let url = self.execute_url().unwrap_or_else(|_| "<endpoint>/_plugins/_ml/agents/<agent>/_execute".into());
+        let url = self.url().unwrap_or_else(|_| {
+            let tail = if self.stream { "/stream" } else { "" };
+            format!("<endpoint>/_plugins/_ml/agents/<agent>/_execute{tail}")
+        });
         let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
-        let mut command = format!("curl -sS -X POST {} -H 'Content-Type: application/json'", quote(&url));
+        let flags = if self.stream { "-sSN" } else { "-sS" };
+        let mut command = format!("curl {flags} -X POST {} -H 'Content-Type: application/json'", quote(&url));
         match self.auth {
             Auth::None => {}
             Auth::Basic => {
@@ -189,11 +216,27 @@ mod tests {
                 username: "ann".into(),
                 secret: "s3cret".into(),
                 remember: false,
+                stream: false,
             };
             let curl = backend.curl(r#"{"input":"it's"}"#);
             assert!(!curl.contains("s3cret"), "{curl}");
             assert!(curl.starts_with("curl -sS -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute'"), "{curl}");
+            let streamed = Backend { stream: true, ..backend }.curl("{}");
+            assert!(
+                streamed.starts_with("curl -sSN -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute/stream'"),
+                "{streamed}"
+            );
         }
+    }
+
+    #[test]
+    fn streaming_is_the_default_even_for_settings_stored_before_it() {
+        assert!(Backend::default().stream);
+        let stored: Backend = serde_json::from_str(r#"{"endpoint": "http://h", "agent_id": "echo"}"#).unwrap();
+        assert!(stored.stream);
+        assert_eq!(stored.url().unwrap(), "http://h/_plugins/_ml/agents/echo/_execute/stream");
+        let off = Backend { stream: false, ..stored };
+        assert_eq!(off.url().unwrap(), "http://h/_plugins/_ml/agents/echo/_execute");
     }
 
     #[test]

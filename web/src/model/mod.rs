@@ -4,6 +4,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod backend;
+pub(crate) mod chat;
 pub(crate) mod deploy;
 pub(crate) mod display;
 pub(crate) mod examples;
@@ -15,4 +16,5 @@ pub(crate) mod pointer;
 pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod share;
+pub(crate) mod sse;
 pub(crate) mod text_offsets;

@@ -1,16 +1,20 @@
 //! The execute panel: the backend's settings (kept in this browser), Execute through
-//! `browser::http`, Copy as curl, the response (status, answer, error details, raw body), and
+//! `browser::http`, Copy as curl, and the answer: streamed by default (the chat of
+//! `view::chat`, Stop, the conversation continued in place with `RUN_STARTED`'s thread id), or
+//! with streaming off the `_execute` response (status, answer, error details, raw body) and
 //! continuing the conversation with the returned `memory_id`.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::chat::ChatView;
 use super::copy::copy;
 use crate::browser::{http, page, storage};
 use crate::model::backend::{self, Auth, Backend, Reading, Reply};
+use crate::model::chat::UserTurn;
 use crate::model::display::human_bytes;
 use crate::model::input_form;
-use crate::state::Editor;
+use crate::state::{ChatState, Editor};
 
 /// The execute panel: the backend's settings, Execute, Copy as curl, and the response with
 /// Continue conversation / New conversation.
@@ -27,14 +31,35 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
     let running = RwSignal::new(false);
     let result = RwSignal::new(None::<(Reply, Reading, String)>);
     let status = RwSignal::new(None::<String>);
+    let chat = ChatState::new();
+    let streaming = move || backend_state.with(|b| b.stream);
 
     let execute = move || {
-        if running.get_untracked() {
+        if running.get_untracked() || chat.running() {
+            return;
+        }
+        let backend = backend_state.get_untracked();
+        let body = editor.body_text();
+        if backend.stream {
+            let user = serde_json::from_str(&body).map_or_else(
+                |_| UserTurn {
+                    role: "user".into(),
+                    texts: vec!["(a body that is not JSON)".into()],
+                    ..UserTurn::default()
+                },
+                |v| UserTurn::of(&v),
+            );
+            status.set(None);
+            // Finished: the next turn continues the memory in place.
+            chat.send(backend, body, user, move |memory_id| {
+                match editor.edit_anywhere(|doc| input_form::continue_conversation(doc, memory_id)) {
+                    Ok(()) => status.set(Some("Type the next turn: it continues this conversation.".into())),
+                    Err(why) => status.set(Some(why)),
+                }
+            });
             return;
         }
         running.set(true);
-        let backend = backend_state.get_untracked();
-        let body = editor.body_text();
         spawn_local(async move {
             let reply = http::execute(&backend, body).await;
             let (reading, raw) = match &reply {
@@ -58,6 +83,14 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
         let _ = editor.edit_anywhere(input_form::forget_conversation);
         result.set(None);
     };
+    let new_chat = move |_| {
+        chat.reset();
+        let _ = editor.edit_anywhere(input_form::forget_conversation);
+        status.set(Some("A new conversation: the next turn starts a new memory.".into()));
+    };
+    let chat_running = move || chat.running();
+    let has_turns = move || chat.chat.with(|c| !c.turns.is_empty());
+    let endpoint = Signal::derive(move || backend_state.with(|b| b.endpoint.clone()));
     let field = move |id: &'static str,
                       label: &'static str,
                       testid: &'static str,
@@ -108,15 +141,26 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
                     on:change=move |ev| { let v = event_target_checked(&ev); backend_state.update(|b| b.remember = v); } />
                 " Remember the password or token in this browser"
             </label>
+            <label class="check">
+                <input type="checkbox" data-testid="stream-toggle" prop:checked=stored.stream
+                    on:change=move |ev| { let v = event_target_checked(&ev); backend_state.update(|b| b.stream = v); } />
+                " Stream the answer (AG-UI events from "<code>"_execute/stream"</code>")"
+            </label>
             <div class="actions">
-                <button type="submit" class="primary" data-testid="execute-button" disabled=move || running.get()>
-                    {move || if running.get() { "Executing…" } else { "Execute" }}
+                <button type="submit" class="primary" data-testid="execute-button" disabled=move || running.get() || chat_running()>
+                    {move || if running.get() || chat_running() { "Executing…" } else { "Execute" }}
                 </button>
+                <button type="button" data-testid="stop-button" class:hidden=move || !chat_running() on:click=move |_| chat.stop()>"Stop"</button>
+                <button type="button" data-testid="chat-new-conversation" class:hidden=move || !streaming() || !has_turns() || chat_running()
+                    on:click=new_chat>"New conversation"</button>
                 <button type="button" data-testid="copy-curl" on:click=on_curl>"Copy as curl"</button>
                 <span class="hint" role="status">{move || status.get()}</span>
             </div>
         </form>
-        {move || result.get().map(|(reply, reading, raw)| {
+        <div class:hidden=move || !streaming()>
+            <ChatView chat=chat editor=editor endpoint=endpoint />
+        </div>
+        {move || result.get().filter(|_| !streaming()).map(|(reply, reading, raw)| {
             let current = backend_state.get_untracked();
             let (status_text, status_class, millis) = match &reply {
                 Reply::Answered { status, millis, .. } | Reply::TooLarge { status, millis } => (

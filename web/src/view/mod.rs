@@ -3,6 +3,7 @@
 
 pub(crate) mod app;
 mod build_pane;
+mod chat;
 mod compare;
 mod copy;
 mod deploy;

@@ -1,0 +1,134 @@
+//! The streamed conversation's state: the [`Chat`] as a signal, the run under way and its Stop.
+//! Each network chunk's events are applied together (one re-render a chunk, not one an event).
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::browser::http::{self, Step, StreamEnd};
+use crate::browser::page;
+use crate::model::backend::{self, Backend};
+use crate::model::chat::{Chat, Run, Status, Turn, UserTurn};
+
+/// The conversation shown by the execute pane when streaming.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChatState {
+    pub(crate) chat: RwSignal<Chat>,
+    /// The fetch under way, to abort on Stop.
+    abort: StoredValue<Option<web_sys::AbortController>, LocalStorage>,
+    /// Counts sends: a run's late updates (after New conversation) go nowhere.
+    generation: StoredValue<u64>,
+    /// When the run under way was sent (`page::now`).
+    sent_at: StoredValue<f64>,
+}
+
+impl ChatState {
+    pub(crate) fn new() -> Self {
+        Self {
+            chat: RwSignal::new(Chat::default()),
+            abort: StoredValue::new_local(None),
+            generation: StoredValue::new(0),
+            sent_at: StoredValue::new(0.0),
+        }
+    }
+
+    /// Whether a run is under way.
+    pub(crate) fn running(self) -> bool {
+        self.chat.with(|c| c.turns.last().is_some_and(|t| !t.run.status.is_over()))
+    }
+
+    /// Sends `body` as the next turn; `finished` gets the memory id when the run finishes.
+    pub(crate) fn send(self, backend: Backend, body: String, user: UserTurn, finished: impl Fn(String) + 'static) {
+        if self.running() {
+            return;
+        }
+        let Ok(controller) = web_sys::AbortController::new() else { return };
+        let signal = controller.signal();
+        self.abort.set_value(Some(controller));
+        self.generation.update_value(|g| *g += 1);
+        let generation = self.generation.get_value();
+        self.sent_at.set_value(page::now());
+        self.chat.update(|c| c.turns.push(Turn { user, run: Run::default() }));
+        let update = move |f: &dyn Fn(&mut Run)| {
+            if self.generation.get_value() != generation {
+                return;
+            }
+            self.chat.update(|c| {
+                if let Some(turn) = c.turns.last_mut() {
+                    f(&mut turn.run);
+                }
+            });
+        };
+        spawn_local(async move {
+            let (end, millis) = http::execute_stream(&backend, body, &signal, |step, millis| match step {
+                Step::Streaming => update(&|run| run.streaming(millis)),
+                Step::Events(events) => update(&|run| {
+                    for data in &events {
+                        run.apply(data, millis);
+                    }
+                }),
+            })
+            .await;
+            if self.generation.get_value() == generation {
+                self.abort.set_value(None);
+            }
+            let status = match end {
+                StreamEnd::Complete => None,
+                StreamEnd::Answered { status, body: Some(body), content_type } if (200..300).contains(&status) => {
+                    Some(Status::Broken {
+                        reason: format!(
+                            "the backend answered {status} with {} instead of an event stream (text/event-stream): does it have the streaming endpoint? Turn streaming off to use _execute. It said: {}",
+                            if content_type.is_empty() { "no content type" } else { &content_type },
+                            body.chars().take(300).collect::<String>()
+                        ),
+                    })
+                }
+                StreamEnd::Answered { status, body, .. } => Some(match body {
+                    Some(body) => {
+                        Status::Rejected { status, reading: backend::read(&body), raw: backend::raw_view(&body) }
+                    }
+                    None => Status::Rejected { status, reading: backend::Reading::default(), raw: String::new() },
+                }),
+                StreamEnd::Unreachable { reason, cross_origin } => Some(Status::Unreachable { reason, cross_origin }),
+                StreamEnd::Broken { reason } => {
+                    Some(Status::Broken { reason: format!("the stream broke off: {reason}") })
+                }
+            };
+            update(&|run| match &status {
+                Some(status) => run.end(status.clone(), millis),
+                None => run.end_of_stream(millis),
+            });
+            if self.generation.get_value() != generation {
+                return;
+            }
+            let memory = self.chat.with_untracked(|c| {
+                c.turns.last().filter(|t| t.run.status == Status::Finished).and_then(|t| t.run.thread_id.clone())
+            });
+            if let Some(memory) = memory {
+                finished(memory);
+            }
+        });
+    }
+
+    /// Stops the run under way: marked stopped first, so the aborted fetch's error is not
+    /// taken for a network failure.
+    pub(crate) fn stop(self) {
+        if !self.chat.with_untracked(|c| c.turns.last().is_some_and(|t| !t.run.status.is_over())) {
+            return;
+        }
+        let millis = page::now() - self.sent_at.get_value();
+        self.chat.update(|c| {
+            if let Some(run) = c.current() {
+                run.end(Status::Stopped, millis);
+            }
+        });
+        if let Some(controller) = self.abort.get_value() {
+            controller.abort();
+        }
+    }
+
+    /// Forgets the conversation (stopping a run under way).
+    pub(crate) fn reset(self) {
+        self.stop();
+        self.chat.set(Chat::default());
+    }
+}

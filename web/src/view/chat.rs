@@ -1,0 +1,224 @@
+//! The streamed conversation: each turn the user's side (text, images as thumbnails, other
+//! media as chips) and the assistant's answer growing as its events arrive (text, reasoning, tool
+//! calls), how the run ended, and its AG-UI event log with timings.
+//!
+//! Turns and log lines are keyed lists: a chunk's events add to the page, nothing already shown
+//! is rebuilt (an open event log stays open while the answer streams).
+
+use std::fmt::Write as _;
+
+use leptos::prelude::*;
+
+use crate::browser::page;
+use crate::model::backend::MAX_ANSWER_BYTES;
+use crate::model::chat::{LogEntry, Media, Part, Status, Turn};
+use crate::model::display::human_bytes;
+use crate::state::{ChatState, Editor};
+
+#[component]
+#[allow(unreachable_pub)] // the component macro's expansion
+pub(super) fn ChatView(chat: ChatState, editor: Editor, endpoint: Signal<String>) -> impl IntoView {
+    let count = Memo::new(move |_| chat.chat.with(|c| c.turns.len()));
+    view! {
+        <div class="chat" data-testid="chat" aria-live="polite">
+            <For each=move || 0..count.get() key=|i| *i let:i>
+                <TurnView chat=chat editor=editor endpoint=endpoint index=i />
+            </For>
+        </div>
+    }
+}
+
+#[component]
+fn TurnView(chat: ChatState, editor: Editor, endpoint: Signal<String>, index: usize) -> impl IntoView {
+    let turn = move |f: &dyn Fn(&Turn) -> String| chat.chat.with(|c| c.turns.get(index).map(f).unwrap_or_default());
+    let user = chat.chat.with_untracked(|c| c.turns.get(index).map(|t| t.user.clone())).unwrap_or_default();
+    let status = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.status.clone())));
+    let parts =
+        Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.parts.clone()).unwrap_or_default()));
+    let log_len = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map_or(0, |t| t.run.log.len())));
+    let earlier = (user.earlier > 0).then(|| {
+        view! { <span class="muted">{format!(" (after {} earlier message{})", user.earlier, if user.earlier == 1 { "" } else { "s" })}</span> }
+    });
+    let texts: Vec<_> = user.texts.iter().map(|t| view! { <p class="said">{t.clone()}</p> }).collect();
+    let media: Vec<_> = user.media.iter().map(|m| media_view(editor, m)).collect();
+    // A new memory starts where a run's thread differs from the one before it.
+    let new_thread = move || {
+        chat.chat.with(|c| {
+            let this = c.turns.get(index).and_then(|t| t.run.thread_id.as_deref());
+            let before = index.checked_sub(1).and_then(|i| c.turns.get(i)).and_then(|t| t.run.thread_id.as_deref());
+            match (before, this) {
+                (Some(before), Some(this)) if before != this => Some(view! {
+                    <p class="thread-break muted">{format!("A new conversation: memory {this}")}</p>
+                }),
+                _ => None,
+            }
+        })
+    };
+    view! {
+        {new_thread}
+        <div class="turn user" data-testid="chat-user">
+            <p class="who">{user.role.clone()}{earlier}</p>
+            {texts}
+            {(!media.is_empty()).then(|| view! { <div class="media-row">{media}</div> })}
+        </div>
+        <div class="turn assistant" data-testid="chat-assistant"
+            data-status=move || status.get().map_or("", |s| status_key(&s))
+            data-thread=move || turn(&|t| t.run.thread_id.clone().unwrap_or_default())>
+            <p class="who">"assistant"</p>
+            {move || parts.get().into_iter().map(part_view).collect::<Vec<_>>()}
+            {move || status.get().map(|s| status_view(&s, &endpoint.get_untracked()))}
+            <p class="timing muted" data-testid="chat-timing">{move || turn(&timing)}</p>
+            <details class="event-log" data-testid="event-log">
+                <summary>{move || {
+                    let (n, more, problems) = chat.chat.with(|c| c.turns.get(index).map_or((0, 0, 0), |t| (t.run.log.len(), t.run.unlogged, t.run.problems)));
+                    let mut s = format!("AG-UI events ({})", n + more);
+                    if problems > 0 {
+                        let _ = write!(s, " · {problems} out of protocol");
+                    }
+                    s
+                }}</summary>
+                <ol class="events">
+                    <For each=move || 0..log_len.get() key=|j| *j let:j>
+                        {chat.chat.with_untracked(|c| c.turns.get(index).and_then(|t| t.run.log.get(j).cloned())).map(log_view)}
+                    </For>
+                </ol>
+                {move || turn(&|t| if t.run.unlogged > 0 { format!("… and {} more events, not logged", t.run.unlogged) } else { String::new() })}
+            </details>
+        </div>
+    }
+}
+
+fn media_view(editor: Editor, media: &Media) -> AnyView {
+    let label = format!("{} {}", media.kind, media.label);
+    let url = media
+        .preview_key
+        .as_ref()
+        .and_then(|key| editor.previews.with_value(|p| p.get(key).cloned()))
+        .or_else(|| media.inline.clone());
+    match url {
+        Some(src) => view! {
+            <figure class="thumb" data-testid="chat-thumbnail"><img src=src alt=label.clone() /><figcaption>{label}</figcaption></figure>
+        }
+        .into_any(),
+        None => view! { <span class="chip" data-testid="chat-media">{label}</span> }.into_any(),
+    }
+}
+
+fn part_view(part: Part) -> AnyView {
+    match part {
+        Part::Text { text, .. } => view! { <p class="answer" data-testid="chat-answer">{text}</p> }.into_any(),
+        Part::Reasoning { text, .. } => view! {
+            <details class="reasoning" data-testid="chat-reasoning"><summary>"Reasoning"</summary><p>{text}</p></details>
+        }
+        .into_any(),
+        Part::ToolCall { name, args, done, result, .. } => view! {
+            <div class="tool-call" data-testid="chat-tool-call" data-name=name.clone() data-done=done.to_string()>
+                <span class="badge">"tool call"</span> <code>{name.clone()}</code>
+                <pre class="args">{args}</pre>
+                {(!done).then(|| view! { <span class="muted">"…"</span> })}
+                {result.map(|r| view! { <p class="tool-result"><span class="muted">"result: "</span>{r}</p> })}
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+fn status_key(status: &Status) -> &'static str {
+    match status {
+        Status::Waiting => "waiting",
+        Status::Streaming => "streaming",
+        Status::Finished => "finished",
+        Status::RunError { .. } => "error",
+        Status::Stopped => "stopped",
+        Status::Rejected { .. } => "rejected",
+        Status::Unreachable { .. } => "unreachable",
+        Status::Broken { .. } => "broken",
+    }
+}
+
+fn timing(turn: &Turn) -> String {
+    let run = &turn.run;
+    let mut parts = Vec::new();
+    if let Some(ms) = run.answered_ms {
+        parts.push(format!("response {ms:.0} ms"));
+    }
+    if let Some(first) = run.log.first() {
+        parts.push(format!("first event {:.0} ms", first.millis));
+    }
+    if let Some(ms) = run.ended_ms {
+        parts.push(format!("ended {ms:.0} ms"));
+    }
+    parts.join(" · ")
+}
+
+fn status_view(status: &Status, endpoint: &str) -> AnyView {
+    match status {
+        Status::Waiting => view! { <p class="muted">"Waiting for the backend…"</p> }.into_any(),
+        Status::Streaming => view! { <p class="muted streaming">"Streaming…"</p> }.into_any(),
+        Status::Finished => ().into_any(),
+        Status::RunError { message, code } => view! {
+            <p class="notice error-notice" data-testid="chat-run-error" data-code=code.clone().unwrap_or_default()>
+                "The run failed: "{message.clone()}{code.as_ref().map(|c| format!(" ({c})"))}
+            </p>
+        }
+        .into_any(),
+        Status::Stopped => view! {
+            <p class="notice" data-testid="chat-stopped">"Stopped: the request was cancelled, the answer above is as far as it got."</p>
+        }
+        .into_any(),
+        Status::Broken { reason } => view! { <p class="notice" data-testid="chat-broken">{reason.clone()}</p> }.into_any(),
+        Status::Unreachable { reason, cross_origin } => {
+            let origin = page::origin();
+            let hint = if *cross_origin {
+                format!(
+                    "The endpoint is on another origin: if it is running, it must allow this page's origin ({origin}) by CORS — agent-gateway: --cors-origin {origin}."
+                )
+            } else {
+                "Is the backend running?".to_string()
+            };
+            view! {
+                <p class="notice" data-testid="execute-network-error">{format!("Could not reach {endpoint}: {reason}. ")}{hint}</p>
+            }
+            .into_any()
+        }
+        Status::Rejected { status, reading, raw } => {
+            let details: Vec<_> = reading
+                .details
+                .iter()
+                .map(|(code, path, message)| view! {
+                    <li data-testid="execute-error" data-code=code.clone() data-path=path.clone() class="error">
+                        <span class="badge">"error"</span><code class="code-name">{code.clone()}</code>
+                        <code class="path">{path.clone()}</code><span class="message">{message.clone()}</span>
+                    </li>
+                })
+                .collect();
+            let raw = raw.clone();
+            let too_large = raw.is_empty() && reading.reason.is_none();
+            view! {
+                <div class="response" data-testid="execute-response" data-status=status.to_string()>
+                    <p class="status-line"><span class="status bad">{status.to_string()}</span><span class="muted">" before any event"</span></p>
+                    {reading.reason.clone().map(|r| view! { <p class="notice">{r}</p> })}
+                    {(!details.is_empty()).then(|| view! { <ul class="diagnostics">{details}</ul> })}
+                    {too_large.then(|| view! { <p class="notice">{format!("No readable body (over {} or empty).", human_bytes(MAX_ANSWER_BYTES))}</p> })}
+                    {(!raw.is_empty()).then(|| view! {
+                        <details><summary>"Raw response"</summary><pre class="code-output">{raw}</pre></details>
+                    })}
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
+
+fn log_view(entry: LogEntry) -> impl IntoView {
+    let LogEntry { millis, kind, json, problem } = entry;
+    let (type_attr, bad) = (kind.clone(), problem.is_some());
+    view! {
+        <li data-testid="event" data-type=type_attr data-ms=format!("{millis:.1}") class:bad=bad>
+            <span class="ms">{format!("{millis:>7.1} ms")}</span>" "
+            <code class="type">{kind}</code>" "
+            <code class="json">{json}</code>
+            {problem.map(|p| view! { <span class="problem" data-testid="event-problem">{p}</span> })}
+        </li>
+    }
+}
