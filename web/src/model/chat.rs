@@ -326,7 +326,7 @@ impl Run {
             self.problems += 1;
         }
         if self.log.len() < MAX_LOG {
-            let mut json = super::display::shorten_json_text(data);
+            let mut json = super::display::shorten_json_text(data, &[]);
             if json.len() > MAX_LOGGED_JSON {
                 let cut = (0..=MAX_LOGGED_JSON).rev().find(|&i| json.is_char_boundary(i)).unwrap_or(0);
                 let more = json.len() - cut;
