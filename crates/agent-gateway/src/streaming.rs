@@ -88,8 +88,8 @@ fn read_agui(body: &[u8], max_body_bytes: usize) -> Result<Option<AgUiRun>, ApiE
         ))
     })?;
     let limits = validate::Limits { max_body_bytes, ..validate::Limits::default() };
-    let mut run =
-        agui::from_agui(&value, &validate::Options { limits, ..validate::Options::default() }).map_err(ApiError::invalid)?;
+    let mut run = agui::from_agui(&value, &validate::Options { limits, ..validate::Options::default() })
+        .map_err(ApiError::invalid)?;
     if run.thread_id.trim().is_empty() {
         return Err(ApiError::invalid_one(Diagnostic::new(
             Code::EmptyField,

@@ -41,10 +41,18 @@ pub(crate) struct Analyzer {
     pub(crate) schema_form: RwSignal<Option<Arc<Vec<Field>>>>,
     /// Whether the compare view is open (only then is every provider's conversion computed).
     pub(crate) compare_open: RwSignal<bool>,
-    timer: StoredValue<Option<TimeoutHandle>>,
-    last_cost: StoredValue<f64>,
+    /// Not reactive, in one handle so `Analyzer` (and the `Editor` holding it, both passed to
+    /// components by value) stays small.
+    scheduling: StoredValue<Scheduling>,
+}
+
+/// When the next analysis runs, and what the last one learned.
+#[derive(Debug, Default)]
+struct Scheduling {
+    timer: Option<TimeoutHandle>,
+    last_cost: f64,
     /// The forms' payloads already checked, and the structure count they were checked at.
-    known: StoredValue<(u64, Known)>,
+    known: (u64, Known),
 }
 
 impl Analyzer {
@@ -58,9 +66,7 @@ impl Analyzer {
             schema_load: RwSignal::new(Load::NotLoaded),
             schema_form: RwSignal::new(None),
             compare_open: RwSignal::new(false),
-            timer: StoredValue::new(None),
-            last_cost: StoredValue::new(0.0),
-            known: StoredValue::new((0, Known::default())),
+            scheduling: StoredValue::new(Scheduling::default()),
         }
     }
 
@@ -69,13 +75,15 @@ impl Analyzer {
     /// that queued behind one analysis are taken together into the next. `body` is read then.
     pub(crate) fn changed(self, body: impl FnOnce() -> Body + 'static) {
         self.rev.update(|n| *n += 1);
-        if let Some(handle) = self.timer.get_value() {
-            handle.clear();
-        }
-        let cost = self.last_cost.get_value();
+        let cost = self.scheduling.with_value(|s| {
+            if let Some(handle) = s.timer {
+                handle.clear();
+            }
+            s.last_cost
+        });
         let delay = if cost < 12.0 { 0 } else { (cost / 4.0).min(50.0) as u64 };
         let handle = set_timeout_with_handle(move || self.run(body()), Duration::from_millis(delay)).ok();
-        self.timer.set_value(handle);
+        self.scheduling.update_value(|s| s.timer = handle);
     }
 
     fn run(self, body: Body) {
@@ -91,13 +99,13 @@ impl Analyzer {
             }
             Body::Tree { doc, structure } => {
                 // Payloads are checked once per structure: field edits never replace them.
-                if self.known.with_value(|(at, _)| *at != structure) {
+                if self.scheduling.with_value(|s| s.known.0 != structure) {
                     let known = doc.with_value(Known::of_payloads);
-                    self.known.set_value((structure, known));
+                    self.scheduling.update_value(|s| s.known = (structure, known));
                 }
                 let result = self
-                    .known
-                    .with_value(|(_, known)| doc.with_value(|v| analysis::analyze_value(v, &settings, compare, known)));
+                    .scheduling
+                    .with_value(|s| doc.with_value(|v| analysis::analyze_value(v, &settings, compare, &s.known.1)));
                 (result, Err(doc))
             }
         };
@@ -117,7 +125,7 @@ impl Analyzer {
         self.analysis.set(Arc::new(result));
         self.analyzed_rev.set(self.rev.get_untracked());
         let cost = now() - start;
-        self.last_cost.set_value(cost);
+        self.scheduling.update_value(|s| s.last_cost = cost);
         self.analysis_ms.set(cost);
     }
 
