@@ -148,7 +148,7 @@ pub struct ResponseCase {
     /// ... or raw response text.
     #[serde(default)]
     pub raw: Option<String>,
-    /// `{"message", "stop_reason", "usage"}` on success, or `{"errors": [...]}`.
+    /// `{"message", "stop_reason", "usage", "reasoning"?}` on success, or `{"errors": [...]}`.
     pub expect: Value,
 }
 
@@ -163,13 +163,14 @@ impl ResponseCase {
     }
 }
 
-/// Checks a parsed response (`{"message", "stop_reason", "usage"}`) or the errors of a failed
+/// Checks a parsed response (`{"message", "stop_reason", "usage", "reasoning"?}`; usage with the
+/// cache counts when reported) or the errors of a failed
 /// read against a response case.
 pub fn check_response(case: &ResponseCase, result: Result<Value, Vec<Value>>, out: &mut String) {
     let want_errors = case.expect.get("errors").and_then(Value::as_array);
     match (result, want_errors) {
         (Ok(got), None) => {
-            for key in ["message", "stop_reason", "usage"] {
+            for key in ["message", "stop_reason", "usage", "reasoning"] {
                 let want = case.expect.get(key).unwrap_or(&Value::Null);
                 if !json_eq(want, got.get(key).unwrap_or(&Value::Null)) {
                     let _ = writeln!(out, "{key} is {}, expected {want}", got.get(key).unwrap_or(&Value::Null));

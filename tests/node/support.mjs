@@ -303,8 +303,19 @@ export function checkResponse(r, result, out) {
     input_tokens: result.usage.inputTokens,
     output_tokens: result.usage.outputTokens,
     total_tokens: result.usage.totalTokens,
+    cache_read_input_tokens: result.usage.cacheReadInputTokens,
+    cache_write_input_tokens: result.usage.cacheWriteInputTokens,
   };
-  for (const [key, got] of [['message', result.message], ['stop_reason', result.stopReason], ['usage', usage]]) {
+  for (const key of ['cache_read_input_tokens', 'cache_write_input_tokens']) {
+    if (usage && usage[key] === undefined) delete usage[key];
+  }
+  const read = [
+    ['message', result.message],
+    ['stop_reason', result.stopReason],
+    ['usage', usage],
+    ['reasoning', result.reasoning],
+  ];
+  for (const [key, got] of read) {
     if (!jsonEq(r.expect[key] ?? null, got ?? null)) out.push(`${key} is ${show(got)}, expected ${show(r.expect[key])}`);
   }
 }

@@ -108,6 +108,8 @@ pub(crate) enum JsResponseReport<'a> {
         #[serde(rename = "stopReason")]
         stop_reason: Option<&'a str>,
         usage: Option<JsUsage>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reasoning: Option<&'a str>,
         errors: [(); 0],
     },
     Failed {
@@ -116,7 +118,7 @@ pub(crate) enum JsResponseReport<'a> {
     },
 }
 
-/// `{ inputTokens, outputTokens, totalTokens }`
+/// `{ inputTokens, outputTokens, totalTokens, cacheReadInputTokens?, cacheWriteInputTokens? }`
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[allow(clippy::struct_field_names)] // the names JavaScript reads
@@ -124,6 +126,10 @@ pub(crate) struct JsUsage {
     input_tokens: u64,
     output_tokens: u64,
     total_tokens: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_read_input_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_write_input_tokens: Option<u64>,
 }
 
 impl<'a> JsResponseReport<'a> {
@@ -137,7 +143,10 @@ impl<'a> JsResponseReport<'a> {
                 input_tokens: u.input_tokens,
                 output_tokens: u.output_tokens,
                 total_tokens: u.total_tokens,
+                cache_read_input_tokens: u.cache_read_input_tokens,
+                cache_write_input_tokens: u.cache_write_input_tokens,
             }),
+            reasoning: response.reasoning.as_deref(),
             errors: [],
         }
     }

@@ -281,6 +281,10 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens read from the prompt cache, when the provider reports them. */
+  cacheReadInputTokens?: number;
+  /** Input tokens written to the prompt cache, when the provider reports them (Bedrock, Anthropic). */
+  cacheWriteInputTokens?: number;
 }
 
 /** `parseResponse`'s outcome: the assistant's message, why it stopped, and its token counts. */
@@ -288,9 +292,11 @@ export type ResponseResult =
   | {
       ok: true;
       message: Message;
-      /** `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `content_filtered`, or the provider's own word. */
+      /** `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `content_filtered`, `malformed_output`, `pause_turn`, or the provider's own word. */
       stopReason: string | null;
       usage: Usage | null;
+      /** The model's reasoning (thinking) text, when it shows it; not part of the message. */
+      reasoning?: string;
       errors: [];
     }
   | { ok: false; errors: ValidationError[] };
