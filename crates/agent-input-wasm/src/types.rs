@@ -125,7 +125,7 @@ export type ErrorCode =
 export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
-  | "tool_call_id_rewritten";
+  | "tool_call_id_rewritten" | "template_placeholder";
 
 export type Code = ErrorCode | WarningCode;
 
