@@ -1,5 +1,7 @@
 // The size budget of issue 3 (raised for issue 6's four providers and response reading, lowered
-// again by issues 12/18's cuts): at most 126 KiB of gzip for the .wasm a browser downloads.
+// again by issues 12/18's cuts, raised for the request features): the measured size (Node's zlib,
+// 136,789 B) rounded up to the next KiB, plus 1 KiB of room for the build's registry paths in panic
+// locations, which differ between machines (docs/decisions.md, "npm size").
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,10 +11,10 @@ import { gzipSync } from 'node:zlib';
 
 import { projectDir } from './package.mjs';
 
-const BUDGET = 126 * 1024;
+const BUDGET = 135 * 1024;
 const installed = join(projectDir, 'node_modules', 'agent-input');
 
-test('the .wasm is within 126 KiB gzip', (t) => {
+test('the .wasm is within 135 KiB gzip', (t) => {
   const wasm = readFileSync(join(installed, 'agent_input_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   t.diagnostic(`agent_input_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${BUDGET} B)`);
@@ -26,10 +28,11 @@ test('the JavaScript a browser loads is small', () => {
 });
 
 // `agent-input/schema` carries a JSON Schema validator in its own module, loaded only by those
-// who import that entry (issue 7); its budget keeps it from growing unnoticed.
-const SCHEMA_BUDGET = 800 * 1024;
+// who import that entry (issue 7), built without the base entry's exports; its budget (739,969 B
+// measured + about 5%) keeps it from growing unnoticed.
+const SCHEMA_BUDGET = 760 * 1024;
 
-test('the schema entry has its own .wasm, within 800 KiB gzip', (t) => {
+test('the schema entry has its own .wasm, within 760 KiB gzip', (t) => {
   const wasm = readFileSync(join(installed, 'agent_input_schema_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   t.diagnostic(`agent_input_schema_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${SCHEMA_BUDGET} B)`);

@@ -11,6 +11,14 @@
 //! Bad input never throws: it comes back as errors. Only an argument of the wrong JavaScript type
 //! (text that is not a string, options that are not an object, a value `JSON.stringify` cannot
 //! write) throws a `TypeError`.
+//!
+//! The base entry's exports (`validate`, `convert`, `parseResponse`, …) are behind the default
+//! feature `base`: the modules of `agent-input/agui`, `agent-input/register` and
+//! `agent-input/schema` are built without it, so they do not carry the base entry's conversion
+//! and response reading (docs/decisions.md, "npm size").
+
+// Without `base`, the helpers only the base exports use are unused.
+#![cfg_attr(not(feature = "base"), allow(dead_code, unused_imports))]
 
 #[cfg(feature = "agui")]
 pub mod agui;
@@ -78,6 +86,7 @@ fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
     Ok(Some(String::from(json_text(options, "options")?)))
 }
 
+#[cfg(feature = "base")]
 /// The body limit of the functions that take no options.
 fn default_max() -> usize {
     agent_input::options::Limits::default().max_body_bytes
@@ -88,6 +97,7 @@ fn validate_options(options: &JsValue) -> Result<(validate::Options, Report), Js
     Ok(api::validate_options(options_text(options)?.as_deref()))
 }
 
+#[cfg(feature = "base")]
 /// The options of the `convert` family, required (there is no default provider to convert to).
 fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
     match options_text(options)? {
@@ -96,6 +106,7 @@ fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
     }
 }
 
+#[cfg(feature = "base")]
 /// The validation report of JSON text, as plain objects.
 fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Report)) -> Result<JsValue, JsValue> {
     let max = options.0.limits.max_body_bytes;
@@ -108,6 +119,7 @@ fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Re
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+#[cfg(feature = "base")]
 thread_local! {
     /// The body buffer, reused from one conversion to the next: wasm memory never shrinks, so
     /// keeping the buffer costs nothing, and a fresh multi-megabyte allocation would be most of
@@ -115,6 +127,7 @@ thread_local! {
     static BODY: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
+#[cfg(feature = "base")]
 /// How a converted body is handed to JavaScript.
 #[derive(Clone, Copy)]
 enum BodyAs {
@@ -124,6 +137,7 @@ enum BodyAs {
     Text,
 }
 
+#[cfg(feature = "base")]
 fn convert_text(
     text: &JsString,
     subject: Subject,
@@ -146,6 +160,7 @@ fn convert_text(
     })
 }
 
+#[cfg(feature = "base")]
 /// Validates an `_execute` request body (`{ input, parameters }`), given as a JavaScript value.
 ///
 /// Returns `{ valid, inputType, errors, warnings }` with every problem found, each with a code, a
@@ -161,6 +176,7 @@ pub fn validate_request(
     validated(&text, Subject::Request, &options)
 }
 
+#[cfg(feature = "base")]
 /// Validates a bare input — text, an array of content blocks, or an array of messages — given as
 /// a JavaScript value. Paths start at the input (`/0/source/format`).
 #[wasm_bindgen(js_name = validateInput, unchecked_return_type = "ValidationReport")]
@@ -173,6 +189,7 @@ pub fn validate_input(
     validated(&text, Subject::Input, &options)
 }
 
+#[cfg(feature = "base")]
 /// Validates a request body given as JSON text, as it would be sent: the text is read once, in
 /// place, so a request carrying megabytes of base64 is not copied through JavaScript values.
 /// Text that is not JSON is an `invalid_json` error; text over `limits.maxBodyBytes` is
@@ -187,6 +204,7 @@ pub fn validate_json(
     validated(&text, Subject::Request, &options)
 }
 
+#[cfg(feature = "base")]
 /// Validates a request body and converts it into the provider's request body.
 ///
 /// Returns `{ ok: true, body, errors: [], warnings }` with the body as plain objects, or
@@ -202,6 +220,7 @@ pub fn convert_request(
     convert_text(&text, Subject::Request, &options, BodyAs::Value)
 }
 
+#[cfg(feature = "base")]
 /// Like `convert`, for a bare input (text, content blocks or messages).
 #[wasm_bindgen(js_name = convertInput, unchecked_return_type = "ConvertResult")]
 pub fn convert_input(
@@ -213,6 +232,7 @@ pub fn convert_input(
     convert_text(&text, Subject::Input, &options, BodyAs::Value)
 }
 
+#[cfg(feature = "base")]
 /// Like `convert`, for a request body given as JSON text, returning the body as JSON text ready
 /// to send. Large base64 payloads are copied from the request text into the body verbatim.
 #[wasm_bindgen(js_name = convertJson, unchecked_return_type = "ConvertJsonResult")]
@@ -225,6 +245,7 @@ pub fn convert_json(
     convert_text(&text, Subject::Request, &options, BodyAs::Text)
 }
 
+#[cfg(feature = "base")]
 /// The `question` string ml-commons' agent runners read, extracted exactly as ml-commons does:
 /// text unchanged; each non-blank text block trimmed and followed by a line break; for messages,
 /// those after the last assistant message, joined with a line break. Returns `null` when the
@@ -237,6 +258,7 @@ pub fn extract_question(
     Ok(text::with_str_within(&text, default_max(), api::question).map_or(JsValue::NULL, |q| JsValue::from_str(&q)))
 }
 
+#[cfg(feature = "base")]
 /// The form of an input — `"TEXT"`, `"CONTENT_BLOCKS"` or `"MESSAGES"` — whenever it can be told,
 /// also for input with errors (a blank string is still `"TEXT"`); `null` when it cannot (not a
 /// string, not an array of one kind).
@@ -249,6 +271,7 @@ pub fn detect_input_type(
         .map_or(JsValue::NULL, |t| JsValue::from_str(t.as_str())))
 }
 
+#[cfg(feature = "base")]
 /// Reads a provider's response body — JSON text as received, or the parsed value — into the
 /// standard format: `{ ok: true, message, stopReason, usage, errors: [] }` with the assistant's
 /// text and tool calls, the stop reason normalized (`end_turn`, `tool_use`, `max_tokens`,
@@ -268,6 +291,7 @@ pub fn parse_response(
     JSON::parse(&text::with_str(&text, |text| api::parse_response(&provider, text)))
 }
 
+#[cfg(feature = "base")]
 /// The version of the package (and of the core crate it is built from).
 #[wasm_bindgen(js_name = packageVersion)]
 pub fn package_version() -> String {

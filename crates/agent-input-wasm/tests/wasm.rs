@@ -5,7 +5,8 @@
 //!
 //! Run: `CHROMEDRIVER=/usr/bin/chromedriver cargo test -p agent-input-wasm --target wasm32-unknown-unknown`
 
-#![cfg(target_arch = "wasm32")]
+// The base entry's exports (the default feature `base`).
+#![cfg(all(target_arch = "wasm32", feature = "base"))]
 
 use agent_input_wasm::{
     convert_input, convert_json, convert_request, detect_input_type, extract_question, package_version, validate_input,
