@@ -138,6 +138,18 @@ pub struct Upstream {
     pub retry_after: Option<String>,
 }
 
+/// A request body as text: the 400 (`invalid_json` at the root, naming the byte) when it is not
+/// UTF-8.
+pub fn body_text(body: &[u8]) -> Result<&str, ApiError> {
+    std::str::from_utf8(body).map_err(|e| {
+        ApiError::invalid_one(Diagnostic::new(
+            agent_input::Code::InvalidJson,
+            agent_input::Path::root(),
+            format!("the request is not valid UTF-8 (at byte {})", e.valid_up_to()),
+        ))
+    })
+}
+
 impl ApiError {
     /// An error with no details, with its kind's status.
     pub fn new(kind: ErrorKind, reason: impl Into<String>) -> Self {

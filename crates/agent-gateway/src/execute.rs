@@ -278,13 +278,7 @@ fn prepare(
     client: &dyn Provider,
     schema: Option<&Value>,
 ) -> Result<Prepared, ApiError> {
-    let text = std::str::from_utf8(body).map_err(|e| {
-        ApiError::invalid_one(Diagnostic::new(
-            Code::InvalidJson,
-            Path::root(),
-            format!("the request is not valid UTF-8 (at byte {})", e.valid_up_to()),
-        ))
-    })?;
+    let text = crate::error::body_text(body)?;
     let validation_options = validate::Options { limits, ..validate::Options::default() };
     let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
     let mut validation = validate::validate_request(&document, &validation_options);

@@ -158,13 +158,7 @@ async fn pass(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Respo
 
 /// Validates an execute body as the cluster will receive it; its warnings, or the 400.
 fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec<Diagnostic>, ApiError> {
-    let text = std::str::from_utf8(body).map_err(|e| {
-        ApiError::invalid_one(Diagnostic::new(
-            Code::InvalidJson,
-            Path::root(),
-            format!("the request is not valid UTF-8 (at byte {})", e.valid_up_to()),
-        ))
-    })?;
+    let text = crate::error::body_text(body)?;
     let limits = validate::Limits { max_body_bytes, ..validate::Limits::default() };
     let options = validate::Options { limits, allow_prefill: false, ml_commons: true };
     let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
