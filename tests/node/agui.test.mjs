@@ -198,7 +198,9 @@ const NON_STREAMED = {
     { type: 'text', text: 'Let me check the weather. ☀' },
     { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Seattle' } }],
   stop_reason: 'tool_use', usage: { input_tokens: 12, output_tokens: 7 } },
-  'gemini/v1beta/generatecontent': { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check the weather. ☀' },
+  // The thought part the stream carries too (as the core's tests/stream.rs): reasoning, not text.
+  'gemini/v1beta/generatecontent': { candidates: [{ content: { role: 'model', parts: [
+    { text: 'Thinking about weather', thought: true }, { text: 'Let me check the weather. ☀' },
     { functionCall: { name: 'get_weather', args: { city: 'Seattle' } } }] }, finishReason: 'STOP' }],
   usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 } },
 };
