@@ -230,11 +230,10 @@ impl Conversion<'_> {
                 }
             }
         }
-        // A trailing assistant message with calls (a prefill) has no answers yet; only a
-        // partly answered last group is incomplete.
-        if open.iter().any(|(_, _, answered)| *answered) {
-            self.unanswered(&open);
-        }
+        // A trailing assistant message with calls (a prefill) is unanswered too: these APIs
+        // reject a call without its result wherever it stands (the fuzz rule checkers'
+        // finding; Bedrock pairs by sent turn instead).
+        self.unanswered(&open);
         calls
     }
 
