@@ -230,9 +230,8 @@ impl Conversion<'_> {
                 }
             }
         }
-        // A trailing assistant message with calls (a prefill) is unanswered too: these APIs
-        // reject a call without its result wherever it stands (the fuzz rule checkers'
-        // finding; Bedrock pairs by sent turn instead).
+        // A trailing assistant message with calls (a prefill) is unanswered too: the APIs
+        // reject a call without its result wherever it stands.
         self.unanswered(&open);
         calls
     }
@@ -258,10 +257,10 @@ impl Conversion<'_> {
                     self.unmatched_result(id, path.clone(), matches_call);
                 }
             }
-            // A trailing assistant turn (a prefill) has no next turn to check.
-            let Some(next) = turns.get(i + 1).map(AsRef::as_ref) else { continue };
+            // A trailing assistant turn (a prefill) has no answers at all.
+            let next = turns.get(i + 1).map(AsRef::as_ref);
             for (id, path) in &turn.calls {
-                if !next.results.iter().any(|(result_id, _)| result_id == id) {
+                if !next.is_some_and(|next| next.results.iter().any(|(result_id, _)| result_id == id)) {
                     self.unanswered_call(id, path.clone());
                 }
             }
