@@ -146,15 +146,17 @@ pub(crate) fn plan_options(deploy: &DeploySettings) -> (String, Option<&'static 
 /// plan, or every problem in it (errors, then warnings). A report that is not of that shape is
 /// one problem saying so, never a silent empty plan.
 pub(crate) fn read_plan(report: &str) -> Result<DeployPlan, Vec<Problem>> {
-    let unreadable = |why: &str| vec![Problem {
-        code: "internal".into(),
-        path: String::new(),
-        message: format!(
-            "the registration module's report could not be read ({why}): {}",
-            report.chars().take(200).collect::<String>()
-        ),
-        severity: "error",
-    }];
+    let unreadable = |why: &str| {
+        vec![Problem {
+            code: "internal".into(),
+            path: String::new(),
+            message: format!(
+                "the registration module's report could not be read ({why}): {}",
+                report.chars().take(200).collect::<String>()
+            ),
+            severity: "error",
+        }]
+    };
     let value: Value = serde_json::from_str(report).map_err(|e| unreadable(&e.to_string()))?;
     let problems = |key: &str, severity: &'static str| -> Vec<Problem> {
         value[key]
