@@ -92,3 +92,22 @@ test('"Deploy to OpenSearch" loads the registration planner when first opened, a
     await context.close();
   }
 });
+
+test('a planner that fails to load says so, and opening the view again retries', async () => {
+  const { page, context, seen } = await openPlayground(browser, gateway.base);
+  try {
+    await page.route('**/register/agent_input_register_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.click('[data-testid="deploy"] summary');
+    await page.waitForSelector('[data-testid="deploy-load-failed"]');
+    assert.match(await page.textContent('[data-testid="deploy-load-failed"]'), /The registration planner did not load: .+ Close and open the view to try again\./);
+    assert.equal(await page.locator('[data-testid="deploy-step"]').count(), 0);
+    await page.unroute('**/register/agent_input_register_bg.wasm');
+    await page.click('[data-testid="deploy"] summary');
+    await page.click('[data-testid="deploy"] summary');
+    await page.waitForSelector('[data-testid="deploy-step"]');
+    assert.equal(await page.locator('[data-testid="deploy-load-failed"]').count(), 0);
+    assert.deepEqual(seen.errors, []);
+  } finally {
+    await context.close();
+  }
+});
