@@ -4,7 +4,7 @@
 //
 // Run: node tests/playground/measure.mjs   (after scripts/build-site and cargo build -p agent-gateway)
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -23,7 +23,11 @@ function sizes() {
   const out = {};
   let raw = 0;
   let gz = 0;
-  for (const file of ['playground_bg.wasm', 'playground.js', 'boot.js', 'style.css', 'index.html']) {
+  // The app's JavaScript snippets (the schema and register modules' loaders) load with it.
+  const snippets = readdirSync(join(site, 'snippets'), { recursive: true })
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => join('snippets', f));
+  for (const file of ['playground_bg.wasm', 'playground.js', 'boot.js', 'style.css', 'index.html', ...snippets]) {
     const bytes = readFileSync(join(site, file));
     const g = gzipSync(bytes, { level: 9 }).length;
     out[file] = { raw: bytes.length, gzip: g };

@@ -14,6 +14,12 @@ mod model;
 mod state;
 mod view;
 
+/// Talc, not Rust's default dlmalloc, as in the npm package's module: a sixth of the code, growing
+/// the memory as dlmalloc does (docs/decisions.md, "npm size"). The page is single-threaded.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 fn main() {
     leptos::mount::mount_to_body(view::app::App);
 }

@@ -53,7 +53,7 @@ pub(crate) async fn load() -> Load {
     }
 }
 
-fn js_text(value: &JsValue) -> String {
+pub(super) fn js_text(value: &JsValue) -> String {
     value
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))

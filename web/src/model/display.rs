@@ -116,15 +116,37 @@ pub(crate) fn shorten(value: &mut Value) {
 }
 
 /// Formats a byte count for people.
-#[allow(clippy::cast_precision_loss)]
 pub(crate) fn human_bytes(n: usize) -> String {
     if n < 1024 {
         format!("{n} B")
     } else if n < 1024 * 1024 {
-        format!("{:.1} KB", n as f64 / 1024.0)
+        format!("{} KB", ratio(n as u64, 1024, 1))
     } else {
-        format!("{:.2} MB", n as f64 / (1024.0 * 1024.0))
+        format!("{} MB", ratio(n as u64, 1024 * 1024, 2))
     }
+}
+
+/// `num / den` with `decimals` digits, rounded half to even as `format!("{:.N}")` rounds the
+/// same exact value. Integer arithmetic: the playground formats no float with `{:.N}`, which
+/// would link `core::fmt`'s float formatting (about 5 KB gzip of code and tables) into the first
+/// download.
+fn ratio(num: u64, den: u64, decimals: u32) -> String {
+    let scale = 10u64.pow(decimals);
+    let (mut units, rest) = (num * scale / den, num * scale % den);
+    if rest * 2 > den || (rest * 2 == den && units % 2 == 1) {
+        units += 1;
+    }
+    let (whole, fraction) = (units / scale, units % scale);
+    if decimals == 0 { format!("{whole}") } else { format!("{whole}.{fraction:0width$}", width = decimals as usize) }
+}
+
+/// A non-negative time or size shown with `decimals` digits (0 to 3), as `format!("{:.N}")`
+/// shows it but for ties, which round up; not a number shows as 0.
+pub(crate) fn fixed(value: f64, decimals: u32) -> String {
+    let scale = 10u32.pow(decimals.min(3));
+    // Saturating: negative and NaN become 0, huge values u64::MAX.
+    let units = (value * f64::from(scale) + 0.5) as u64;
+    ratio(units, u64::from(scale), decimals.min(3))
 }
 
 #[cfg(test)]
@@ -136,6 +158,22 @@ mod tests {
         assert_eq!(human_bytes(1023), "1023 B");
         assert_eq!(human_bytes(1536), "1.5 KB");
         assert_eq!(human_bytes(5 * 1024 * 1024), "5.00 MB");
+        // As `{:.N}` formats the same values, ties to even included.
+        #[allow(clippy::cast_precision_loss)]
+        for n in (1024..3 * 1024 * 1024).step_by(997).chain([1280, 1152, 1024 * 1024 + 5 * 1024 * 1024 / 1000]) {
+            let expected = if n < 1024 * 1024 {
+                format!("{:.1} KB", n as f64 / 1024.0)
+            } else {
+                format!("{:.2} MB", n as f64 / (1024.0 * 1024.0))
+            };
+            assert_eq!(human_bytes(n), expected, "{n}");
+        }
+        assert_eq!(fixed(12.34, 1), "12.3");
+        assert_eq!(fixed(0.05, 1), "0.1");
+        assert_eq!(fixed(1234.5, 0), "1235");
+        assert_eq!(fixed(9.96, 1), "10.0");
+        assert_eq!(fixed(f64::NAN, 1), "0.0");
+        assert_eq!(fixed(-3.0, 0), "0");
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub(crate) fn App() -> impl IntoView {
     view! {
         <div class="app" class:dragging=move || drag_over.get()
             data-rev=move || analyzer.rev.get().to_string() data-analyzed-rev=move || analyzer.analyzed_rev.get().to_string()
-            data-analysis-ms=move || format!("{:.1}", analyzer.analysis_ms.get())>
+            data-analysis-ms=move || crate::model::display::fixed(analyzer.analysis_ms.get(), 1)>
             <header class="topbar">
                 <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
                 <Toolbar editor=editor settings=settings share_note=share_note />

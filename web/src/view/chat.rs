@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use crate::browser::page;
 use crate::model::backend::MAX_ANSWER_BYTES;
 use crate::model::chat::{LogEntry, Media, Part, Status, Turn};
-use crate::model::display::human_bytes;
+use crate::model::display::{fixed, human_bytes};
 use crate::state::{ChatState, Editor};
 
 #[component]
@@ -140,13 +140,13 @@ fn timing(turn: &Turn) -> String {
     let run = &turn.run;
     let mut parts = Vec::new();
     if let Some(ms) = run.answered_ms {
-        parts.push(format!("response {ms:.0} ms"));
+        parts.push(format!("response {} ms", fixed(ms, 0)));
     }
     if let Some(first) = run.log.first() {
-        parts.push(format!("first event {:.0} ms", first.millis));
+        parts.push(format!("first event {} ms", fixed(first.millis, 0)));
     }
     if let Some(ms) = run.ended_ms {
-        parts.push(format!("ended {ms:.0} ms"));
+        parts.push(format!("ended {} ms", fixed(ms, 0)));
     }
     parts.join(" · ")
 }
@@ -214,8 +214,8 @@ fn log_view(entry: LogEntry) -> impl IntoView {
     let LogEntry { millis, kind, json, problem } = entry;
     let (type_attr, bad) = (kind.clone(), problem.is_some());
     view! {
-        <li data-testid="event" data-type=type_attr data-ms=format!("{millis:.1}") class:bad=bad>
-            <span class="ms">{format!("{millis:>7.1} ms")}</span>" "
+        <li data-testid="event" data-type=type_attr data-ms=fixed(millis, 1) class:bad=bad>
+            <span class="ms">{format!("{:>7} ms", fixed(millis, 1))}</span>" "
             <code class="type">{kind}</code>" "
             <code class="json">{json}</code>
             {problem.map(|p| view! { <span class="problem" data-testid="event-problem">{p}</span> })}

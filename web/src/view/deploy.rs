@@ -1,28 +1,27 @@
 //! "Deploy to `OpenSearch`": the registration body for the current settings (editable), and the
 //! calls that register it on a cluster of the chosen ml-commons version, copyable as Dev Tools
-//! console text or as a curl script, with the plan's warnings.
+//! console text or as a curl script, with the plan's warnings. The plan comes from
+//! `agent-input/register`'s module, loaded the first time the view is opened.
 
 use agent_input::register::{self, Api, Version};
 use leptos::prelude::*;
 
 use super::copy::copy;
-use crate::model::deploy::{self, DeploySettings, VERSIONS, example_model};
+use crate::browser::register_module;
+use crate::browser::schema_module::Load;
+use crate::model::deploy::{self, DeploySettings, Problem, VERSIONS, example_model};
 use crate::model::settings::Settings;
 
 /// Diagnostics of the plan (paths into the registration body, not the input: no click target).
-fn plan_items(list: &[agent_input::Diagnostic], testid: &'static str) -> Vec<AnyView> {
+fn plan_items(list: &[Problem], testid: &'static str) -> Vec<AnyView> {
     list.iter()
         .map(|d| {
-            let severity = match d.severity() {
-                agent_input::Severity::Error => "error",
-                agent_input::Severity::Warning => "warning",
-            };
-            let path = d.path.to_string();
-            let shown = if path.is_empty() { "/".to_string() } else { path.clone() };
+            let severity = d.severity;
+            let shown = if d.path.is_empty() { "/".to_string() } else { d.path.clone() };
             view! {
-                <li data-testid=testid data-code=d.code.as_str() data-path=path data-severity=severity class=severity>
+                <li data-testid=testid data-code=d.code.clone() data-path=d.path.clone() data-severity=severity class=severity>
                     <span class="badge">{severity}</span>
-                    <code class="code-name">{d.code.as_str()}</code>
+                    <code class="code-name">{d.code.clone()}</code>
                     <code class="path">{shown}</code>
                     <span class="message">{d.message.clone()}</span>
                 </li>
@@ -48,12 +47,32 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
         Some(text) => Ok(text),
         None => built.get().map(|v| serde_json::to_string_pretty(&v).unwrap_or_default()),
     };
+    // The planner's module, loaded the first time the view is opened (again after a failure).
+    let module = RwSignal::new(Load::NotLoaded);
+    Effect::new(move |_| {
+        if open.get() && matches!(module.get_untracked(), Load::NotLoaded | Load::Failed(_)) {
+            module.set(Load::Loading);
+            leptos::task::spawn_local(async move { module.set(register_module::load().await) });
+        }
+    });
     let plan = Memo::new(move |_| {
-        if !open.get() {
+        if !open.get() || module.with(|m| *m != Load::Ready) {
             return None;
         }
+        let (version, api) = deploy.with(deploy::plan_options);
+        let planned = move |t: String| {
+            let read = register_module::plan(&t, &version, api).map_err(|why| {
+                vec![Problem {
+                    code: "internal".into(),
+                    path: String::new(),
+                    message: format!("the registration planner failed: {why}"),
+                    severity: "error",
+                }]
+            });
+            read.and_then(|report| deploy::read_plan(&report))
+        };
         let version = deploy.with(|d| d.version);
-        Some(text().map(|t| (deploy.with(|d| deploy::plan(&t, d)), version)))
+        Some(text().map(|t| (planned(t), version)))
     });
     let status = RwSignal::new(None::<String>);
     let copy_text = move |curl: bool| {
@@ -62,7 +81,7 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
             return;
         };
         if curl {
-            copy(register::curl_script(&plan, version), status, "Copied the curl script.".into());
+            copy(register::curl_script(&plan.core(), version), status, "Copied the curl script.".into());
         } else {
             copy(deploy::console_text(&plan, version), status, "Copied the Dev Tools console text.".into());
         }
@@ -87,7 +106,13 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
     };
     let model_example = Signal::derive(move || settings.with(|s| example_model(s.provider).to_string()));
     let body = move || {
-        let Some(result) = plan.get() else { return ().into_any() };
+        let Some(result) = plan.get() else {
+            return match module.get() {
+                Load::Loading => view! { <p class="hint" data-testid="deploy-loading">"Loading the registration planner…"</p> }.into_any(),
+                Load::Failed(why) => view! { <p class="hint error" data-testid="deploy-load-failed">{format!("The registration planner did not load: {why}. Close and open the view to try again.")}</p> }.into_any(),
+                Load::NotLoaded | Load::Ready => ().into_any(),
+            };
+        };
         match result {
             Err(why) => view! { <p class="hint" data-testid="deploy-unavailable">{why}</p> }.into_any(),
             Ok((Err(problems), _)) => view! {
@@ -115,7 +140,7 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
                     })
                     .collect();
                 let console = deploy::console_text(&plan, version);
-                let curl = register::curl_script(&plan, version);
+                let curl = register::curl_script(&plan.core(), version);
                 view! {
                     <p class="hint" data-testid="deploy-status" data-api={match plan.api { Api::Unified => "unified", Api::Legacy => "legacy" }}>
                         {format!("ml-commons {version}: {} call(s), {api}.", plan.steps.len())}

@@ -209,7 +209,7 @@ pub(super) fn ExecutePane(editor: Editor) -> impl IntoView {
                 <div class="response" data-testid="execute-response" data-status=status_attr>
                     <p class="status-line">
                         <span class=format!("status {status_class}")>{status_text}</span>
-                        <span class="muted">{format!(" {millis:.0} ms")}</span>
+                        <span class="muted">{format!(" {} ms", crate::model::display::fixed(millis, 0))}</span>
                     </p>
                     {unreachable}
                     {too_large}
