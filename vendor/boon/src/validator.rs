@@ -294,6 +294,8 @@ impl<'v> Validator<'v, '_, '_, '_> {
                 let v = Value::String(pname.to_owned());
                 if let Err(mut e) = self.schemas.validate(&v, *sch) {
                     e.schema_url = &s.loc;
+                    // agent-input vendor patch: the error is at the object, not at the root.
+                    e.instance_location = self.instance_location();
                     e.kind = ErrorKind::PropertyName {
                         prop: pname.to_owned(),
                     };

@@ -165,8 +165,7 @@ impl Schema {
         let Err(error) = self.schemas.validate(&instance, self.index) else {
             return report;
         };
-        for (schema_path, error) in violations(&error) {
-            let at = instance_path(&error.instance_location);
+        for Violation { schema_path, error, at } in violations(&error) {
             match &error.kind {
                 boon::ErrorKind::Required { want } => {
                     for name in want {
@@ -191,7 +190,11 @@ impl Schema {
                     let mut diagnostic = Diagnostic::new(
                         Code::SchemaViolation,
                         path.clone(),
-                        format!("{} does not match the agent's parameters_schema: {kind}", describe(&path)),
+                        format!(
+                            "{} does not match the agent's parameters_schema: {}",
+                            describe(&path),
+                            kind_message(error)
+                        ),
                     )
                     .schema_path(&schema_path)
                     .received(plain(value));
@@ -230,13 +233,12 @@ fn compile_problems(error: &boon::CompileError, schema: &Value) -> Vec<Diagnosti
     match error {
         boon::CompileError::ValidationError { src, .. } => violations(src)
             .into_iter()
-            .map(|(schema_path, error)| {
-                let path = instance_path(&error.instance_location);
+            .map(|Violation { schema_path, error, at: path }| {
                 let value = pointer(schema, &path).unwrap_or(&Value::Null);
                 let message = format!(
                     "the parameters_schema is not a valid JSON Schema at {}: {}",
                     pointer_or_root(&path),
-                    meta_problem(&error.kind, value, &path)
+                    meta_problem(error, value, &path)
                 );
                 Diagnostic::new(Code::InvalidSchema, path, message).schema_path(&schema_path)
             })
@@ -272,18 +274,16 @@ fn without_urls(message: &str) -> String {
     message.replace(&format!("{MERGED_URL}#"), "#").replace(&format!("{GIVEN_URL}#"), "#")
 }
 
-/// The errors to report of a validation error tree, each with its keyword's location (the
-/// evaluation path: through `$ref`, as Python's `jsonschema` gives it). `anyOf`, `oneOf` and
-/// `not` are one error each, as in Python's `iter_errors`; every other applicator reports what
-/// failed inside it.
-fn violations<'e, 's, 'v>(
-    error: &'e boon::ValidationError<'s, 'v>,
-) -> Vec<(String, &'e boon::ValidationError<'s, 'v>)> {
+/// The errors to report of a validation error tree, each with its keyword's location as Python's
+/// `jsonschema` gives it: the evaluation path, through a `$ref` without naming it. `anyOf`,
+/// `oneOf`, `not`, `contains` and `propertyNames` are one error each, as in Python's
+/// `iter_errors`; every other applicator reports what failed inside it.
+fn violations<'e, 's, 'v>(error: &'e boon::ValidationError<'s, 'v>) -> Vec<Violation<'e, 's, 'v>> {
     fn walk<'e, 's, 'v>(
         error: &'e boon::ValidationError<'s, 'v>,
         parent: Option<&str>,
         mut location: String,
-        out: &mut Vec<(String, &'e boon::ValidationError<'s, 'v>)>,
+        out: &mut Vec<Violation<'e, 's, 'v>>,
     ) {
         let here = match &error.kind {
             boon::ErrorKind::Schema { url } | boon::ErrorKind::Reference { url, .. } => url,
@@ -292,7 +292,10 @@ fn violations<'e, 's, 'v>(
         if let Some(suffix) = parent.and_then(|parent| error.schema_url.strip_prefix(parent)) {
             location.push_str(&percent_decoded(suffix));
         }
-        if let boon::ErrorKind::Reference { kw, .. } = &error.kind {
+        // Python's `jsonschema` leaves `$ref` (only) out of a schema path.
+        if let boon::ErrorKind::Reference { kw, .. } = &error.kind
+            && *kw != "$ref"
+        {
             location.push('/');
             location.push_str(kw);
         }
@@ -304,17 +307,16 @@ fn violations<'e, 's, 'v>(
                 | boon::ErrorKind::Contains
                 | boon::ErrorKind::MinContains { .. }
                 | boon::ErrorKind::MaxContains { .. }
+                | boon::ErrorKind::PropertyName { .. }
         );
         if whole || error.causes.is_empty() {
-            if !matches!(error.kind, boon::ErrorKind::Reference { .. } | boon::ErrorKind::AdditionalProperties { .. })
-                && let Some(keyword) = error.kind.keyword_path()
-            {
+            if let boon::ErrorKind::AdditionalProperties { .. } = error.kind {
+                location.push_str("/additionalProperties");
+            } else if let Some(keyword) = error.kind.keyword_path() {
                 location.push('/');
                 location.push_str(&percent_decoded(&keyword.to_string()));
-            } else if let boon::ErrorKind::AdditionalProperties { .. } = error.kind {
-                location.push_str("/additionalProperties");
             }
-            out.push((location, error));
+            out.push(Violation { schema_path: location, error, at: instance_path(&error.instance_location) });
             return;
         }
         for cause in &error.causes {
@@ -324,6 +326,13 @@ fn violations<'e, 's, 'v>(
     let mut out = Vec::new();
     walk(error, None, String::new(), &mut out);
     out
+}
+
+/// One error to report: where it is in the instance, and its keyword's location.
+struct Violation<'e, 's, 'v> {
+    schema_path: String,
+    error: &'e boon::ValidationError<'s, 'v>,
+    at: Path,
 }
 
 /// A URL fragment's JSON Pointer as text (`%20` is a space).
@@ -527,15 +536,23 @@ fn request_path(at: &Path, prompt_path: &Path) -> Path {
 
 /// What is wrong with a schema, for a meta-schema violation: the value named, and for a `type`
 /// the list of type names (the meta-schema's own `anyOf` says nothing useful).
-fn meta_problem(kind: &boon::ErrorKind<'_, '_>, value: &Value, path: &Path) -> String {
+fn meta_problem(error: &boon::ValidationError<'_, '_>, value: &Value, path: &Path) -> String {
     let at_type = matches!(path.segments().last(), Some(crate::Segment::Key(key)) if &**key == "type");
-    if at_type && matches!(kind, boon::ErrorKind::AnyOf) {
+    if at_type && matches!(error.kind, boon::ErrorKind::AnyOf) {
         format!(
             "{} is not a JSON Schema type; use one of string, number, integer, boolean, object, array, null (or a list of them)",
             quoted(value)
         )
     } else {
-        format!("{}: {kind}", quoted(value))
+        format!("{}: {}", quoted(value), kind_message(error))
+    }
+}
+
+/// The validator's message for an error; for a property name, what is wrong with it too.
+fn kind_message(error: &boon::ValidationError<'_, '_>) -> String {
+    match (&error.kind, error.causes.first()) {
+        (boon::ErrorKind::PropertyName { .. }, Some(cause)) => format!("{}: {}", error.kind, kind_message(cause)),
+        (kind, _) => kind.to_string(),
     }
 }
 
