@@ -64,7 +64,7 @@ struct NoLoader;
 
 impl boon::UrlLoader for NoLoader {
     fn load(&self, url: &str) -> Result<Value, Box<dyn std::error::Error>> {
-        Err(format!("{url} is outside the schema, and schemas are never fetched").into())
+        Err(format!("{url} is outside the schema, and no schema is fetched or read from a file").into())
     }
 }
 
@@ -264,7 +264,7 @@ fn compile_problems(error: &boon::CompileError, schema: &Value) -> Vec<Diagnosti
         other => vec![Diagnostic::new(
             Code::InvalidSchema,
             Path::root(),
-            format!("the parameters_schema cannot be compiled: {}", without_urls(&other.to_string())),
+            format!("the parameters_schema cannot be compiled: {}", without_urls(&format!("{other:#}"))),
         )],
     }
 }
