@@ -82,7 +82,7 @@ fn a_file_ref_is_never_read() {
     assert!(report.to_string().contains("no schema is fetched"), "{report}");
 }
 
-/// The npm module runs patterns on JavaScript's RegExp (tests/node/schema.test.mjs has the same
+/// The npm module runs patterns on JavaScript's `RegExp` (tests/node/schema.test.mjs has the same
 /// case); natively `regex` runs them, `fancy-regex` what needs look-around.
 #[test]
 fn patterns_are_ecma_262_unicode_properties_and_look_behind_included() {
@@ -95,7 +95,9 @@ fn patterns_are_ecma_262_unicode_properties_and_look_behind_included() {
         let value = json!({"input": "Go.", "parameters": parameters});
         let document = agent_input::validate::document(&value);
         let (request, _) =
-            agent_input::validate::validate_request(&document, &Default::default()).into_result().unwrap();
+            agent_input::validate::validate_request(&document, &agent_input::validate::Options::default())
+                .into_result()
+                .unwrap();
         let mut found: Vec<(String, String)> = schema
             .validate(&request)
             .errors

@@ -1,7 +1,8 @@
 // agent-input vendor patch (VENDORED.md): the regular-expression engine of `pattern`,
 // `patternProperties` and the `regex` format. Native builds keep `regex` (after the ECMA-262
-// translation in `ecma.rs`), with `fancy-regex` for look-around; wasm32-unknown-unknown uses the JavaScript engine's own `RegExp`
-// with the `u` flag, the dialect JSON Schema specifies, so the module links no engine.
+// translation in `ecma.rs`), with `fancy-regex` for look-around; wasm32-unknown-unknown uses the
+// JavaScript engine's own `RegExp` with the `u` flag, the dialect JSON Schema specifies, so the
+// module links no engine.
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub(crate) use native::{compile, Regex};

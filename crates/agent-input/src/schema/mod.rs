@@ -70,7 +70,7 @@ impl boon::UrlLoader for NoLoader {
 
 /// Compiles `schema` as draft 2020-12 unless its `$schema` names another draft, with `format` an
 /// annotation (as Python's `jsonschema` without a format checker).
-fn compile(url: &str, schema: Value) -> Result<(boon::Schemas, boon::SchemaIndex), boon::CompileError> {
+fn compile(url: &str, schema: Value) -> Result<(boon::Schemas, boon::SchemaIndex), Box<boon::CompileError>> {
     let mut compiler = boon::Compiler::new();
     compiler.set_default_draft(boon::Draft::V2020_12);
     compiler.use_loader(Box::new(NoLoader));
@@ -79,9 +79,9 @@ fn compile(url: &str, schema: Value) -> Result<(boon::Schemas, boon::SchemaIndex
     for name in FORMATS {
         compiler.register_format(boon::Format { name, func: |_| Ok(()) });
     }
-    compiler.add_resource(url, schema)?;
+    compiler.add_resource(url, schema).map_err(Box::new)?;
     let mut schemas = boon::Schemas::new();
-    let index = compiler.compile(url, &mut schemas)?;
+    let index = compiler.compile(url, &mut schemas).map_err(Box::new)?;
     Ok((schemas, index))
 }
 
