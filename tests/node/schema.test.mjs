@@ -102,3 +102,32 @@ test('only arguments of the wrong JavaScript type throw', () => {
   assert.equal(schemaPkg.validateParameters(5, {}).errors[0].code, 'invalid_field_type');
   assert.equal(schemaPkg.validateParameters({ input: 'x' }, 'not a schema').errors[0].code, 'invalid_schema');
 });
+
+// In WebAssembly the patterns run on the JavaScript engine's own RegExp (the `u` flag): the
+// ECMA-262 dialect JSON Schema specifies, with no engine of its own in the module (issue 17).
+test('patterns are ECMA-262 regular expressions, Unicode properties and look-behind included', () => {
+  const schema = {
+    properties: {
+      name: { type: 'string', pattern: '^\\p{Lu}' },
+      price: { type: 'string', pattern: '(?<=\\$)\\d+$' },
+    },
+    patternProperties: { '^x-\\p{Ll}+$': { type: 'integer' } },
+  };
+  const good = schemaPkg.validateParameters({ input: 'Go.', parameters: { name: 'Édith', price: 'US$12', 'x-é': 1 } }, schema);
+  assert.deepEqual(good.errors, []);
+  const bad = schemaPkg.validateParameters({ input: 'Go.', parameters: { name: 'édith', price: '12', 'x-é': 'one' } }, schema);
+  assert.deepEqual(
+    bad.errors.map((e) => [e.path, e.schemaPath]).sort(),
+    [
+      ['/parameters/name', '/properties/name/pattern'],
+      ['/parameters/price', '/properties/price/pattern'],
+      ['/parameters/x-é', '/patternProperties/^x-\\p{Ll}+$/type'],
+    ],
+  );
+  const name = bad.errors.find((e) => e.path === '/parameters/name');
+  assert.equal(name.received, 'édith');
+  assert.match(name.message, /^parameter 'name' does not match the agent's parameters_schema: 'édith' does not match pattern/);
+  // A pattern the engine refuses is the schema's problem, at the pattern.
+  const broken = schemaPkg.checkSchema({ properties: { code: { type: 'string', pattern: '(?<' } } });
+  assert.deepEqual(broken.errors.map((e) => [e.code, e.path]), [['invalid_schema', '/properties/code/pattern']]);
+});

@@ -74,3 +74,46 @@ fn a_remote_ref_is_never_fetched() {
     assert_eq!(report.errors[0].code.as_str(), "invalid_schema", "{report}");
     assert_eq!(report.errors[0].schema_path, None, "no keyword location to give");
 }
+
+#[test]
+fn a_file_ref_is_never_read() {
+    let report = Schema::new(&json!({"properties": {"a": {"$ref": "file:///etc/hostname"}}})).unwrap_err();
+    assert_eq!(report.errors[0].code.as_str(), "invalid_schema", "{report}");
+    assert!(report.to_string().contains("no schema is fetched"), "{report}");
+}
+
+/// The npm module runs patterns on JavaScript's `RegExp` (tests/node/schema.test.mjs has the same
+/// case); natively `regex` runs them, `fancy-regex` what needs look-around.
+#[test]
+fn patterns_are_ecma_262_unicode_properties_and_look_behind_included() {
+    let schema = Schema::new(&json!({
+        "properties": {"name": {"type": "string", "pattern": "^\\p{Lu}"}, "price": {"type": "string", "pattern": "(?<=\\$)\\d+$"}},
+        "patternProperties": {"^x-\\p{Ll}+$": {"type": "integer"}}
+    }))
+    .unwrap();
+    let check = |parameters: Value| {
+        let value = json!({"input": "Go.", "parameters": parameters});
+        let document = agent_input::validate::document(&value);
+        let (request, _) =
+            agent_input::validate::validate_request(&document, &agent_input::validate::Options::default())
+                .into_result()
+                .unwrap();
+        let mut found: Vec<(String, String)> = schema
+            .validate(&request)
+            .errors
+            .iter()
+            .map(|d| (d.path.to_string(), d.schema_path.clone().unwrap_or_default()))
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(check(json!({"name": "Édith", "price": "US$12", "x-é": 1})), []);
+    assert_eq!(
+        check(json!({"name": "édith", "price": "12", "x-é": "one"})),
+        [
+            ("/parameters/name".to_string(), "/properties/name/pattern".to_string()),
+            ("/parameters/price".to_string(), "/properties/price/pattern".to_string()),
+            ("/parameters/x-é".to_string(), "/patternProperties/^x-\\p{Ll}+$/type".to_string()),
+        ]
+    );
+}

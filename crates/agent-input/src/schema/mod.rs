@@ -20,7 +20,7 @@
 //!     "<inputs>\ntopic: AI\nmax_words: 300\n</inputs>\n\nWrite it.");
 //! ```
 //!
-//! Validation uses the [`jsonschema`] crate (draft 2020-12 unless the schema's `$schema` names
+//! Validation uses the [`boon`] crate (draft 2020-12 unless the schema's `$schema` names
 //! another; `format` is an annotation, as in Python's `jsonschema`); no `$ref` is fetched from the
 //! network or the file system.
 
@@ -42,11 +42,71 @@ pub const CONTROL_PARAMETERS: &[&str] = &[
 ];
 
 /// A checked `parameters_schema`, merged with the required `prompt` and compiled.
-#[derive(Debug)]
 pub struct Schema {
     merged: Value,
-    validator: jsonschema::Validator,
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
 }
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema").field("merged", &self.merged).finish_non_exhaustive()
+    }
+}
+
+/// Where the compiler files the schemas; never fetched (see [`NoLoader`]).
+const GIVEN_URL: &str = "urn:agent-input:parameters-schema";
+const MERGED_URL: &str = "urn:agent-input:merged-parameters-schema";
+
+/// Refuses every `$ref` outside the schema: nothing is fetched from the network or read from the
+/// file system (the standard meta-schemas are built in).
+struct NoLoader;
+
+impl boon::UrlLoader for NoLoader {
+    fn load(&self, url: &str) -> Result<Value, Box<dyn std::error::Error>> {
+        Err(format!("{url} is outside the schema, and no schema is fetched or read from a file").into())
+    }
+}
+
+/// Compiles `schema` as draft 2020-12 unless its `$schema` names another draft, with `format` an
+/// annotation (as Python's `jsonschema` without a format checker).
+fn compile(url: &str, schema: Value) -> Result<(boon::Schemas, boon::SchemaIndex), Box<boon::CompileError>> {
+    let mut compiler = boon::Compiler::new();
+    compiler.set_default_draft(boon::Draft::V2020_12);
+    compiler.use_loader(Box::new(NoLoader));
+    // Drafts 4 to 7 assert `format` by default; every name is made an annotation, as Python's
+    // `jsonschema` treats them (`regex` cannot be replaced: its check stays).
+    for name in FORMATS {
+        compiler.register_format(boon::Format { name, func: |_| Ok(()) });
+    }
+    compiler.add_resource(url, schema).map_err(Box::new)?;
+    let mut schemas = boon::Schemas::new();
+    let index = compiler.compile(url, &mut schemas).map_err(Box::new)?;
+    Ok((schemas, index))
+}
+
+/// The `format` names the validator knows (all but `regex`).
+const FORMATS: &[&str] = &[
+    "ipv4",
+    "ipv6",
+    "hostname",
+    "idn-hostname",
+    "email",
+    "idn-email",
+    "date",
+    "time",
+    "date-time",
+    "duration",
+    "period",
+    "json-pointer",
+    "relative-json-pointer",
+    "uuid",
+    "uri",
+    "iri",
+    "uri-reference",
+    "iri-reference",
+    "uri-template",
+];
 
 impl Schema {
     /// Checks a `parameters_schema` (a JSON object that is a valid JSON Schema) and compiles it
@@ -71,48 +131,17 @@ impl Schema {
             );
             return Err(report);
         };
-        // Every meta-schema violation of the schema as written, so each points at what to fix.
-        match jsonschema::meta::validator_for(schema) {
-            Ok(meta) => {
-                for error in meta.iter_errors(schema) {
-                    let path = Path::parse(error.instance_path().as_str()).unwrap_or_default();
-                    let message = format!(
-                        "the parameters_schema is not a valid JSON Schema at {}: {}",
-                        pointer_or_root(&path),
-                        meta_problem(&error, &path)
-                    );
-                    report.push(
-                        Diagnostic::new(Code::InvalidSchema, path, message).schema_path(error.schema_path().as_str()),
-                    );
-                }
-            }
-            Err(error) => report.push(Diagnostic::new(
-                Code::InvalidSchema,
-                Path::root().key("$schema"),
-                format!("the parameters_schema's meta-schema cannot be used: {error}"),
-            )),
-        }
-        if !report.is_ok() {
+        // The schema as written first, so each problem points at what to fix (the merge rewrites
+        // `type` and `required`).
+        if let Err(error) = compile(GIVEN_URL, schema.clone()) {
+            report.errors.extend(compile_problems(&error, schema));
             return Err(report);
         }
         let merged = merged_schema(object);
-        // The meta-schema passed; what is left are problems only compiling finds (an invalid
-        // regular expression, a `$ref` that does not resolve).
-        match jsonschema::validator_for(&merged) {
-            Ok(validator) => Ok(Self { merged, validator }),
+        match compile(MERGED_URL, merged.clone()) {
+            Ok((schemas, index)) => Ok(Self { merged, schemas, index }),
             Err(error) => {
-                let path = Path::parse(error.instance_path().as_str()).unwrap_or_default();
-                let message = format!(
-                    "the parameters_schema cannot be compiled at {}: {}",
-                    pointer_or_root(&path),
-                    error.masked_with(quoted(error.instance()))
-                );
-                let mut diagnostic = Diagnostic::new(Code::InvalidSchema, path, message);
-                // A `$ref` that does not resolve has no keyword location of its own.
-                if !error.schema_path().as_str().is_empty() {
-                    diagnostic = diagnostic.schema_path(error.schema_path().as_str());
-                }
-                report.push(diagnostic);
+                report.errors.extend(compile_problems(&error, &merged));
                 Err(report)
             }
         }
@@ -133,46 +162,45 @@ impl Schema {
         let (instance, prompt_path) = parameters_with_prompt_path(request);
         let instance = Value::Object(instance);
         let mut report = Report::default();
-        for error in self.validator.iter_errors(&instance) {
-            let at = Path::parse(error.instance_path().as_str()).unwrap_or_default();
-            let schema_path = error.schema_path().as_str();
-            match error.kind() {
-                jsonschema::error::ValidationErrorKind::Required { property } => {
-                    let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
-                    let path = request_path(&at.key(&name), &prompt_path);
-                    let message = format!("{} is required by the agent's parameters_schema", describe(&path));
-                    report.push(Diagnostic::new(Code::SchemaViolation, path, message).schema_path(schema_path));
-                }
-                jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected }
-                | jsonschema::error::ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-                    let keyword = error.kind().keyword();
-                    for name in unexpected {
+        let Err(error) = self.schemas.validate(&instance, self.index) else {
+            return report;
+        };
+        for Violation { schema_path, error, at } in violations(&error) {
+            match &error.kind {
+                boon::ErrorKind::Required { want } => {
+                    for name in want {
                         let path = request_path(&at.key(name), &prompt_path);
-                        let message = format!(
-                            "{} is not allowed: the agent's parameters_schema does not define it ({keyword})",
-                            describe(&path)
-                        );
-                        report.push(Diagnostic::new(Code::SchemaViolation, path, message).schema_path(schema_path));
+                        let message = format!("{} is required by the agent's parameters_schema", describe(&path));
+                        report.push(Diagnostic::new(Code::SchemaViolation, path, message).schema_path(&schema_path));
                     }
+                }
+                boon::ErrorKind::AdditionalProperties { got } => {
+                    for name in got {
+                        let path = request_path(&at.key(name), &prompt_path);
+                        report.push(not_allowed(path, &schema_path));
+                    }
+                }
+                // `unevaluatedProperties: false` and a `false` property schema fail at the key.
+                boon::ErrorKind::FalseSchema => {
+                    report.push(not_allowed(request_path(&at, &prompt_path), &schema_path));
                 }
                 kind => {
                     let path = request_path(&at, &prompt_path);
-                    let what = describe(&path);
+                    let value = pointer(&instance, &at).unwrap_or(&Value::Null);
                     let mut diagnostic = Diagnostic::new(
                         Code::SchemaViolation,
-                        path,
-                        format!("{} (agent parameters_schema)", error.masked_with(what.as_str())),
+                        path.clone(),
+                        format!(
+                            "{} does not match the agent's parameters_schema: {}",
+                            describe(&path),
+                            kind_message(error)
+                        ),
                     )
-                    .schema_path(schema_path)
-                    .received(plain(error.instance()));
+                    .schema_path(&schema_path)
+                    .received(plain(value));
                     match kind {
-                        jsonschema::error::ValidationErrorKind::Enum { options } => {
-                            let options = options.as_array().map_or(&[][..], Vec::as_slice);
-                            diagnostic = diagnostic.expected(options.iter().map(plain));
-                        }
-                        jsonschema::error::ValidationErrorKind::Constant { expected_value } => {
-                            diagnostic = diagnostic.expected([plain(expected_value)]);
-                        }
+                        boon::ErrorKind::Enum { want } => diagnostic = diagnostic.expected(want.iter().map(plain)),
+                        boon::ErrorKind::Const { want } => diagnostic = diagnostic.expected([plain(want)]),
                         _ => {}
                     }
                     report.push(diagnostic);
@@ -191,6 +219,166 @@ impl Schema {
         let report = self.validate(request);
         if report.is_ok() { Ok(format_request(request)) } else { Err(report) }
     }
+}
+
+fn not_allowed(path: Path, schema_path: &str) -> Diagnostic {
+    let keyword = schema_path.rsplit('/').next().unwrap_or_default();
+    let message =
+        format!("{} is not allowed: the agent's parameters_schema does not define it ({keyword})", describe(&path));
+    Diagnostic::new(Code::SchemaViolation, path, message).schema_path(schema_path)
+}
+
+/// The `invalid_schema` problems of a schema that does not compile, with paths into `schema`.
+fn compile_problems(error: &boon::CompileError, schema: &Value) -> Vec<Diagnostic> {
+    match error {
+        boon::CompileError::ValidationError { src, .. } => violations(src)
+            .into_iter()
+            .map(|Violation { schema_path, error, at: path }| {
+                let value = pointer(schema, &path).unwrap_or(&Value::Null);
+                let message = format!(
+                    "the parameters_schema is not a valid JSON Schema at {}: {}",
+                    pointer_or_root(&path),
+                    meta_problem(error, value, &path)
+                );
+                Diagnostic::new(Code::InvalidSchema, path, message).schema_path(&schema_path)
+            })
+            .collect(),
+        boon::CompileError::InvalidRegex { url, regex, src } => {
+            let path = url_path(url);
+            let message = format!(
+                "the parameters_schema cannot be compiled at {}: {} is not a regular expression: {src}",
+                pointer_or_root(&path),
+                quoted(&Value::String(regex.clone()))
+            );
+            vec![Diagnostic::new(Code::InvalidSchema, path, message)]
+        }
+        boon::CompileError::UnsupportedDraft { .. }
+        | boon::CompileError::InvalidMetaSchemaUrl { .. }
+        | boon::CompileError::MetaSchemaCycle { .. } => vec![Diagnostic::new(
+            Code::InvalidSchema,
+            Path::root().key("$schema"),
+            format!("the parameters_schema's meta-schema cannot be used: {error}"),
+        )],
+        // A `$ref` that does not resolve, an `$id` or anchor that does not parse: no keyword
+        // location to give, the message names what.
+        other => vec![Diagnostic::new(
+            Code::InvalidSchema,
+            Path::root(),
+            format!("the parameters_schema cannot be compiled: {}", without_urls(&format!("{other:#}"))),
+        )],
+    }
+}
+
+/// A compile message without the compiler's internal names for the schemas.
+fn without_urls(message: &str) -> String {
+    message.replace(&format!("{MERGED_URL}#"), "#").replace(&format!("{GIVEN_URL}#"), "#")
+}
+
+/// The errors to report of a validation error tree, each with its keyword's location as Python's
+/// `jsonschema` gives it: the evaluation path, through a `$ref` without naming it. `anyOf`,
+/// `oneOf`, `not`, `contains` and `propertyNames` are one error each, as in Python's
+/// `iter_errors`; every other applicator reports what failed inside it.
+fn violations<'e, 's, 'v>(error: &'e boon::ValidationError<'s, 'v>) -> Vec<Violation<'e, 's, 'v>> {
+    fn walk<'e, 's, 'v>(
+        error: &'e boon::ValidationError<'s, 'v>,
+        parent: Option<&str>,
+        mut location: String,
+        out: &mut Vec<Violation<'e, 's, 'v>>,
+    ) {
+        let here = match &error.kind {
+            boon::ErrorKind::Schema { url } | boon::ErrorKind::Reference { url, .. } => url,
+            _ => error.schema_url,
+        };
+        if let Some(suffix) = parent.and_then(|parent| error.schema_url.strip_prefix(parent)) {
+            location.push_str(&percent_decoded(suffix));
+        }
+        // Python's `jsonschema` leaves `$ref` (only) out of a schema path.
+        if let boon::ErrorKind::Reference { kw, .. } = &error.kind
+            && *kw != "$ref"
+        {
+            location.push('/');
+            location.push_str(kw);
+        }
+        let whole = matches!(
+            error.kind,
+            boon::ErrorKind::AnyOf
+                | boon::ErrorKind::OneOf(_)
+                | boon::ErrorKind::Not
+                | boon::ErrorKind::Contains
+                | boon::ErrorKind::MinContains { .. }
+                | boon::ErrorKind::MaxContains { .. }
+                | boon::ErrorKind::PropertyName { .. }
+        );
+        if whole || error.causes.is_empty() {
+            if let boon::ErrorKind::AdditionalProperties { .. } = error.kind {
+                location.push_str("/additionalProperties");
+            } else if let Some(keyword) = error.kind.keyword_path() {
+                location.push('/');
+                location.push_str(&percent_decoded(&keyword.to_string()));
+            }
+            out.push(Violation { schema_path: location, error, at: instance_path(&error.instance_location) });
+            return;
+        }
+        for cause in &error.causes {
+            walk(cause, Some(here), location.clone(), out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(error, None, String::new(), &mut out);
+    out
+}
+
+/// One error to report: where it is in the instance, and its keyword's location.
+struct Violation<'e, 's, 'v> {
+    schema_path: String,
+    error: &'e boon::ValidationError<'s, 'v>,
+    at: Path,
+}
+
+/// A URL fragment's JSON Pointer as text (`%20` is a space).
+fn percent_decoded(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The path in a compiler's location (`urn:…#/properties/a/patternProperties`).
+fn url_path(url: &str) -> Path {
+    url.split_once('#').and_then(|(_, fragment)| Path::parse(&percent_decoded(fragment))).unwrap_or_default()
+}
+
+fn instance_path(location: &boon::InstanceLocation<'_>) -> Path {
+    location.tokens.iter().fold(Path::root(), |path, token| match token {
+        boon::InstanceToken::Prop(name) => path.key(name),
+        boon::InstanceToken::Item(i) => path.index(*i),
+    })
+}
+
+fn pointer<'v>(value: &'v Value, path: &Path) -> Option<&'v Value> {
+    path.segments().iter().try_fold(value, |value, segment| match segment {
+        crate::Segment::Key(key) => value.get(&**key),
+        crate::Segment::Index(i) => value.get(*i),
+    })
 }
 
 /// Seed 004's `_merge_autonomous_schema_with_prompt`, rule for rule: the type forced to
@@ -348,15 +536,23 @@ fn request_path(at: &Path, prompt_path: &Path) -> Path {
 
 /// What is wrong with a schema, for a meta-schema violation: the value named, and for a `type`
 /// the list of type names (the meta-schema's own `anyOf` says nothing useful).
-fn meta_problem(error: &jsonschema::ValidationError<'_>, path: &Path) -> String {
+fn meta_problem(error: &boon::ValidationError<'_, '_>, value: &Value, path: &Path) -> String {
     let at_type = matches!(path.segments().last(), Some(crate::Segment::Key(key)) if &**key == "type");
-    if at_type && matches!(error.kind(), jsonschema::error::ValidationErrorKind::AnyOf { .. }) {
+    if at_type && matches!(error.kind, boon::ErrorKind::AnyOf) {
         format!(
             "{} is not a JSON Schema type; use one of string, number, integer, boolean, object, array, null (or a list of them)",
-            quoted(error.instance())
+            quoted(value)
         )
     } else {
-        error.masked_with(quoted(error.instance())).to_string()
+        format!("{}: {}", quoted(value), kind_message(error))
+    }
+}
+
+/// The validator's message for an error; for a property name, what is wrong with it too.
+fn kind_message(error: &boon::ValidationError<'_, '_>) -> String {
+    match (&error.kind, error.causes.first()) {
+        (boon::ErrorKind::PropertyName { .. }, Some(cause)) => format!("{}: {}", error.kind, kind_message(cause)),
+        (kind, _) => kind.to_string(),
     }
 }
 
