@@ -2,16 +2,17 @@
 //! for the wire types (a test compares them), in about a third of the instructions on small
 //! requests. `serde_json` scans every string byte by byte for escapes, key names included, and
 //! its base64 path copies a large payload once more before writing it; here keys are literals
-//! and a string needing no escape is one check and one copy. Values, numbers and the format
-//! enums still go through `serde_json`, so their spelling cannot drift.
+//! and a string needing no escape is one check and one copy. Numbers, escaped strings and the
+//! format enums still go through `serde_json`, so their spelling cannot drift.
 //!
 //! Native builds only: in the npm `.wasm` the derived serializers stay the one path, which keeps
 //! the module small (docs/decisions.md, "Native speed").
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::wire::{
-    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, MediaSource,
+    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration, MediaSource,
     SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
 };
 
@@ -48,8 +49,7 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_j
         }
         out.push(b']');
     }
-    out.extend_from_slice(b",\"inferenceConfig\":");
-    serde(out, inference_config)?;
+    inference(inference_config, out)?;
     if let Some(config) = tool_config {
         out.extend_from_slice(b",\"toolConfig\":{\"tools\":[");
         for (i, tool) in config.tools.iter().enumerate() {
@@ -69,7 +69,7 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_j
                 string(out, description)?;
             }
             out.extend_from_slice(b",\"inputSchema\":{\"json\":");
-            serde(out, schema)?;
+            value(schema, out)?;
             out.extend_from_slice(b"}}}");
         }
         out.push(b']');
@@ -84,6 +84,62 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_j
         serde(out, config)?;
     }
     out.push(b'}');
+    Ok(())
+}
+
+/// `,"inferenceConfig":{...}`, fields in the wire struct's order; numbers by `serde_json`.
+fn inference(config: &InferenceConfiguration, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    let InferenceConfiguration { max_tokens, temperature, top_p, stop_sequences } = config;
+    out.extend_from_slice(b",\"inferenceConfig\":{\"maxTokens\":");
+    serde(out, max_tokens)?;
+    if let Some(temperature) = temperature {
+        out.extend_from_slice(b",\"temperature\":");
+        serde(out, temperature)?;
+    }
+    if let Some(top_p) = top_p {
+        out.extend_from_slice(b",\"topP\":");
+        serde(out, top_p)?;
+    }
+    if !stop_sequences.is_empty() {
+        out.extend_from_slice(b",\"stopSequences\":[");
+        for (i, stop) in stop_sequences.iter().enumerate() {
+            comma(out, i);
+            string(out, stop)?;
+        }
+        out.push(b']');
+    }
+    out.push(b'}');
+    Ok(())
+}
+
+/// A JSON value (a tool's schema): strings and keys as [`string`] writes them, numbers by
+/// `serde_json`. A parsed value is at most 128 deep, so the recursion is bounded.
+fn value(value: &Value, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(number) => serde(out, number)?,
+        Value::String(text) => string(out, text)?,
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                comma(out, i);
+                self::value(item, out)?;
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                comma(out, i);
+                string(out, key)?;
+                out.push(b':');
+                self::value(item, out)?;
+            }
+            out.push(b'}');
+        }
+    }
     Ok(())
 }
 
@@ -276,7 +332,8 @@ mod tests {
             name: name.into(),
             description: description.map(Into::into),
             input_schema: Some(
-                json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\""}}}),
+                json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\"",
+                    "enum": [1, -2.5, 1e300, null, true, false, "x\u{1}", [], {}], "pattern": "^\\d+$"}}}),
             ),
         };
         let options = [
