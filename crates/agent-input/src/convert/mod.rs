@@ -198,8 +198,7 @@ pub trait Provider {
         options: &'a ConvertOptions,
     ) -> Result<Converted<Self::Request<'a>>, Report>;
 
-    /// Appends `body` as compact JSON text: `serde_json`'s, unless the provider writes the same
-    /// bytes faster itself.
+    /// Appends `body` as compact JSON text, as `serde_json` writes it.
     ///
     /// # Errors
     /// When the body cannot be written (`serde_json`'s errors).
@@ -208,8 +207,8 @@ pub trait Provider {
     }
 
     /// Replaces `out` with `body` as compact JSON text ([`Provider::write_body`]'s bytes, checked
-    /// as UTF-8), reusing its allocation. A provider whose writer builds the text itself skips
-    /// the check of the whole body.
+    /// as UTF-8), reusing its allocation. A provider may write the same text faster itself (Bedrock
+    /// Converse, in native builds), which also skips the check of the whole body.
     ///
     /// # Errors
     /// When the body cannot be written, or its bytes are not UTF-8.
