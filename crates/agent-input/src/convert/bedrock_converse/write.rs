@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::wire::{
-    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration, MediaSource,
-    SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
+    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration,
+    MediaSource, SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
 };
 
 /// Writes `body` as `serde_json::to_writer` would.
