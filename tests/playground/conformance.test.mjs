@@ -14,18 +14,16 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
-import { checkShownBody, launchBrowser, openPlayground, settingsFields, settled, startGateway } from './support.mjs';
+import { checkShownBody, settingsFields, settled, startPlayground } from './support.mjs';
 
 const PROVIDER = 'bedrock-converse'; // the selector's default, used for the validation runs
 
-let gateway;
-let browser;
+let playground;
 let page;
 
 before(async () => {
-  gateway = await startGateway();
-  browser = await launchBrowser();
-  ({ page } = await openPlayground(browser, gateway.base));
+  playground = await startPlayground();
+  ({ page } = playground);
   await page.click('[data-testid="form-json"]');
   await page.$eval('.settings', (d) => (d.open = true));
   providers = await page.$$eval('[data-testid="provider-select"] option', (os) => os.map((o) => o.value));
@@ -33,10 +31,7 @@ before(async () => {
 
 let providers = [];
 
-after(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
+after(() => playground?.close());
 
 /** The settings fields for a provider entry's options, or null when a field cannot hold them. */
 const settingsFor = settingsFields;

@@ -65,6 +65,27 @@ export async function openPlayground(browser, base, { width = 1280, height = 900
   return { context, page, seen, interactiveMs };
 }
 
+/**
+ * A gateway serving the site, Chromium, and the playground open in it (`openPlayground`'s
+ * options); `close()` ends all three, as does a failure to start.
+ */
+export async function startPlayground(options) {
+  let gateway;
+  let browser;
+  const close = async () => {
+    await browser?.close();
+    await gateway?.stop();
+  };
+  try {
+    gateway = await startGateway();
+    browser = await launchBrowser();
+    return { ...(await openPlayground(browser, gateway.base, options)), gateway, browser, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
 /** Waits until the analysis has caught up with the last edit. */
 export async function settled(page) {
   await page.waitForFunction(() => {

@@ -16,33 +16,18 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
-import {
-  checkShownBody,
-  launchBrowser,
-  openPlayground,
-  repo,
-  setJson,
-  settingsFields,
-  settled,
-  shot,
-  startGateway,
-} from './support.mjs';
+import { checkShownBody, repo, setJson, settingsFields, settled, shot, startPlayground } from './support.mjs';
 
-let gateway;
-let browser;
+let playground;
 let page;
 let seen;
 
 before(async () => {
-  gateway = await startGateway();
-  browser = await launchBrowser();
-  ({ page, seen } = await openPlayground(browser, gateway.base, { width: 1400 }));
+  playground = await startPlayground({ width: 1400 });
+  ({ page, seen } = playground);
 });
 
-after(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
+after(() => playground?.close());
 
 
 /** Every column of the compare view: provider, state, body text, errors and warnings. */
