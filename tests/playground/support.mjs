@@ -168,7 +168,7 @@ export function settingsFields(options = {}) {
 }
 
 const SHORTEN_OVER = 256; // web/src/model/display.rs
-const SHORTEN_KEEP = 48;
+export const SHORTEN_KEEP = 48;
 
 /** What the views show of a value: long base64 strings (and data: URLs' payloads) shortened. */
 export function shortened(value) {

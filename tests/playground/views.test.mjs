@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
-import { checkShownBody, repo, setJson, settingsFields, settled, shot, startPlayground } from './support.mjs';
+import { SHORTEN_KEEP, checkShownBody, repo, setJson, settingsFields, settled, shot, startPlayground } from './support.mjs';
 
 let playground;
 let page;
