@@ -5,7 +5,7 @@ use agent_input::stream::event_stream::{HeaderValue, Message};
 use serde_json::Value;
 
 /// One event-stream frame holding the JSON event `payload` of type `kind`.
-pub fn frame(kind: &str, payload: &Value) -> Vec<u8> {
+pub(crate) fn frame(kind: &str, payload: &Value) -> Vec<u8> {
     Message {
         headers: vec![
             (":event-type".into(), HeaderValue::String(kind.into())),

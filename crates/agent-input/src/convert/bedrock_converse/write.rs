@@ -33,7 +33,7 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut String) -> serde_js
         }
         out.push_str("]}");
     }
-    out.push_str("]");
+    out.push(']');
     if !system.is_empty() {
         out.push_str(",\"system\":[");
         for (i, block) in system.iter().enumerate() {
@@ -42,12 +42,12 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut String) -> serde_js
                 SystemContentBlock::Text(text) => {
                     out.push_str("{\"text\":");
                     string(out, text)?;
-                    out.push_str("}");
+                    out.push('}');
                 }
                 SystemContentBlock::CachePoint(_) => serde(out, block)?,
             }
         }
-        out.push_str("]");
+        out.push(']');
     }
     inference(inference_config, out)?;
     if let Some(config) = tool_config {
@@ -72,18 +72,18 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut String) -> serde_js
             value(schema, out)?;
             out.push_str("}}}");
         }
-        out.push_str("]");
+        out.push(']');
         if let Some(choice) = &config.tool_choice {
             out.push_str(",\"toolChoice\":");
             serde(out, choice)?;
         }
-        out.push_str("}");
+        out.push('}');
     }
     if let Some(config) = output_config {
         out.push_str(",\"outputConfig\":");
         serde(out, config)?;
     }
-    out.push_str("}");
+    out.push('}');
     Ok(())
 }
 
@@ -106,9 +106,9 @@ fn inference(config: &InferenceConfiguration, out: &mut String) -> serde_json::R
             comma(out, i);
             string(out, stop)?;
         }
-        out.push_str("]");
+        out.push(']');
     }
-    out.push_str("}");
+    out.push('}');
     Ok(())
 }
 
@@ -137,22 +137,22 @@ fn value(value: &Value, out: &mut String) -> serde_json::Result<()> {
         Value::Number(number) => serde(out, number)?,
         Value::String(text) => string(out, text)?,
         Value::Array(items) => {
-            out.push_str("[");
+            out.push('[');
             for (i, item) in items.iter().enumerate() {
                 comma(out, i);
                 self::value(item, out)?;
             }
-            out.push_str("]");
+            out.push(']');
         }
         Value::Object(map) => {
-            out.push_str("{");
+            out.push('{');
             for (i, (key, item)) in map.iter().enumerate() {
                 comma(out, i);
                 string(out, key)?;
-                out.push_str(":");
+                out.push(':');
                 self::value(item, out)?;
             }
-            out.push_str("}");
+            out.push('}');
         }
     }
     Ok(())
@@ -196,7 +196,7 @@ fn content_block(block: &ContentBlock<'_>, out: &mut String) -> serde_json::Resu
 fn text_block(text: &str, out: &mut String) -> serde_json::Result<()> {
     out.push_str("{\"text\":");
     string(out, text)?;
-    out.push_str("}");
+    out.push('}');
     Ok(())
 }
 
@@ -236,16 +236,16 @@ fn source(source: &MediaSource<'_>, out: &mut String) -> serde_json::Result<()> 
         MediaSource::S3Location(location) => {
             out.push_str(",\"source\":{\"s3Location\":{\"uri\":");
             string(out, location.uri)?;
-            out.push_str("}");
+            out.push('}');
         }
     }
-    out.push_str("}");
+    out.push('}');
     Ok(())
 }
 
 fn comma(out: &mut String, i: usize) {
     if i > 0 {
-        out.push_str(",");
+        out.push(',');
     }
 }
 
@@ -262,9 +262,9 @@ fn string(out: &mut String, text: &str) -> serde_json::Result<()> {
         return serde(out, text);
     }
     out.reserve(text.len() + 2);
-    out.push_str("\"");
+    out.push('"');
     out.push_str(text);
-    out.push_str("\"");
+    out.push('"');
     Ok(())
 }
 
