@@ -7,15 +7,16 @@
 //   cargo build -p agent-gateway && node --test tests/agui-client/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
+
+import { startGateway } from '../gateway.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
@@ -28,41 +29,8 @@ const codec = new EventStreamCodec(
 /** Every event the gateway wrote, in every test: validated by the Python models at the end. */
 const written = [];
 
-function gatewayBinary() {
-  const candidates = [
-    process.env.AGENT_GATEWAY_BIN,
-    join(repo, 'target', 'debug', 'agent-gateway'),
-    join(repo, 'target', 'release', 'agent-gateway'),
-  ].filter(Boolean);
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`no agent-gateway binary (tried ${candidates.join(', ')}); cargo build -p agent-gateway`);
-  return found;
-}
-
 let gateway;
 let stub;
-let dir;
-
-/** Starts the gateway on an ephemeral port and reads the URL it prints. */
-function startGateway() {
-  dir = mkdtempSync(join(tmpdir(), 'agent-input-agui-'));
-  const child = spawn(gatewayBinary(), ['--listen', '127.0.0.1:0', '--quiet', '--db', join(dir, 'gateway.db')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolveUrl, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('agent-gateway printed no URL within 20 s')), 20_000);
-    child.on('exit', (code) => reject(new Error(`agent-gateway exited with ${code}`)));
-    child.stdout.on('data', (data) => {
-      out += data;
-      const url = out.match(/http:\/\/[^\s/]+/);
-      if (url) {
-        clearTimeout(timer);
-        resolveUrl({ child, url: url[0] });
-      }
-    });
-  });
-}
 
 /** A ConverseStream answer as AWS event-stream frames, encoded by @smithy/eventstream-codec. */
 function converseStream(pieces) {
@@ -114,13 +82,12 @@ before(async () => {
   stub = await startStub();
 });
 
-after(() => {
-  gateway?.child.kill();
+after(async () => {
   stub?.server.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await gateway?.stop();
 });
 
-const streamUrl = (agent) => `${gateway.url}/_plugins/_ml/agents/${agent}/_execute/stream`;
+const streamUrl = (agent) => `${gateway.base}/_plugins/_ml/agents/${agent}/_execute/stream`;
 
 /** Every event is one of @ag-ui/core's, with no key its schema does not know. */
 function checkWithCore(event) {
@@ -167,7 +134,7 @@ test('HttpAgent runs the echo agent and continues its thread', async () => {
   const second = await run(agent);
   const again = second.events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta).join('');
   assert.match(again, /^echo: 4 messages \(system, user, assistant, user\)/);
-  const memory = await (await fetch(`${gateway.url}/_plugins/_ml/memory/${agent.threadId}/messages`)).json();
+  const memory = await (await fetch(`${gateway.base}/_plugins/_ml/memory/${agent.threadId}/messages`)).json();
   assert.deepEqual(
     memory.messages.map((m) => m.role),
     ['system', 'user', 'assistant', 'user', 'assistant'],
@@ -175,7 +142,7 @@ test('HttpAgent runs the echo agent and continues its thread', async () => {
 });
 
 test('HttpAgent runs a Bedrock agent streaming ConverseStream frames', async () => {
-  const registered = await fetch(`${gateway.url}/_plugins/_ml/agents/_register`, {
+  const registered = await fetch(`${gateway.base}/_plugins/_ml/agents/_register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({

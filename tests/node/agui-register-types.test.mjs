@@ -1,49 +1,7 @@
 // The declarations of `agent-input/agui` and `agent-input/register`, checked as a user's compiler
-// sees them: types/agui-register.ts is compiled with tsc (pinned in package.json) inside the
-// consumer project that installed the packed tarball, under `strict`, with both Node's and
-// bundlers' module resolution (as types.test.mjs does for the base entry).
+// sees them: types/agui-register.ts compiled with tsc in the consumer project, under `strict`
+// (typecheck.mjs, as types.test.mjs does for the base entry).
 
-import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { typeCheckTests } from './typecheck.mjs';
 
-import { projectDir } from './package.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const tsc = join(here, 'node_modules', 'typescript', 'bin', 'tsc');
-
-for (const [module, moduleResolution] of [
-  ['nodenext', 'nodenext'],
-  ['esnext', 'bundler'],
-]) {
-  test(`agui and register declarations type-check a strict consumer (moduleResolution ${moduleResolution})`, () => {
-    copyFileSync(join(here, 'types', 'agui-register.ts'), join(projectDir, 'agui-register.ts'));
-    const config = join(projectDir, `tsconfig.agui-register.${moduleResolution}.json`);
-    writeFileSync(
-      config,
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'es2022',
-          module,
-          moduleResolution,
-          lib: ['es2022', 'dom'],
-          types: [],
-          skipLibCheck: false,
-        },
-        files: ['agui-register.ts'],
-      }),
-    );
-    let output = '';
-    try {
-      output = execFileSync(process.execPath, [tsc, '-p', config], { cwd: projectDir, encoding: 'utf8' });
-    } catch (error) {
-      assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
-    }
-    assert.equal(output.trim(), '');
-  });
-}
+typeCheckTests('agui and register declarations type-check a strict consumer', 'agui-register.ts');

@@ -1,48 +1,6 @@
 // The package's TypeScript declarations, checked as a user's compiler sees them: types/consumer.ts
-// is compiled with tsc (pinned in package.json) inside the consumer project that installed the
-// packed tarball, under `strict`, with both Node's and bundlers' module resolution.
+// compiled with tsc in the consumer project, under `strict` (typecheck.mjs).
 
-import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { typeCheckTests } from './typecheck.mjs';
 
-import { projectDir } from './package.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const tsc = join(here, 'node_modules', 'typescript', 'bin', 'tsc');
-
-for (const [module, moduleResolution] of [
-  ['nodenext', 'nodenext'],
-  ['esnext', 'bundler'],
-]) {
-  test(`the declarations type-check a strict consumer (moduleResolution ${moduleResolution})`, () => {
-    copyFileSync(join(here, 'types', 'consumer.ts'), join(projectDir, 'consumer.ts'));
-    const config = join(projectDir, `tsconfig.${moduleResolution}.json`);
-    writeFileSync(
-      config,
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          target: 'es2022',
-          module,
-          moduleResolution,
-          lib: ['es2022', 'dom'],
-          types: [],
-          skipLibCheck: false,
-        },
-        files: ['consumer.ts'],
-      }),
-    );
-    let output = '';
-    try {
-      output = execFileSync(process.execPath, [tsc, '-p', config], { cwd: projectDir, encoding: 'utf8' });
-    } catch (error) {
-      assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
-    }
-    assert.equal(output.trim(), '');
-  });
-}
+typeCheckTests('the declarations type-check a strict consumer', 'consumer.ts');

@@ -13,21 +13,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs';
-import { launchBrowser, openPlayground, settingsFields, settled, startGateway } from './support.mjs';
+import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
+import { checkShownBody, settingsFields, settled, startPlayground } from './support.mjs';
 
 const PROVIDER = 'bedrock-converse'; // the selector's default, used for the validation runs
-const SHORTEN_OVER = 256; // web/src/model/display.rs
-const SHORTEN_KEEP = 48;
 
-let gateway;
-let browser;
+let playground;
 let page;
 
 before(async () => {
-  gateway = await startGateway();
-  browser = await launchBrowser();
-  ({ page } = await openPlayground(browser, gateway.base));
+  playground = await startPlayground();
+  ({ page } = playground);
   await page.click('[data-testid="form-json"]');
   await page.$eval('.settings', (d) => (d.open = true));
   providers = await page.$$eval('[data-testid="provider-select"] option', (os) => os.map((o) => o.value));
@@ -35,27 +31,7 @@ before(async () => {
 
 let providers = [];
 
-after(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
-
-/** What the view shows of a value: long base64 strings (and data: URLs' payloads) shortened. */
-function shortened(value) {
-  if (typeof value === 'string') {
-    // A data: URL (the OpenAI providers' media) keeps its prefix; its payload is shortened.
-    const prefix = /^data:[^,]*;base64,/.exec(value.slice(0, SHORTEN_OVER))?.[0] ?? '';
-    const payload = value.slice(prefix.length);
-    return payload.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(payload)
-      ? `${prefix}${payload.slice(0, SHORTEN_KEEP)}… [${payload.length} base64 characters]`
-      : value;
-  }
-  if (Array.isArray(value)) return value.map(shortened);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
-  }
-  return value;
-}
+after(() => playground?.close());
 
 /** The settings fields for a provider entry's options, or null when a field cannot hold them. */
 const settingsFor = settingsFields;
@@ -251,16 +227,7 @@ test('every conformance fixture through the playground UI', async () => {
         if ('body' in entry) {
           bodies++;
           perProvider[job.provider] = (perProvider[job.provider] ?? 0) + 1;
-          let body;
-          try {
-            body = JSON.parse(got.output);
-          } catch {
-            out.push(`no converse-output JSON; conversion errors ${JSON.stringify(got.conversionErrors)}`);
-          }
-          if (body !== undefined) {
-            const want = shortened(subject({ request: entry.body }).value);
-            if (!jsonEq(want, body)) out.push(`body differs\n  expected: ${JSON.stringify(want).slice(0, 1500)}\n  actual:   ${JSON.stringify(body).slice(0, 1500)}`);
-          }
+          checkShownBody(entry, got.output, got.conversionErrors, out, 1500);
         } else if (!(Array.isArray(entry.errors) && entry.errors.length === 0)) {
           if (got.output !== '') out.push('conversion succeeded but errors were expected');
         }

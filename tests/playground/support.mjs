@@ -1,14 +1,14 @@
 // What the playground tests share: a real agent-gateway on 127.0.0.1 (the built binary, a
 // temporary database, the built site), Debian's headless Chromium, and screenshots.
 
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
+
+import { startGateway as startAnyGateway } from '../gateway.mjs';
+import { jsonEq, subject } from '../node/support.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, '..', '..');
@@ -26,77 +26,12 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function gatewayBinary() {
-  const candidates = [
-    process.env.AGENT_GATEWAY_BIN,
-    join(repo, 'target', 'debug', 'agent-gateway'),
-    join(repo, 'target', 'release', 'agent-gateway'),
-  ].filter(Boolean);
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`no agent-gateway binary (tried ${candidates.join(', ')}); cargo build -p agent-gateway`);
-  return found;
-}
+export { freePort, gatewayBinary } from '../gateway.mjs';
 
-/** A port nothing listens on right now. */
-export function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** Starts agent-gateway serving the built site; `stop()` ends it and removes its database. */
+/** Starts agent-gateway (../gateway.mjs) serving the built site. */
 export async function startGateway(extra = []) {
   if (!existsSync(join(site, 'index.html'))) throw new Error(`${site}/index.html is missing; run scripts/build-site`);
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'agent-input-playground-'));
-  const child = spawn(
-    gatewayBinary(),
-    ['--listen', `127.0.0.1:${port}`, '--db', join(dir, 'gateway.db'), '--site', site, ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`agent-gateway exited: ${output}`);
-    try {
-      const response = await fetch(`${base}/_plugins/_ml/agents/echo`);
-      if (response.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`agent-gateway did not start: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    base,
-    port,
-    output: () => output,
-    async stop() {
-      // A graceful stop that hangs is a failure, not something to paper over with SIGKILL.
-      let hung = false;
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', () => r(true)));
-        child.kill('SIGTERM');
-        const timeout = new Promise((r) => setTimeout(() => r(false), 10_000).unref());
-        if (!(await Promise.race([exited, timeout]))) {
-          hung = true;
-          child.kill('SIGKILL');
-          await exited;
-        }
-      }
-      rmSync(dir, { recursive: true, force: true });
-      if (hung) throw new Error(`agent-gateway did not stop within 10 s of SIGTERM: ${output}`);
-    },
-  };
+  return startAnyGateway(['--site', site, ...extra]);
 }
 
 export async function launchBrowser() {
@@ -128,6 +63,27 @@ export async function openPlayground(browser, base, { width = 1280, height = 900
   await settled(page);
   const interactiveMs = Date.now() - started;
   return { context, page, seen, interactiveMs };
+}
+
+/**
+ * A gateway serving the site, Chromium, and the playground open in it (`openPlayground`'s
+ * options); `close()` ends all three, as does a failure to start.
+ */
+export async function startPlayground(options) {
+  let gateway;
+  let browser;
+  const close = async () => {
+    await browser?.close();
+    await gateway?.stop();
+  };
+  try {
+    gateway = await startGateway();
+    browser = await launchBrowser();
+    return { ...(await openPlayground(browser, gateway.base, options)), gateway, browser, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /** Waits until the analysis has caught up with the last edit. */
@@ -209,4 +165,43 @@ export function settingsFields(options = {}) {
   // An empty text field means "not set": a string that is empty or blank cannot be told apart.
   if (['max_tokens', 'temperature', 'top_p'].some((k) => k in (options ?? {}) && String(options[k]).trim() === '')) return null;
   return f;
+}
+
+const SHORTEN_OVER = 256; // web/src/model/display.rs
+export const SHORTEN_KEEP = 48;
+
+/** What the views show of a value: long base64 strings (and data: URLs' payloads) shortened. */
+export function shortened(value) {
+  if (typeof value === 'string') {
+    // A data: URL (the OpenAI providers' media) keeps its prefix; its payload is shortened.
+    const prefix = /^data:[^,]*;base64,/.exec(value.slice(0, SHORTEN_OVER))?.[0] ?? '';
+    const payload = value.slice(prefix.length);
+    return payload.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(payload)
+      ? `${prefix}${payload.slice(0, SHORTEN_KEEP)}… [${payload.length} base64 characters]`
+      : value;
+  }
+  if (Array.isArray(value)) return value.map(shortened);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
+  }
+  return value;
+}
+
+/**
+ * Compares a body a view shows (JSON text) with a provider fixture entry's `body` as the views
+ * show it (shortened), pushing what differs onto `out` (`errors`: the conversion errors shown
+ * instead, if any). Returns whether they are equal.
+ */
+export function checkShownBody(entry, text, errors, out, width = 800) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    out.push(`no body; conversion errors ${JSON.stringify(errors)}`);
+    return false;
+  }
+  const want = shortened(subject({ request: entry.body }).value);
+  if (jsonEq(want, body)) return true;
+  out.push(`body differs\n  expected: ${JSON.stringify(want).slice(0, width)}\n  actual:   ${JSON.stringify(body).slice(0, width)}`);
+  return false;
 }

@@ -15,43 +15,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { checkDiagnostics, jsonEq, loadAll, subject } from '../node/support.mjs';
-import { launchBrowser, openPlayground, repo, setJson, settingsFields, settled, shot, startGateway } from './support.mjs';
+import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
+import { SHORTEN_KEEP, checkShownBody, repo, setJson, settingsFields, settled, shot, startPlayground } from './support.mjs';
 
-let gateway;
-let browser;
+let playground;
 let page;
 let seen;
 
 before(async () => {
-  gateway = await startGateway();
-  browser = await launchBrowser();
-  ({ page, seen } = await openPlayground(browser, gateway.base, { width: 1400 }));
+  playground = await startPlayground({ width: 1400 });
+  ({ page, seen } = playground);
 });
 
-after(async () => {
-  await browser?.close();
-  await gateway?.stop();
-});
+after(() => playground?.close());
 
-const SHORTEN_OVER = 256; // web/src/model/display.rs
-const SHORTEN_KEEP = 48;
-
-/** What the views show of a value: long base64 strings (and data: URLs' payloads) shortened. */
-function shortened(value) {
-  if (typeof value === 'string') {
-    const prefix = /^data:[^,]*;base64,/.exec(value.slice(0, SHORTEN_OVER))?.[0] ?? '';
-    const payload = value.slice(prefix.length);
-    return payload.length > SHORTEN_OVER && /^[A-Za-z0-9+/=_\-\r\n]*$/.test(payload)
-      ? `${prefix}${payload.slice(0, SHORTEN_KEEP)}… [${payload.length} base64 characters]`
-      : value;
-  }
-  if (Array.isArray(value)) return value.map(shortened);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
-  }
-  return value;
-}
 
 /** Every column of the compare view: provider, state, body text, errors and warnings. */
 function compareColumns() {
@@ -116,16 +93,7 @@ describe('compare providers', () => {
         const out = [];
         if ('body' in want.entry) {
           bodies++;
-          let body;
-          try {
-            body = JSON.parse(column.body);
-          } catch {
-            out.push(`no body; errors ${JSON.stringify(column.errors)}`);
-          }
-          const expected = shortened(subject({ request: want.entry.body }).value);
-          if (body !== undefined && !jsonEq(expected, body)) {
-            out.push(`body differs\n  expected: ${JSON.stringify(expected).slice(0, 800)}\n  actual:   ${JSON.stringify(body).slice(0, 800)}`);
-          }
+          checkShownBody(want.entry, column.body, column.errors, out);
         } else {
           refusals++;
           if (column.body !== null) out.push('a body is shown but errors were expected');
@@ -395,15 +363,7 @@ describe('tool choice, prompt caching and structured output controls', () => {
       const read = (ls) => ls.map((l) => ({ code: l.dataset.code, path: l.dataset.path, message: l.querySelector('.message')?.textContent }));
       const errors = await page.$$eval('[data-testid="conversion-error"]', read);
       if ('body' in entry) {
-        let body;
-        try {
-          body = JSON.parse(output);
-        } catch {
-          out.push(`no body; errors ${JSON.stringify(errors)}`);
-        }
-        const want = shortened(subject({ request: entry.body }).value);
-        if (body !== undefined && !jsonEq(want, body)) out.push(`body differs\n  expected: ${JSON.stringify(want).slice(0, 800)}\n  actual:   ${JSON.stringify(body).slice(0, 800)}`);
-        else covered.add(provider);
+        if (checkShownBody(entry, output, errors, out)) covered.add(provider);
       } else if (output !== '') out.push('a body is shown but errors were expected');
       checkDiagnostics('conversion error', entry.errors, errors, out);
       const warnings = await page.$$eval('[data-testid="conversion-warning"]', read);

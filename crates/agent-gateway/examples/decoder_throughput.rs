@@ -10,26 +10,17 @@
 
 #![allow(clippy::print_stdout)] // a measuring program: its report is its output
 
+mod common;
+
 use std::time::Instant;
 
 use agent_input::ProviderId;
-use agent_input::stream::event_stream::{EventStreamParser, HeaderValue, Message};
+use agent_input::stream::event_stream::EventStreamParser;
 use agent_input::stream::{DEFAULT_MAX_FRAME_BYTES, Decoder};
-use serde_json::{Value, json};
+use common::frame;
+use serde_json::json;
 
 const CHUNK: usize = 16 * 1024;
-
-fn frame(kind: &str, payload: &Value) -> Vec<u8> {
-    Message {
-        headers: vec![
-            (":event-type".into(), HeaderValue::String(kind.into())),
-            (":content-type".into(), HeaderValue::String("application/json".into())),
-            (":message-type".into(), HeaderValue::String("event".into())),
-        ],
-        payload: payload.to_string().into_bytes(),
-    }
-    .encode()
-}
 
 fn body() -> (Vec<u8>, usize) {
     let words = ["the ", "weather ", "in ", "Seattle ", "is ", "mild, ", "with ", "rain ", "later ", "today. ☀ "];

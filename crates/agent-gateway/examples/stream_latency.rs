@@ -9,6 +9,8 @@
 
 #![allow(clippy::print_stdout)] // a measuring program: its report is its output
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -166,24 +168,13 @@ async fn stub(content_type: &'static str, body: Vec<u8>, marks: Marks) -> String
 }
 
 fn bedrock_body() -> Vec<u8> {
-    use agent_input::stream::event_stream::{HeaderValue, Message};
-    let frame = |kind: &str, payload: Value| {
-        Message {
-            headers: vec![
-                (":event-type".into(), HeaderValue::String(kind.into())),
-                (":content-type".into(), HeaderValue::String("application/json".into())),
-                (":message-type".into(), HeaderValue::String("event".into())),
-            ],
-            payload: payload.to_string().into_bytes(),
-        }
-        .encode()
-    };
+    let frame = common::frame;
     [
-        frame("messageStart", json!({"role": "assistant"})),
-        frame("contentBlockDelta", json!({"contentBlockIndex": 0, "delta": {"text": "Hello"}})),
-        frame("contentBlockStop", json!({"contentBlockIndex": 0})),
-        frame("messageStop", json!({"stopReason": "end_turn"})),
-        frame("metadata", json!({"usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}})),
+        frame("messageStart", &json!({"role": "assistant"})),
+        frame("contentBlockDelta", &json!({"contentBlockIndex": 0, "delta": {"text": "Hello"}})),
+        frame("contentBlockStop", &json!({"contentBlockIndex": 0})),
+        frame("messageStop", &json!({"stopReason": "end_turn"})),
+        frame("metadata", &json!({"usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}})),
     ]
     .concat()
 }

@@ -472,4 +472,65 @@ mod run_events {
             json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"role": "user", "id": "m0", "content": "hi"}]})
         );
     }
+
+    /// One event of every type with a variant (field names as `@ag-ui/core` 1.0's schemas):
+    /// each reads as its variant and writes back the same JSON.
+    #[test]
+    fn every_known_event_type_round_trips() {
+        let events = [
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
+                   "usage": [{"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}]}),
+            json!({"type": "RUN_ERROR", "message": "boom", "code": "throttled"}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi"}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "m"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "{}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "c"}),
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "m2", "toolCallId": "c", "content": "42", "role": "tool"}),
+            json!({"type": "REASONING_START", "messageId": "r"}),
+            json!({"type": "REASONING_MESSAGE_START", "messageId": "r", "role": "reasoning"}),
+            json!({"type": "REASONING_MESSAGE_CONTENT", "messageId": "r", "delta": "hmm"}),
+            json!({"type": "REASONING_MESSAGE_END", "messageId": "r"}),
+            json!({"type": "REASONING_END", "messageId": "r"}),
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"role": "user", "id": "m0", "content": "hi"}]}),
+            json!({"type": "CUSTOM", "name": "x", "value": {"a": [1]}}),
+        ];
+        assert_eq!(events.len(), Event::TYPES.len(), "one sample per type");
+        for value in events {
+            let event: Event = serde_json::from_value(value.clone()).unwrap();
+            assert!(!matches!(event, Event::Other { .. }), "{value}");
+            assert_eq!(event.kind(), value["type"], "{value}");
+            assert!(Event::TYPES.contains(&event.kind()));
+            assert_eq!(serde_json::to_value(&event).unwrap(), value);
+        }
+    }
+
+    /// A type with no variant (AG-UI's steps, state, raw, or a newer one) is kept whole, and
+    /// written back unchanged; a known type with a missing field is still refused.
+    #[test]
+    fn unknown_event_types_are_kept_whole() {
+        for value in [
+            json!({"type": "STEP_STARTED", "stepName": "plan", "timestamp": 1_700_000_000_000_u64}),
+            json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/a", "value": 1}]}),
+            json!({"type": "SOMETHING_NEW"}),
+        ] {
+            let event: Event = serde_json::from_value(value.clone()).unwrap();
+            assert_eq!(event, Event::Other { kind: value["type"].as_str().unwrap().into(), event: value.clone() });
+            assert_eq!(event.kind(), value["type"]);
+            assert_eq!(serde_json::to_value(&event).unwrap(), value);
+            let text = serde_json::to_string(&event).unwrap();
+            assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), event);
+        }
+        for bad in [
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m"}),
+            json!({"type": "RUN_STARTED", "threadId": 1, "runId": "r"}),
+            json!({"messageId": "m"}),
+            json!({"type": 7}),
+            json!("RUN_STARTED"),
+        ] {
+            assert!(serde_json::from_value::<Event>(bad.clone()).is_err(), "{bad}");
+        }
+    }
 }

@@ -13,7 +13,14 @@ use crate::stream::StreamEvent;
 
 /// An AG-UI event (`@ag-ui/core` 1.0), as written on the wire: `{"type": "TEXT_MESSAGE_CONTENT",
 /// "messageId": ..., "delta": ...}`. `timestamp` is the sender's to add.
+///
+/// A type this enum has no variant for (AG-UI has more: steps, state, raw) reads as
+/// [`Event::Other`], kept whole: a client must take event types it does not know, and a known
+/// type with a missing or mistyped field is still an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// The derived code is the known types' (`Event::serialize`, `Event::deserialize`); the trait
+// impls below put `Other` around it.
+#[serde(remote = "Self")]
 #[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", rename_all_fields = "camelCase")]
 pub enum Event {
     /// The run began.
@@ -135,6 +142,80 @@ pub enum Event {
         /// Its value.
         value: serde_json::Value,
     },
+    /// An event of a type not above, as received.
+    #[serde(skip)]
+    Other {
+        /// Its `type`.
+        kind: String,
+        /// The whole event, `type` included: written back unchanged.
+        event: serde_json::Value,
+    },
+}
+
+impl Event {
+    /// The `type` of every event with a variant of its own.
+    pub const TYPES: &[&str] = &[
+        "RUN_STARTED",
+        "RUN_FINISHED",
+        "RUN_ERROR",
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+        "TOOL_CALL_START",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_END",
+        "TOOL_CALL_RESULT",
+        "REASONING_START",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END",
+        "REASONING_END",
+        "MESSAGES_SNAPSHOT",
+        "CUSTOM",
+    ];
+
+    /// The event's `type` on the wire.
+    pub fn kind(&self) -> &str {
+        match self {
+            Event::RunStarted { .. } => "RUN_STARTED",
+            Event::RunFinished { .. } => "RUN_FINISHED",
+            Event::RunError { .. } => "RUN_ERROR",
+            Event::TextMessageStart { .. } => "TEXT_MESSAGE_START",
+            Event::TextMessageContent { .. } => "TEXT_MESSAGE_CONTENT",
+            Event::TextMessageEnd { .. } => "TEXT_MESSAGE_END",
+            Event::ToolCallStart { .. } => "TOOL_CALL_START",
+            Event::ToolCallArgs { .. } => "TOOL_CALL_ARGS",
+            Event::ToolCallEnd { .. } => "TOOL_CALL_END",
+            Event::ToolCallResult { .. } => "TOOL_CALL_RESULT",
+            Event::ReasoningStart { .. } => "REASONING_START",
+            Event::ReasoningMessageStart { .. } => "REASONING_MESSAGE_START",
+            Event::ReasoningMessageContent { .. } => "REASONING_MESSAGE_CONTENT",
+            Event::ReasoningMessageEnd { .. } => "REASONING_MESSAGE_END",
+            Event::ReasoningEnd { .. } => "REASONING_END",
+            Event::MessagesSnapshot { .. } => "MESSAGES_SNAPSHOT",
+            Event::Custom { .. } => "CUSTOM",
+            Event::Other { kind, .. } => kind,
+        }
+    }
+}
+
+impl Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Event::Other { event, .. } => event.serialize(serializer),
+            known => Event::serialize(known, serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let event = serde_json::Value::deserialize(deserializer)?;
+        match event.get("type").and_then(serde_json::Value::as_str) {
+            Some(kind) if !Event::TYPES.contains(&kind) => Ok(Event::Other { kind: kind.to_owned(), event }),
+            _ => Event::deserialize(event).map_err(serde::de::Error::custom),
+        }
+    }
 }
 
 /// Token counts on `RUN_FINISHED`.

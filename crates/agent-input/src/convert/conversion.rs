@@ -211,11 +211,22 @@ impl<'p> Conversion<'p> {
     /// Checks tool specs: names by the provider's rule, unique, object schemas. Returns each spec
     /// with its schema (an empty object schema when none is given).
     pub(crate) fn tools<'a>(&mut self, options: &'a ConvertOptions) -> Vec<(&'a ToolSpec, &'a Value)> {
+        self.tools_as(options, 0, |spec, schema| (spec, schema))
+    }
+
+    /// [`Conversion::tools`], each made the provider's wire tool by `wire`, in a vector with room
+    /// for `extra` more: one allocation per request instead of two.
+    pub(crate) fn tools_as<'a, T>(
+        &mut self,
+        options: &'a ConvertOptions,
+        extra: usize,
+        mut wire: impl FnMut(&'a ToolSpec, &'a Value) -> T,
+    ) -> Vec<T> {
         /// Up to this many tools, a repeated name is found by comparing with the earlier ones.
         const LINEAR: usize = 16;
         let rule = self.profile.tool_name;
         let mut seen = (options.tools.len() > LINEAR).then(|| HashSet::with_capacity(options.tools.len()));
-        let mut tools = Vec::with_capacity(options.tools.len());
+        let mut tools = Vec::with_capacity(options.tools.len() + extra);
         for (i, spec) in options.tools.iter().enumerate() {
             // Paths are built only for what is reported: per request, they were most of the
             // tools' cost.
@@ -256,7 +267,7 @@ impl<'p> Conversion<'p> {
                     continue;
                 }
             };
-            tools.push((spec, schema));
+            tools.push(wire(spec, schema));
         }
         tools
     }

@@ -171,21 +171,20 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 
 /// Fails with `too_deep` when `value` nests deeper than `max_depth` arrays and objects.
 pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
-    fn depth_exceeds(value: &Json<'_>, depth: usize, max_depth: usize) -> Option<usize> {
-        let descend = |child: &Json<'_>| depth_exceeds(child, depth + 1, max_depth);
+    /// Whether a container in `value` sits below `levels` more levels. Only containers recurse:
+    /// a request is mostly leaves, and this runs on every request (twice when parsed by [`parse`]).
+    fn exceeds(value: &Json<'_>, levels: usize) -> bool {
+        let deeper = |child: &Json<'_>| matches!(child, Json::Array(_) | Json::Object(_)) && exceeds(child, levels - 1);
         match value {
-            Json::Array(_) | Json::Object(_) if depth > max_depth => Some(depth),
-            Json::Array(items) => items.iter().find_map(descend),
-            Json::Object(map) => map.values().find_map(descend),
-            _ => None,
+            Json::Array(_) | Json::Object(_) if levels == 0 => true,
+            Json::Array(items) => items.iter().any(deeper),
+            Json::Object(map) => map.values().any(deeper),
+            _ => false,
         }
     }
     // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
-    // a deeper value built in code stops at max_depth + 1.
-    match depth_exceeds(value, 1, max_depth) {
-        None => Ok(()),
-        Some(depth) => Err(diagnostics::too_deep(max_depth, depth).into()),
-    }
+    // a deeper value built in code stops at max_depth + 1, the depth every report gives.
+    if exceeds(value, max_depth) { Err(diagnostics::too_deep(max_depth, max_depth + 1).into()) } else { Ok(()) }
 }
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.

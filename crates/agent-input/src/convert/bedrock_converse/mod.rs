@@ -89,7 +89,13 @@ impl Provider for BedrockConverse {
         let turns = Turn::all(&request.input);
         let mut cx = Conversion::of(&PROFILE, request);
         let max_tokens = cx.sampling(options);
-        let tools = cx.tools(options);
+        let mut tools = cx.tools_as(options, 1, |spec, schema| {
+            Tool::ToolSpec(ToolSpecification {
+                name: &spec.name,
+                description: non_blank(spec.description.as_deref()),
+                input_schema: ToolInputSchema::Json(schema),
+            })
+        });
         limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);
@@ -116,19 +122,9 @@ impl Provider for BedrockConverse {
         };
         let cache_point =
             options.prompt_cache.map(|cache| CachePointBlock { kind: "default", ttl: cache.ttl.map(CacheTtl::as_str) });
-        let tool_config = (!tools.is_empty()).then(|| ToolConfiguration {
-            tools: tools
-                .into_iter()
-                .map(|(spec, schema)| {
-                    Tool::ToolSpec(ToolSpecification {
-                        name: &spec.name,
-                        description: non_blank(spec.description.as_deref()),
-                        input_schema: ToolInputSchema::Json(schema),
-                    })
-                })
-                .chain(cache_point.map(Tool::CachePoint))
-                .collect(),
-            tool_choice,
+        let tool_config = (!tools.is_empty()).then(|| {
+            tools.extend(cache_point.map(Tool::CachePoint));
+            ToolConfiguration { tools, tool_choice }
         });
         let output_config = options.response_format.as_ref().map(|format| {
             cx.response_format_unsent(format, &["strict"]);
@@ -159,8 +155,9 @@ impl Provider for BedrockConverse {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn write_body(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        write::converse(body, out)
+    fn write_text(body: &ConverseRequest<'_>, out: &mut String) -> Result<(), Report> {
+        out.clear();
+        write::converse(body, out).map_err(|e| super::serialize_failure(Self::ID, &e))
     }
 }
 

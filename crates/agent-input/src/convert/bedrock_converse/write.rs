@@ -2,56 +2,56 @@
 //! for the wire types (a test compares them), in about a third of the instructions on small
 //! requests. `serde_json` scans every string byte by byte for escapes, key names included, and
 //! its base64 path copies a large payload once more before writing it; here keys are literals
-//! and a string needing no escape is one check and one copy. Values, numbers and the format
-//! enums still go through `serde_json`, so their spelling cannot drift.
+//! and a string needing no escape is one check and one copy. Numbers, escaped strings and the
+//! format enums still go through `serde_json`, so their spelling cannot drift.
 //!
 //! Native builds only: in the npm `.wasm` the derived serializers stay the one path, which keeps
 //! the module small (docs/decisions.md, "Native speed").
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::wire::{
-    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, MediaSource,
-    SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
+    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration,
+    MediaSource, SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
 };
 
 /// Writes `body` as `serde_json::to_writer` would.
-pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut String) -> serde_json::Result<()> {
     // Destructured whole, so a new wire field cannot be left out of this writer unnoticed.
     let ConverseRequest { messages, system, inference_config, tool_config, output_config } = body;
-    out.extend_from_slice(b"{\"messages\":[");
+    out.push_str("{\"messages\":[");
     for (i, message) in messages.iter().enumerate() {
         comma(out, i);
-        out.extend_from_slice(match message.role {
-            ConversationRole::User => b"{\"role\":\"user\",\"content\":[",
-            ConversationRole::Assistant => b"{\"role\":\"assistant\",\"content\":[",
+        out.push_str(match message.role {
+            ConversationRole::User => "{\"role\":\"user\",\"content\":[",
+            ConversationRole::Assistant => "{\"role\":\"assistant\",\"content\":[",
         });
         for (j, block) in message.content.iter().enumerate() {
             comma(out, j);
             content_block(block, out)?;
         }
-        out.extend_from_slice(b"]}");
+        out.push_str("]}");
     }
-    out.push(b']');
+    out.push(']');
     if !system.is_empty() {
-        out.extend_from_slice(b",\"system\":[");
+        out.push_str(",\"system\":[");
         for (i, block) in system.iter().enumerate() {
             comma(out, i);
             match block {
                 SystemContentBlock::Text(text) => {
-                    out.extend_from_slice(b"{\"text\":");
+                    out.push_str("{\"text\":");
                     string(out, text)?;
-                    out.push(b'}');
+                    out.push('}');
                 }
                 SystemContentBlock::CachePoint(_) => serde(out, block)?,
             }
         }
-        out.push(b']');
+        out.push(']');
     }
-    out.extend_from_slice(b",\"inferenceConfig\":");
-    serde(out, inference_config)?;
+    inference(inference_config, out)?;
     if let Some(config) = tool_config {
-        out.extend_from_slice(b",\"toolConfig\":{\"tools\":[");
+        out.push_str(",\"toolConfig\":{\"tools\":[");
         for (i, tool) in config.tools.iter().enumerate() {
             comma(out, i);
             let spec = match tool {
@@ -62,51 +62,122 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut Vec<u8>) -> serde_j
                 }
             };
             let ToolSpecification { name, description, input_schema: ToolInputSchema::Json(schema) } = spec;
-            out.extend_from_slice(b"{\"toolSpec\":{\"name\":");
+            out.push_str("{\"toolSpec\":{\"name\":");
             string(out, name)?;
             if let Some(description) = description {
-                out.extend_from_slice(b",\"description\":");
+                out.push_str(",\"description\":");
                 string(out, description)?;
             }
-            out.extend_from_slice(b",\"inputSchema\":{\"json\":");
-            serde(out, schema)?;
-            out.extend_from_slice(b"}}}");
+            out.push_str(",\"inputSchema\":{\"json\":");
+            value(schema, out)?;
+            out.push_str("}}}");
         }
-        out.push(b']');
+        out.push(']');
         if let Some(choice) = &config.tool_choice {
-            out.extend_from_slice(b",\"toolChoice\":");
+            out.push_str(",\"toolChoice\":");
             serde(out, choice)?;
         }
-        out.push(b'}');
+        out.push('}');
     }
     if let Some(config) = output_config {
-        out.extend_from_slice(b",\"outputConfig\":");
+        out.push_str(",\"outputConfig\":");
         serde(out, config)?;
     }
-    out.push(b'}');
+    out.push('}');
     Ok(())
 }
 
-fn content_block(block: &ContentBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+/// `,"inferenceConfig":{...}`, fields in the wire struct's order; numbers by `serde_json`.
+fn inference(config: &InferenceConfiguration, out: &mut String) -> serde_json::Result<()> {
+    let InferenceConfiguration { max_tokens, temperature, top_p, stop_sequences } = config;
+    out.push_str(",\"inferenceConfig\":{\"maxTokens\":");
+    integer(out, *max_tokens);
+    if let Some(temperature) = temperature {
+        out.push_str(",\"temperature\":");
+        serde(out, temperature)?;
+    }
+    if let Some(top_p) = top_p {
+        out.push_str(",\"topP\":");
+        serde(out, top_p)?;
+    }
+    if !stop_sequences.is_empty() {
+        out.push_str(",\"stopSequences\":[");
+        for (i, stop) in stop_sequences.iter().enumerate() {
+            comma(out, i);
+            string(out, stop)?;
+        }
+        out.push(']');
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// An integer in decimal, as `serde_json` writes one.
+fn integer(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
+/// A JSON value (a tool's schema): strings and keys as [`string`] writes them, numbers by
+/// `serde_json`. A parsed value is at most 128 deep, so the recursion is bounded.
+fn value(value: &Value, out: &mut String) -> serde_json::Result<()> {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(number) => serde(out, number)?,
+        Value::String(text) => string(out, text)?,
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                comma(out, i);
+                self::value(item, out)?;
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                comma(out, i);
+                string(out, key)?;
+                out.push(':');
+                self::value(item, out)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+fn content_block(block: &ContentBlock<'_>, out: &mut String) -> serde_json::Result<()> {
     match block {
         ContentBlock::Text(text) => text_block(text, out),
         ContentBlock::Image(image) => image_block(image, out),
         ContentBlock::Document(document) => document_block(document, out),
         ContentBlock::Video(video) => video_block(video, out),
         ContentBlock::ToolUse(call) => {
-            out.extend_from_slice(b"{\"toolUse\":{\"toolUseId\":");
+            out.push_str("{\"toolUse\":{\"toolUseId\":");
             string(out, call.tool_use_id)?;
-            out.extend_from_slice(b",\"name\":");
+            out.push_str(",\"name\":");
             string(out, call.name)?;
-            out.extend_from_slice(b",\"input\":");
-            out.extend_from_slice(call.input.get().as_bytes());
-            out.extend_from_slice(b"}}");
+            out.push_str(",\"input\":");
+            out.push_str(call.input.get());
+            out.push_str("}}");
             Ok(())
         }
         ContentBlock::ToolResult(result) => {
-            out.extend_from_slice(b"{\"toolResult\":{\"toolUseId\":");
+            out.push_str("{\"toolResult\":{\"toolUseId\":");
             string(out, result.tool_use_id)?;
-            out.extend_from_slice(b",\"content\":[");
+            out.push_str(",\"content\":[");
             for (i, block) in result.content.iter().enumerate() {
                 comma(out, i);
                 match block {
@@ -116,71 +187,71 @@ fn content_block(block: &ContentBlock<'_>, out: &mut Vec<u8>) -> serde_json::Res
                     ToolResultContentBlock::Video(video) => video_block(video, out)?,
                 }
             }
-            out.extend_from_slice(b"]}}");
+            out.push_str("]}}");
             Ok(())
         }
     }
 }
 
-fn text_block(text: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"text\":");
+fn text_block(text: &str, out: &mut String) -> serde_json::Result<()> {
+    out.push_str("{\"text\":");
     string(out, text)?;
-    out.push(b'}');
+    out.push('}');
     Ok(())
 }
 
-fn image_block(image: &ImageBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"image\":{\"format\":");
+fn image_block(image: &ImageBlock<'_>, out: &mut String) -> serde_json::Result<()> {
+    out.push_str("{\"image\":{\"format\":");
     serde(out, &image.format)?;
     source(&image.source, out)?;
-    out.extend_from_slice(b"}}");
+    out.push_str("}}");
     Ok(())
 }
 
-fn video_block(video: &VideoBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"video\":{\"format\":");
+fn video_block(video: &VideoBlock<'_>, out: &mut String) -> serde_json::Result<()> {
+    out.push_str("{\"video\":{\"format\":");
     serde(out, &video.format)?;
     source(&video.source, out)?;
-    out.extend_from_slice(b"}}");
+    out.push_str("}}");
     Ok(())
 }
 
-fn document_block(document: &DocumentBlock<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"document\":{\"format\":");
+fn document_block(document: &DocumentBlock<'_>, out: &mut String) -> serde_json::Result<()> {
+    out.push_str("{\"document\":{\"format\":");
     serde(out, &document.format)?;
-    out.extend_from_slice(b",\"name\":");
+    out.push_str(",\"name\":");
     string(out, &document.name)?;
     source(&document.source, out)?;
-    out.extend_from_slice(b"}}");
+    out.push_str("}}");
     Ok(())
 }
 
 /// `,"source":{...}`.
-fn source(source: &MediaSource<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
+fn source(source: &MediaSource<'_>, out: &mut String) -> serde_json::Result<()> {
     match source {
         MediaSource::Bytes(data) => {
-            out.extend_from_slice(b",\"source\":{\"bytes\":");
+            out.push_str(",\"source\":{\"bytes\":");
             string(out, Base64::as_str(data))?;
         }
         MediaSource::S3Location(location) => {
-            out.extend_from_slice(b",\"source\":{\"s3Location\":{\"uri\":");
+            out.push_str(",\"source\":{\"s3Location\":{\"uri\":");
             string(out, location.uri)?;
-            out.push(b'}');
+            out.push('}');
         }
     }
-    out.push(b'}');
+    out.push('}');
     Ok(())
 }
 
-fn comma(out: &mut Vec<u8>, i: usize) {
+fn comma(out: &mut String, i: usize) {
     if i > 0 {
-        out.push(b',');
+        out.push(',');
     }
 }
 
 /// A JSON string: copied between quotes when nothing in it is escaped (no control character,
 /// quote or backslash), else written by `serde_json`.
-fn string(out: &mut Vec<u8>, text: &str) -> serde_json::Result<()> {
+fn string(out: &mut String, text: &str) -> serde_json::Result<()> {
     const LONG: usize = 4096;
     let plain = if text.len() >= LONG {
         crate::base64::is_json_safe_alphabet(text) || plain_text(text.as_bytes())
@@ -191,9 +262,9 @@ fn string(out: &mut Vec<u8>, text: &str) -> serde_json::Result<()> {
         return serde(out, text);
     }
     out.reserve(text.len() + 2);
-    out.push(b'"');
-    out.extend_from_slice(text.as_bytes());
-    out.push(b'"');
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
     Ok(())
 }
 
@@ -207,22 +278,36 @@ const fn plain(b: u8) -> bool {
 fn plain_text(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut found = 0;
-    for chunk in &mut chunks {
+    let needs_escape = |chunk: &[u8]| {
         let mut word = [0; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
         let control = x.wrapping_sub(ONES * 0x20) & !x;
         let quote = x ^ (ONES * u64::from(b'"'));
         let backslash = x ^ (ONES * u64::from(b'\\'));
-        found |= (control | (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS;
+        (control | (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS
+    };
+    if bytes.len() < 8 {
+        return bytes.iter().all(|&b| plain(b));
     }
-    found == 0 && chunks.remainder().iter().all(|&b| plain(b))
+    let mut chunks = bytes.chunks_exact(8);
+    let mut found = 0;
+    for chunk in &mut chunks {
+        found |= needs_escape(chunk);
+    }
+    // The last eight bytes, overlapping the last whole chunk, instead of a loop over the rest.
+    if !chunks.remainder().is_empty() {
+        found |= needs_escape(&bytes[bytes.len() - 8..]);
+    }
+    found == 0
 }
 
-fn serde(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) -> serde_json::Result<()> {
-    serde_json::to_writer(&mut *out, value)
+/// A value as `serde_json` writes it. Only numbers, the format enums, cache points, structured
+/// output and strings with escapes come here: a small allocation each, where writing into the
+/// body's bytes would cost a UTF-8 check of the whole body.
+fn serde(out: &mut String, value: &(impl Serialize + ?Sized)) -> serde_json::Result<()> {
+    out.push_str(&serde_json::to_string(value)?);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -247,6 +332,15 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn integers_as_serde_json_writes_them() {
+        for n in [0, 1, 9, 10, 77, 4096, 1_000_000, u64::from(u32::MAX), u64::MAX - 1, u64::MAX] {
+            let mut text = String::new();
+            super::integer(&mut text, n);
+            assert_eq!(text, serde_json::to_string(&n).unwrap());
         }
     }
 
@@ -276,7 +370,8 @@ mod tests {
             name: name.into(),
             description: description.map(Into::into),
             input_schema: Some(
-                json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\""}}}),
+                json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\"",
+                    "enum": [1, -2.5, 1e300, null, true, false, "x\u{1}", [], {}], "pattern": "^\\d+$"}}}),
             ),
         };
         let options = [
@@ -315,9 +410,9 @@ mod tests {
         for options in &options {
             let converted = <super::super::BedrockConverse as crate::convert::Provider>::convert(&request, options)
                 .unwrap_or_else(|report| panic!("{report}"));
-            let mut fast = Vec::new();
+            let mut fast = String::new();
             super::converse(&converted.body, &mut fast).unwrap();
-            assert_eq!(String::from_utf8(fast).unwrap(), serde_json::to_string(&converted.body).unwrap());
+            assert_eq!(fast, serde_json::to_string(&converted.body).unwrap());
         }
     }
 }
