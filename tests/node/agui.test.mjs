@@ -2,7 +2,7 @@
 // standard request, and the stream decoders fed each provider's documented stream (the core's
 // fixtures in crates/agent-input/tests/data/stream/) split anywhere. Every event and every
 // `RunAgentInput` written is checked against `@ag-ui/core`'s own zod schemas (pinned 1.0.0), and
-// each stream's final answer against the base entry's non-streaming `parseResponse`.
+// each stream's final answer against the non-streaming `parseResponse` (`agent-input/response`).
 
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { EventSchemas, RunAgentInputSchema } from '@ag-ui/core/schemas';
 
-import { pkg, projectDir } from './package.mjs';
+import { pkg, projectDir, responsePkg } from './package.mjs';
 
 const entry = join(projectDir, 'agui-entry.mjs');
 writeFileSync(entry, "export * from 'agent-input/agui';\n");
@@ -265,7 +265,7 @@ test('every provider\'s stream decodes to the documented AG-UI events and the no
     const bytes = new Uint8Array(readFileSync(join(streams, file)));
     const { events, result } = decode(provider, bytes);
     assert.deepEqual(events, expectedEvents(provider, callId), file);
-    const { errors, ...parsed } = pkg.parseResponse(provider, NON_STREAMED[provider]);
+    const { errors, ...parsed } = responsePkg.parseResponse(provider, NON_STREAMED[provider]);
     assert.deepEqual(errors, []);
     assert.deepEqual(result, parsed, `${file}: the streamed answer is parseResponse's`);
   }

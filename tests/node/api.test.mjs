@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { pkg, projectDir } from './package.mjs';
+import { pkg, projectDir, responsePkg } from './package.mjs';
 
 const installed = join(projectDir, 'node_modules', 'agent-input');
 const bedrock = { provider: 'bedrock-converse' };
@@ -18,7 +18,6 @@ const FUNCTIONS = [
   'convertJson',
   'detectInputType',
   'extractQuestion',
-  'parseResponse',
   'validate',
   'validateInput',
   'validateJson',
@@ -46,6 +45,16 @@ describe('exports', () => {
   test('exactly the documented functions and version', () => {
     assert.deepEqual(Object.keys(pkg).sort(), [...FUNCTIONS, 'version'].sort());
     for (const name of FUNCTIONS) assert.equal(typeof pkg[name], 'function', name);
+  });
+
+  test('parseResponse is the entry agent-input/response, not the base entry (0.2.0)', () => {
+    assert.deepEqual(Object.keys(responsePkg), ['parseResponse']);
+    assert.equal(typeof responsePkg.parseResponse, 'function');
+    assert.equal(pkg.parseResponse, undefined);
+    const declarations = readFileSync(join(installed, 'response.d.ts'), 'utf8');
+    assert.match(declarations, /^export \{ parseResponse \} from '\.\/agent_input_response\.js';$/m);
+    assert.match(readFileSync(join(installed, 'agent_input_response.d.ts'), 'utf8'), /^export function parseResponse\(/m);
+    assert.doesNotMatch(readFileSync(join(installed, 'agent_input.d.ts'), 'utf8'), /function parseResponse/);
   });
 
   test('version is the package.json version', () => {
@@ -76,6 +85,11 @@ describe('exports', () => {
     assert.equal(manifest.types, './index.d.ts');
     assert.deepEqual(manifest.exports['.'], { types: './index.d.ts', node: './node.js', default: './index.js' });
     assert.deepEqual(manifest.exports['./schema'], { types: './schema.d.ts', node: './schema-node.js', default: './schema.js' });
+    assert.deepEqual(manifest.exports['./response'], {
+      types: './response.d.ts',
+      node: './response-node.js',
+      default: './response.js',
+    });
     assert.deepEqual(manifest.sideEffects, [
       './index.js',
       './node.js',
@@ -85,6 +99,8 @@ describe('exports', () => {
       './agui-node.js',
       './register.js',
       './register-node.js',
+      './response.js',
+      './response-node.js',
     ]);
     for (const file of manifest.files) readFileSync(join(installed, file)); // every listed file is packed
     assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { pkg, schemaPkg } from './package.mjs';
+import { pkg, responsePkg, schemaPkg } from './package.mjs';
 import {
   checkConversion,
   checkResponse,
@@ -172,9 +172,9 @@ describe('provider responses', () => {
     test(`${file}/${name}`, () => {
       const text = response.raw ?? JSON.stringify(response.body);
       const problems = [];
-      checkResponse(response, pkg.parseResponse(response.provider, text), problems);
+      checkResponse(response, responsePkg.parseResponse(response.provider, text), problems);
       if (response.body !== undefined) {
-        checkResponse(response, pkg.parseResponse(response.provider, response.body), problems);
+        checkResponse(response, responsePkg.parseResponse(response.provider, response.body), problems);
       }
       assert.ok(problems.length === 0, problems.join('\n'));
     });

@@ -34,3 +34,10 @@ writeFileSync(schemaEntry, "export * from 'agent-input/schema';\n");
 
 /** The exports of `agent-input/schema`. */
 export const schemaPkg = await import(pathToFileURL(schemaEntry).href);
+
+// And for `agent-input/response` (`parseResponse`, out of the base entry since 0.2.0).
+const responseEntry = join(project, 'response-entry.mjs');
+writeFileSync(responseEntry, "export * from 'agent-input/response';\n");
+
+/** The exports of `agent-input/response`. */
+export const responsePkg = await import(pathToFileURL(responseEntry).href);

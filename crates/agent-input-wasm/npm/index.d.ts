@@ -6,7 +6,6 @@ export {
   convertJson,
   detectInputType,
   extractQuestion,
-  parseResponse,
   validate,
   validateInput,
   validateJson,

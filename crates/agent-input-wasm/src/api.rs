@@ -10,7 +10,9 @@ use agent_input::options::ConvertSettings;
 use agent_input::{InputType, Report, validate};
 use serde_json::Value;
 
-use crate::dto::{JsConversionReport, JsResponseReport, JsValidationReport, to_json};
+#[cfg(any(test, feature = "response"))]
+use crate::dto::JsResponseReport;
+use crate::dto::{JsConversionReport, JsValidationReport, to_json};
 
 /// Conversion settings and the problems found reading them.
 pub(crate) type Settings = (ConvertSettings, Report);
@@ -151,6 +153,7 @@ pub(crate) fn convert(
 }
 
 /// Reads a provider response body (JSON text) into the standard message, stop reason and usage.
+#[cfg(any(test, feature = "response"))]
 pub(crate) fn parse_response(provider: &str, text: &str) -> String {
     let Some(provider) = agent_input::ProviderId::parse(provider) else {
         let ids: Vec<&str> = agent_input::ProviderId::ALL.iter().map(|p| p.as_str()).collect();

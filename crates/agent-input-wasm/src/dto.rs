@@ -97,6 +97,7 @@ impl<'a> JsConversionReport<'a> {
     }
 }
 
+#[cfg(any(test, feature = "response", feature = "agui"))]
 /// `{ ok: true, message, stopReason, usage, errors: [] }` or `{ ok: false, errors }`: a provider
 /// response read back.
 #[derive(Debug, Serialize)]
@@ -118,6 +119,7 @@ pub(crate) enum JsResponseReport<'a> {
     },
 }
 
+#[cfg(any(test, feature = "response", feature = "agui"))]
 /// `{ inputTokens, outputTokens, totalTokens, cacheReadInputTokens?, cacheWriteInputTokens? }`
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -132,6 +134,7 @@ pub(crate) struct JsUsage {
     cache_write_input_tokens: Option<u64>,
 }
 
+#[cfg(any(test, feature = "response", feature = "agui"))]
 impl<'a> JsResponseReport<'a> {
     /// A response that was read.
     pub(crate) fn read(response: &'a agent_input::response::ProviderResponse) -> Self {

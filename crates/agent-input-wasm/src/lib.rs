@@ -12,10 +12,11 @@
 //! (text that is not a string, options that are not an object, a value `JSON.stringify` cannot
 //! write) throws a `TypeError`.
 //!
-//! The base entry's exports (`validate`, `convert`, `parseResponse`, …) are behind the default
-//! feature `base`: the modules of `agent-input/agui`, `agent-input/register` and
-//! `agent-input/schema` are built without it, so they do not carry the base entry's conversion
-//! and response reading (docs/decisions.md, "npm size").
+//! The base entry's exports (`validate`, `convert`, …) are behind the default feature `base`: the
+//! modules of `agent-input/agui`, `agent-input/register`, `agent-input/response` and
+//! `agent-input/schema` are built without it, so they do not carry the base entry's conversion.
+//! `parseResponse` is the entry `agent-input/response` (feature `response`), so the base module
+//! does not carry the five response readers (docs/decisions.md, "npm size").
 
 // Without `base`, the helpers only the base exports use are unused.
 #![cfg_attr(not(feature = "base"), allow(dead_code, unused_imports))]
@@ -28,6 +29,8 @@ pub mod bench;
 mod dto;
 #[cfg(feature = "register")]
 pub mod register;
+#[cfg(feature = "response")]
+pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
 mod text;
@@ -272,27 +275,8 @@ pub fn detect_input_type(
 }
 
 #[cfg(feature = "base")]
-/// Reads a provider's response body — JSON text as received, or the parsed value — into the
-/// standard format: `{ ok: true, message, stopReason, usage, errors: [] }` with the assistant's
-/// text and tool calls, the stop reason normalized (`end_turn`, `tool_use`, `max_tokens`,
-/// `stop_sequence`, `content_filtered`) and token counts (or `null`); or `{ ok: false, errors }`
-/// when the body has the wrong shape or the provider is unknown.
-#[wasm_bindgen(js_name = parseResponse, unchecked_return_type = "ResponseResult")]
-pub fn parse_response(
-    #[wasm_bindgen(unchecked_param_type = "ProviderId | MlCommonsProviderName")] provider: &JsValue,
-    #[wasm_bindgen(unchecked_param_type = "unknown")] body: &JsValue,
-) -> Result<JsValue, JsValue> {
-    let provider = provider.as_string().ok_or_else(|| type_error("provider must be a string"))?;
-    let text = match body.dyn_ref::<JsString>() {
-        Some(text) => text.clone(),
-        None => json_text(body, "body")?,
-    };
-    // Responses have no size limit of their own: the caller has received them.
-    JSON::parse(&text::with_str(&text, |text| api::parse_response(&provider, text)))
-}
-
-#[cfg(feature = "base")]
-/// The version of the package (and of the core crate it is built from).
+/// The version of the package (the wasm crate's own: the package's 0.x minor moves with its
+/// breaking changes, such as `parseResponse` leaving the base entry).
 #[wasm_bindgen(js_name = packageVersion)]
 pub fn package_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()

@@ -7,7 +7,6 @@ import {
   convertJson,
   detectInputType,
   extractQuestion,
-  parseResponse,
   validate,
   validateInput,
   validateJson,
@@ -28,6 +27,8 @@ import {
   type ValidationReport,
   type WarningCode,
 } from 'agent-input';
+// Since 0.2.0 its own entry, with its own module.
+import { parseResponse } from 'agent-input/response';
 
 const blocks: ContentBlock[] = [
   { type: 'text', text: 'Describe' },
