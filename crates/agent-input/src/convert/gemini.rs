@@ -300,8 +300,9 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
     if *turn.role == Role::Tool {
         let id = turn.tool_call_id.unwrap_or_default();
         let (texts, media) = response_parts(cx, turn);
-        // An unmatched id is reported by the pairing check.
-        let Some(call) = calls.iter().find(|c| c.id == id) else { return parts };
+        // The latest call with this id before the result (ids may repeat across turns); an
+        // unmatched id is reported by the pairing check.
+        let Some(call) = calls.iter().rev().find(|c| c.id == id && c.origin < turn.origin) else { return parts };
         let result = match texts.as_slice() {
             [] => None,
             [text] => Some(ResultText::One(text)),

@@ -11,7 +11,7 @@ use crate::path::Path;
 use crate::validate::quote;
 
 /// Where one message of the input sits in the request, for paths.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Origin {
     /// Text input: the input itself.
     Text,
@@ -96,6 +96,8 @@ impl<'r, 'a> Turn<'r, 'a> {
 pub(crate) struct CallSite<'a> {
     pub(crate) id: &'a str,
     pub(crate) name: &'a str,
+    /// The assistant message that made it: an id may come back in a later message.
+    pub(crate) origin: Origin,
 }
 
 /// The tool calls and tool results of one turn as the provider receives it, each with the path
@@ -225,7 +227,7 @@ impl Conversion<'_> {
                     for (k, call) in turn.tool_calls.iter().enumerate() {
                         let path = turn.origin.field_path(self.base, "toolCalls").index(k).key("id");
                         open.push((call.id.as_ref(), path, false));
-                        calls.push(CallSite { id: call.id.as_ref(), name: call.name.as_ref() });
+                        calls.push(CallSite { id: call.id.as_ref(), name: call.name.as_ref(), origin: turn.origin });
                     }
                 }
             }
