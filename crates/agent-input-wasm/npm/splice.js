@@ -1,5 +1,6 @@
-// convertJson with large payloads put back in JavaScript. The module writes the body with a NUL
-// where each large base64 payload of the request goes (JSON text holds none elsewhere) and says
+// convertJson with large payloads put back in JavaScript. The module writes the body with the
+// escape \uFFFF where each large base64 payload of the request goes (the module checks that the
+// body holds no other) and says
 // where in the request string each payload is; the body is then joined from slices of that
 // string, so the megabytes are neither written into the body in wasm memory nor decoded back
 // out of it (docs/decisions.md, "npm: limits before copies, and the benchmark …").
@@ -10,7 +11,7 @@ export function splicing(convertJson, takeSplices) {
     const result = convertJson(text, options);
     const spans = takeSplices();
     if (spans.length === 0 || !result.ok) return result;
-    const parts = result.body.split('\0');
+    const parts = result.body.split('\\uFFFF');
     let body = parts[0];
     for (let i = 0, p = 1; i < spans.length; i += 2, p += 1) {
       body += text.slice(spans[i], spans[i] + spans[i + 1]) + parts[p];

@@ -134,8 +134,8 @@ pub(crate) fn convert(
     if spans.is_empty() {
         return result;
     }
-    if body.bytes().filter(|&b| b == MARK as u8).count() != spans.len() {
-        // A mark written somewhere other than the body: never expected, but then the whole body.
+    if body.matches(MARK).count() != spans.len() {
+        // The mark also in text copied raw from the request (tool arguments): the whole body then.
         return convert_whole(text, subject, settings, report, body);
     }
     SPLICES.with_borrow_mut(|splices| *splices = utf16_spans(source, units, &spans));

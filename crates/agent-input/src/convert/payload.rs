@@ -10,9 +10,11 @@ use serde_json::value::RawValue;
 /// Payloads of at least this many bytes are written raw, or as splice marks (see [`spliced`]).
 const RAW_FROM: usize = 16 * 1024;
 
-/// What stands in the body for a payload left to [`spliced`]'s caller: a raw NUL, which JSON text
-/// never holds outside a string and `serde_json` always escapes inside one.
-pub const MARK: char = '\0';
+/// What stands in the body, inside the payload's string, for a payload left to [`spliced`]'s
+/// caller: an escape `serde_json` never writes (it escapes only quotes, backslashes and control
+/// characters). Text copied raw from the request (tool arguments) could hold it; the caller
+/// counts the marks, and any extra one means converting again without them.
+pub const MARK: &str = "\\uFFFF";
 
 thread_local! {
     /// While [`spliced`] runs: the request text's address range and the payloads marked so far.
@@ -56,14 +58,14 @@ fn marked(parts: &[&str], safe: impl Fn(&str) -> bool) -> Option<Box<RawValue>> 
         for part in parts {
             if inside(part) {
                 splice.spans.push((part.as_ptr() as usize - splice.start, part.len()));
-                literal.push(MARK);
+                literal.push_str(MARK);
             } else {
                 literal.push_str(part);
             }
         }
         literal.push('"');
-        // SAFETY: not validated as JSON, on purpose: the marks are put back by the caller of
-        // `spliced`, and what is left is a quote, unescaped characters (`safe`) and a quote.
+        // SAFETY: a quote, characters none of which JSON escapes (`safe`), marks (a valid escape)
+        // and a quote: one well-formed JSON string.
         #[allow(unsafe_code)]
         Some(unsafe { RawValue::from_string_unchecked(literal) })
     })
@@ -244,8 +246,8 @@ mod tests {
                 serde_json::to_string(&Payload(&source[7..20])).unwrap(),
             ]
         });
-        assert_eq!(written[0], "\"\0\"");
-        assert_eq!(written[1], "\"data:image/png;base64,\0\"");
+        assert_eq!(written[0], "\"\\uFFFF\"");
+        assert_eq!(written[1], "\"data:image/png;base64,\\uFFFF\"");
         assert_eq!(written[2], serde_json::to_string(&big).unwrap());
         assert_eq!(written[3], serde_json::to_string(&source[7..20]).unwrap());
         assert_eq!(spans, [(7, big.len()), (7, big.len())]);
