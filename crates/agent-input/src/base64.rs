@@ -80,7 +80,7 @@ fn alphabet_prefix(bytes: &[u8], pad: bool) -> usize {
     let mut at = 0;
     while at + 16 <= bytes.len() {
         // SAFETY: `at + 16 <= bytes.len()`, and wasm loads need no alignment.
-        #[allow(unsafe_code)]
+        #[allow(unsafe_code, clippy::cast_ptr_alignment)] // `v128_load` takes any alignment
         let v = unsafe { v128_load(bytes.as_ptr().add(at).cast::<v128>()) };
         // A letter of either case, once 0x20 is set, is in `a..=z`; nothing else lands there.
         let folded = v128_or(v, u8x16_splat(0x20));
