@@ -7,16 +7,21 @@
 import init, {
   convert,
   convertInput,
-  convertJson,
+  convertJson as convertMarked,
   detectInputType,
   extractQuestion,
   packageVersion,
+  takeSplices,
   validate,
   validateInput,
   validateJson,
 } from './agent_input.js';
+import { splicing } from './splice.js';
 
 await init({ module_or_path: new URL('./agent_input_bg.wasm', import.meta.url) });
+
+/** Like `convert`, for JSON text, returning the body as JSON text ready to send. */
+const convertJson = splicing(convertMarked, takeSplices);
 
 /** The package version. */
 export const version = packageVersion();

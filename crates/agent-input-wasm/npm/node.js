@@ -4,17 +4,22 @@ import { readFileSync } from 'node:fs';
 import {
   convert,
   convertInput,
-  convertJson,
+  convertJson as convertMarked,
   detectInputType,
   extractQuestion,
   initSync,
   packageVersion,
+  takeSplices,
   validate,
   validateInput,
   validateJson,
 } from './agent_input.js';
+import { splicing } from './splice.js';
 
 initSync({ module: readFileSync(new URL('./agent_input_bg.wasm', import.meta.url)) });
+
+/** Like `convert`, for JSON text, returning the body as JSON text ready to send. */
+const convertJson = splicing(convertMarked, takeSplices);
 
 /** The package version. */
 export const version = packageVersion();

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use agent_input::convert::{MARK, spliced};
 use agent_input::json::Document;
 use agent_input::options::ConvertSettings;
 use agent_input::{InputType, Report, validate};
@@ -114,7 +115,72 @@ pub(crate) fn validate_into<R>(
 /// Returns whether it converted and the report as JSON: `{ok, body: null, errors, warnings}`
 /// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`. `report` holds
 /// the problems found reading the settings.
+///
+/// With `splice` (the request's length in UTF-16 code units, as JavaScript holds it), large
+/// payloads are left out of `body`, each a [`MARK`] there, and [`take_splices`] gives where each
+/// stands in the request's JavaScript string: the package's `convertJson` puts them back from that
+/// string, so megabytes of base64 are not copied out of wasm memory and decoded again.
 pub(crate) fn convert(
+    text: Text<'_>,
+    subject: Subject,
+    settings: &ConvertSettings,
+    report: &Report,
+    body: &mut String,
+    splice: Option<usize>,
+) -> (bool, String) {
+    SPLICES.with_borrow_mut(Vec::clear);
+    let (Ok(source), Some(units)) = (text, splice) else {
+        return convert_whole(text, subject, settings, report, body);
+    };
+    let (result, spans) = spliced(source, || convert_whole(text, subject, settings, report, body));
+    if spans.is_empty() {
+        return result;
+    }
+    if body.matches(MARK).count() != spans.len() {
+        // The mark also in text copied raw from the request (tool arguments): the whole body then.
+        return convert_whole(text, subject, settings, report, body);
+    }
+    SPLICES.with_borrow_mut(|splices| *splices = utf16_spans(source, units, &spans));
+    result
+}
+
+thread_local! {
+    /// The last [`convert`]'s payloads left out of the body: UTF-16 start and length, in pairs.
+    static SPLICES: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The payloads the last [`convert`] left out of its body (start and length in the request's
+/// UTF-16 code units, a pair each, in the order of the marks), emptied.
+pub(crate) fn take_splices() -> Vec<u32> {
+    SPLICES.with_borrow_mut(std::mem::take)
+}
+
+/// Byte ranges of `source` (of ASCII text: base64) as UTF-16 code-unit ranges. When every
+/// character is one byte (`units` is the byte length) they are the same; else each range's start
+/// counts the code units before it (a 4-byte character is a surrogate pair, any other one unit),
+/// from the previous range on when the ranges come in order.
+fn utf16_spans(source: &str, units: usize, spans: &[(usize, usize)]) -> Vec<u32> {
+    let ascii = source.len() == units;
+    let bytes = source.as_bytes();
+    let (mut at, mut counted) = (0, 0);
+    let mut out = Vec::with_capacity(spans.len() * 2);
+    for &(start, len) in spans {
+        if !ascii {
+            if start < at {
+                (at, counted) = (0, 0);
+            }
+            counted +=
+                bytes[at..start].iter().map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum::<usize>();
+            at = start;
+        }
+        let start = if ascii { start } else { counted };
+        #[allow(clippy::cast_possible_truncation)] // JavaScript strings are shorter than 2^32 units
+        out.extend([start as u32, len as u32]);
+    }
+    out
+}
+
+fn convert_whole(
     text: Text<'_>,
     subject: Subject,
     settings: &ConvertSettings,
@@ -204,7 +270,7 @@ mod tests {
     /// Converts with settings given as JSON, as the binding reads them.
     fn convert(text: &str, subject: Subject, settings: &Value, body: &mut String) -> (bool, String) {
         let (settings, report) = ConvertSettings::read_json(settings);
-        super::convert(Ok(text), subject, &settings, &report, body)
+        super::convert(Ok(text), subject, &settings, &report, body, None)
     }
 
     fn question(text: &str) -> Option<String> {
@@ -227,7 +293,7 @@ mod tests {
         let (settings, report) =
             ConvertSettings::read_json(&json!({"provider": "gemini", "limits": {"maxBodyBytes": 5}}));
         let mut body = String::new();
-        let (ok, measured) = super::convert(Err(18), Subject::Request, &settings, &report, &mut body);
+        let (ok, measured) = super::convert(Err(18), Subject::Request, &settings, &report, &mut body, None);
         let (_, read) = convert(
             r#"{"input": "Hello"}"#,
             Subject::Request,
@@ -418,5 +484,24 @@ mod tests {
         assert_eq!(input_type(r#"{"input": "Hi"}"#), None);
         assert_eq!(input_type("5"), None);
         assert_eq!(input_type("not json"), None);
+    }
+
+    /// Byte ranges become the UTF-16 ranges JavaScript slices: one unit a character, two for one
+    /// of four bytes, whatever the order of the ranges.
+    #[test]
+    fn splice_ranges_in_utf16() {
+        let text = "aé日🙂QUJD\u{fffd}QUJD";
+        let units = text.encode_utf16().count();
+        let at = |needle: &str, from: usize| text[from..].find(needle).unwrap() + from;
+        let first = at("QUJD", 0);
+        let second = at("QUJD", first + 1);
+        let spans = utf16_spans(text, units, &[(second, 4), (first, 4), (second, 4)]);
+        let utf16: Vec<u16> = text.encode_utf16().collect();
+        for pair in spans.chunks(2) {
+            let (start, len) = (pair[0] as usize, pair[1] as usize);
+            assert_eq!(String::from_utf16(&utf16[start..start + len]).unwrap(), "QUJD");
+        }
+        assert_eq!(spans, [10, 4, 5, 4, 10, 4]);
+        assert_eq!(utf16_spans("xxQUJD", 6, &[(2, 4)]), [2, 4]);
     }
 }

@@ -149,8 +149,12 @@ fn convert_text(
 ) -> Result<JsValue, JsValue> {
     BODY.with_borrow_mut(|body| {
         let max = options.0.validation.limits.max_body_bytes;
+        // Text out: large payloads (16 KiB and more, so never in shorter text) are spliced back in
+        // JavaScript (`api::convert`, npm/splice.js).
+        let units = text.length() as usize;
+        let splice = (matches!(body_as, BodyAs::Text) && units >= 16 * 1024).then_some(units);
         let (ok, report) =
-            text::with_str_within(text, max, |text| api::convert(text, subject, &options.0, &options.1, body));
+            text::with_str_within(text, max, |text| api::convert(text, subject, &options.0, &options.1, body, splice));
         let report = JSON::parse(&report)?;
         if ok {
             let value = match body_as {

@@ -104,3 +104,13 @@ fn grown(buffer: &mut Vec<u8>, len: usize) -> &mut [u8] {
     }
     &mut buffer[..len]
 }
+
+#[cfg(feature = "base")]
+/// The payloads the last `convertJson` left out of its body, for the entry modules' splice
+/// (npm/splice.js): start and length in the request string's code units, a pair each.
+#[wasm_bindgen(js_name = takeSplices, skip_typescript)]
+#[must_use]
+#[allow(unreachable_pub)] // exported to JavaScript, not to Rust
+pub fn take_splices() -> Vec<u32> {
+    crate::api::take_splices()
+}

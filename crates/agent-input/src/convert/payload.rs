@@ -1,9 +1,89 @@
 //! Media written into request bodies: base64 payloads and `data:` URLs as JSON strings, copied
 //! once rather than escaped, and the file names documents are sent under.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// Payloads of at least this many bytes are written raw, or as splice marks (see [`spliced`]).
+const RAW_FROM: usize = 16 * 1024;
+
+/// What stands in the body, inside the payload's string, for a payload left to [`spliced`]'s
+/// caller: an escape `serde_json` never writes (it escapes only quotes, backslashes and control
+/// characters). Text copied raw from the request (tool arguments) could hold it; the caller
+/// counts the marks, and any extra one means converting again without them.
+pub const MARK: &str = "\\uFFFF";
+
+thread_local! {
+    /// While [`spliced`] runs: the request text's address range and the payloads marked so far.
+    static SPLICE: RefCell<Option<Splice>> = const { RefCell::new(None) };
+}
+
+struct Splice {
+    start: usize,
+    end: usize,
+    spans: Vec<(usize, usize)>,
+}
+
+/// Runs `f` (which writes a body) so that each large payload that is a slice of `source`, and
+/// would be written verbatim, is written as [`MARK`] instead, and returns `f`'s result with those
+/// payloads' byte ranges in `source` (start, length), in the order of the marks. The caller puts
+/// the bytes back from its own copy of the request text: the npm package splices the body in
+/// JavaScript rather than copying megabytes of base64 out of wasm memory.
+pub fn spliced<R>(source: &str, f: impl FnOnce() -> R) -> (R, Vec<(usize, usize)>) {
+    let start = source.as_ptr() as usize;
+    SPLICE.with_borrow_mut(|s| *s = Some(Splice { start, end: start + source.len(), spans: Vec::new() }));
+    let result = f();
+    let spans = SPLICE.with_borrow_mut(Option::take).map(|s| s.spans).unwrap_or_default();
+    (result, spans)
+}
+
+/// `parts`, joined, as a JSON string with each large part that lies in the text being spliced
+/// replaced by [`MARK`]; `None` when nothing is being spliced, no part qualifies, or a part needs
+/// escaping. `safe` says whether a part is known to need no escaping.
+fn marked(parts: &[&str], safe: impl Fn(&str) -> bool) -> Option<Box<RawValue>> {
+    SPLICE.with_borrow_mut(|splice| {
+        let splice = splice.as_mut()?;
+        let inside = |part: &str| {
+            let at = part.as_ptr() as usize;
+            part.len() >= RAW_FROM && at >= splice.start && at + part.len() <= splice.end
+        };
+        if !parts.iter().any(|part| inside(part)) || !parts.iter().all(|part| safe(part)) {
+            return None;
+        }
+        let mut literal = String::with_capacity(64);
+        literal.push('"');
+        for part in parts {
+            if inside(part) {
+                splice.spans.push((part.as_ptr() as usize - splice.start, part.len()));
+                literal.push_str(MARK);
+            } else {
+                literal.push_str(part);
+            }
+        }
+        literal.push('"');
+        // SAFETY: a quote, characters none of which JSON escapes (`safe`), marks (a valid escape)
+        // and a quote: one well-formed JSON string.
+        #[allow(unsafe_code)]
+        Some(unsafe { RawValue::from_string_unchecked(literal) })
+    })
+}
+
+/// Writes checked base64 text that lies in the request text as a mark while [`spliced`] runs.
+/// The validator checked its alphabet, none of which JSON escapes.
+pub(crate) fn marked_base64(text: &str) -> Option<Box<RawValue>> {
+    marked(&[text], |_| true)
+}
+
+fn unescaped(part: &str) -> bool {
+    if part.len() >= RAW_FROM {
+        crate::base64::is_json_safe_alphabet(part)
+    } else {
+        part.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+    }
+}
 
 /// `data:<mime>;base64,<data>`, written straight into the body without an intermediate string.
 #[derive(Debug, Clone, Copy)]
@@ -43,16 +123,13 @@ impl Serialize for Payload<'_> {
 /// escaping is handed over as a raw JSON literal: `serde_json`'s escape scan goes a byte at a time,
 /// which in WebAssembly made media requests several times slower than the copy.
 pub(crate) fn plain_string<S: serde::Serializer>(serializer: S, parts: &[&str]) -> Result<S::Ok, S::Error> {
-    const RAW_FROM: usize = 16 * 1024;
     let len = parts.iter().map(|part| part.len()).sum::<usize>();
-    let unescaped = |part: &&str| {
-        if part.len() >= RAW_FROM {
-            crate::base64::is_json_safe_alphabet(part)
-        } else {
-            part.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
-        }
-    };
-    if len < RAW_FROM || !parts.iter().all(unescaped) {
+    if len >= RAW_FROM
+        && let Some(raw) = marked(parts, unescaped)
+    {
+        return raw.serialize(serializer);
+    }
+    if len < RAW_FROM || !parts.iter().all(|part| unescaped(part)) {
         let mut text = String::with_capacity(len);
         for part in parts {
             text.push_str(part);
@@ -68,7 +145,7 @@ pub(crate) fn plain_string<S: serde::Serializer>(serializer: S, parts: &[&str]) 
     // SAFETY: `literal` is a quote, characters none of which JSON escapes (checked just above:
     // no control character, quote or backslash), and a quote: one well-formed JSON string.
     #[allow(unsafe_code)]
-    let raw = unsafe { serde_json::value::RawValue::from_string_unchecked(literal) };
+    let raw = unsafe { RawValue::from_string_unchecked(literal) };
     raw.serialize(serializer)
 }
 
@@ -150,5 +227,38 @@ mod tests {
         }
         let value = serde_json::to_value(Payload(&big)).unwrap();
         assert_eq!(value, serde_json::Value::String(big));
+    }
+
+    /// While splicing, a large payload that lies in the request text is a mark and a span; one
+    /// that does not (a copy) or that needs escaping is written as before.
+    #[test]
+    fn spliced_payloads_are_marks_with_their_ranges() {
+        let big = "QUJD".repeat(5_000);
+        let source = format!(r#"{{"a": "{big}", "b": "x"}}"#);
+        let data = &source[7..7 + big.len()];
+        assert_eq!(data, big);
+        let copy = big.clone();
+        let (written, spans) = super::spliced(&source, || {
+            [
+                serde_json::to_string(&Payload(data)).unwrap(),
+                serde_json::to_string(&DataUrl { mime: "image/png", data }).unwrap(),
+                serde_json::to_string(&Payload(&copy)).unwrap(),
+                serde_json::to_string(&Payload(&source[7..20])).unwrap(),
+            ]
+        });
+        assert_eq!(written[0], "\"\\uFFFF\"");
+        assert_eq!(written[1], "\"data:image/png;base64,\\uFFFF\"");
+        assert_eq!(written[2], serde_json::to_string(&big).unwrap());
+        assert_eq!(written[3], serde_json::to_string(&source[7..20]).unwrap());
+        assert_eq!(spans, [(7, big.len()), (7, big.len())]);
+        // Text that needs escaping is never left to the caller, nor anything once it has returned.
+        let quoted = format!("{big}\"");
+        let source = format!("[{}]", serde_json::to_string(&quoted).unwrap());
+        let (_, spans) = super::spliced(&source, || {
+            let inner = &source[2..2 + big.len() + 2];
+            serde_json::to_string(&Payload(inner)).unwrap()
+        });
+        assert!(spans.is_empty());
+        assert_eq!(serde_json::to_string(&Payload(&big)).unwrap(), serde_json::to_string(&big).unwrap());
     }
 }

@@ -214,6 +214,11 @@ impl Serialize for Base64<'_> {
         if text.len() < RAW_FROM {
             return serializer.serialize_str(text);
         }
+        if self.literal.is_some()
+            && let Some(raw) = crate::convert::payload::marked_base64(text)
+        {
+            return raw.serialize(serializer);
+        }
         if let Some(raw) = self.literal.and_then(crate::convert::payload::raw_json) {
             return raw.serialize(serializer);
         }
