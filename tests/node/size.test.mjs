@@ -1,9 +1,8 @@
 // The size budget of issue 3 (raised for issue 6's four providers and response reading, lowered
-// again by issues 12/18's cuts, raised for the request features; issue 18's 120 KB reached by
-// wasm-opt's one-caller inlining left off and parseResponse in its own entry,
-// `agent-input/response`): the measured size (Node's zlib, 119,132 B) rounded up to the next KiB,
-// plus 1 KiB of room for the build's registry paths in panic locations, which differ between
-// machines (docs/decisions.md, "npm size").
+// again by issues 12/18's cuts, raised for the request features): now issue 18's own 120 KiB,
+// reached by wasm-opt's one-caller inlining left off and parseResponse in its own entry
+// (`agent-input/response`), with issue 17's payload splice and simd128 scan inside it. Node's zlib
+// reads about 1% more than `gzip -9` (docs/decisions.md, "npm size").
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,10 +12,10 @@ import { gzipSync } from 'node:zlib';
 
 import { projectDir } from './package.mjs';
 
-const BUDGET = 118 * 1024;
+const BUDGET = 120 * 1024;
 const installed = join(projectDir, 'node_modules', 'agent-input');
 
-test('the .wasm is within 118 KiB gzip', (t) => {
+test('the .wasm is within 120 KiB gzip', (t) => {
   const wasm = readFileSync(join(installed, 'agent_input_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   t.diagnostic(`agent_input_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${BUDGET} B)`);
