@@ -8,11 +8,68 @@
 
 use std::fmt::Write as _;
 
-use agent_input::agui::events::Event;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::backend::Reading;
 use super::media::{is_image_bytes, preview_key};
+
+/// The AG-UI events the chat reads (`@ag-ui/core` 1.0, as CONTRACTS B has the gateway write
+/// them). Not the core's `agui::Event`: a client must take event types it does not know (AG-UI
+/// has more: steps, state, raw), which that closed enum refuses.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", rename_all_fields = "camelCase")]
+enum Event {
+    RunStarted {
+        thread_id: String,
+        run_id: String,
+    },
+    RunFinished {
+        thread_id: String,
+    },
+    RunError {
+        message: String,
+        #[serde(default)]
+        code: Option<String>,
+    },
+    TextMessageStart {
+        message_id: String,
+    },
+    TextMessageContent {
+        message_id: String,
+        delta: String,
+    },
+    TextMessageEnd {
+        message_id: String,
+    },
+    ToolCallStart {
+        tool_call_id: String,
+        tool_call_name: String,
+    },
+    ToolCallArgs {
+        tool_call_id: String,
+        delta: String,
+    },
+    ToolCallEnd {
+        tool_call_id: String,
+    },
+    ToolCallResult {
+        tool_call_id: String,
+        content: String,
+    },
+    ReasoningMessageStart {
+        message_id: String,
+    },
+    ReasoningMessageContent {
+        message_id: String,
+        delta: String,
+    },
+    ReasoningMessageEnd {
+        message_id: String,
+    },
+    #[serde(other)]
+    Other,
+}
 
 /// Most events one run's log keeps; past it they are counted, not kept (a long answer can be
 /// thousands of deltas, each already in the answer).
@@ -297,7 +354,7 @@ impl Run {
             _ => {}
         }
         match event {
-            Event::RunFinished { thread_id, .. } => {
+            Event::RunFinished { thread_id } => {
                 if self.thread_id.as_deref() != Some(thread_id.as_str()) {
                     return Some(format!(
                         "RUN_FINISHED's threadId is not RUN_STARTED's ({})",
@@ -307,13 +364,13 @@ impl Run {
                 self.end(Status::Finished, millis);
             }
             Event::RunError { message, code } => self.end(Status::RunError { message, code }, millis),
-            Event::TextMessageStart { message_id, .. } => {
+            Event::TextMessageStart { message_id } => {
                 return self.open(Part::Text { id: message_id, text: String::new() });
             }
-            Event::ReasoningMessageStart { message_id, .. } => {
+            Event::ReasoningMessageStart { message_id } => {
                 return self.open(Part::Reasoning { id: message_id, text: String::new() });
             }
-            Event::ToolCallStart { tool_call_id, tool_call_name, .. } => {
+            Event::ToolCallStart { tool_call_id, tool_call_name } => {
                 let part = Part::ToolCall {
                     id: tool_call_id,
                     name: tool_call_name,
@@ -339,7 +396,7 @@ impl Run {
                 Some(Part::ToolCall { done, .. }) if !*done => *done = true,
                 _ => return Some(format!("no open tool call {tool_call_id}")),
             },
-            Event::ToolCallResult { tool_call_id, content, .. } => match self.part(&tool_call_id) {
+            Event::ToolCallResult { tool_call_id, content } => match self.part(&tool_call_id) {
                 Some(Part::ToolCall { result, .. }) => *result = Some(content),
                 _ => return Some(format!("no tool call {tool_call_id} was made")),
             },
@@ -348,13 +405,8 @@ impl Run {
                     return Some(format!("no message {message_id} was started"));
                 }
             }
-            // RUN_STARTED was taken above; the rest, unknown types included, are only logged.
-            Event::RunStarted { .. }
-            | Event::ReasoningStart { .. }
-            | Event::ReasoningEnd { .. }
-            | Event::MessagesSnapshot { .. }
-            | Event::Custom { .. }
-            | Event::Other { .. } => {}
+            // RUN_STARTED was taken above; unknown types are only logged.
+            Event::RunStarted { .. } | Event::Other => {}
         }
         None
     }
