@@ -18,7 +18,10 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
 ];
 
 fn main() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    // Read at run time: a build script compiled in another checkout sharing this target directory
+    // must not read that checkout's fixtures.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let fixtures = Path::new(&manifest_dir).join("../tests/fixtures");
     println!("cargo::rerun-if-changed={}", fixtures.display());
     let mut out = Vec::new();
     for (file, name, label) in EXAMPLES {

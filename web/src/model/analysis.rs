@@ -8,7 +8,7 @@ use agent_input::{
 };
 use serde_json::Value;
 
-use super::display::{SHORTEN_OVER, shorten_json_text};
+use super::display::{SHORTEN_KEEP, SHORTEN_OVER, shorten_json_text};
 use super::placeholders::{TOKEN_OVER, Token, expand_tokens};
 use super::schema::{Finding, SchemaReport};
 use super::settings::Settings;
@@ -275,26 +275,82 @@ fn convert_for(
     payloads: &[&str],
 ) -> Conversion {
     let mut report = options_report.clone();
-    // Compact text first, shortened while scanning it, and only then a tree to pretty-print:
-    // megabytes of base64 are copied once, never into a JSON tree.
-    BODY.with_borrow_mut(|body| match convert::convert_into(provider, request, options, false, body) {
-        Ok(converted) if report.errors.is_empty() => {
-            let short = shorten_json_text(body, payloads);
-            let view =
-                serde_json::from_str::<Value>(&short).and_then(|v| serde_json::to_string_pretty(&v)).unwrap_or(short);
-            let mut warnings = report.warnings;
-            warnings.extend(converted);
-            Conversion::Converted { view, warnings }
-        }
-        Ok(converted) => {
-            report.warnings.extend(converted);
-            Conversion::Failed(report)
-        }
-        Err(errors) => {
-            report.extend(errors);
-            Conversion::Failed(report)
+    // Compact text first, large payloads left out as marks (neither copied nor scanned: a
+    // keystroke's conversion does not grow with the media), then shortened, and only then a tree
+    // to pretty-print.
+    BODY.with_borrow_mut(|body| {
+        let mut marked = payloads;
+        loop {
+            let (result, spans) =
+                convert::spliced_from(marked, || convert::convert_into(provider, request, options, false, body));
+            let short = match &result {
+                Ok(_) if report.errors.is_empty() => match marks_shortened(body, &spans, payloads) {
+                    Some(text) => Some(shorten_json_text(&text, payloads)),
+                    // A mark also in text copied raw (tool arguments): the whole body then.
+                    None if !marked.is_empty() => {
+                        marked = &[];
+                        continue;
+                    }
+                    None => Some(shorten_json_text(body, payloads)),
+                },
+                _ => None,
+            };
+            return match (result, short) {
+                (Ok(converted), Some(short)) => {
+                    let view = serde_json::from_str::<Value>(&short)
+                        .and_then(|v| serde_json::to_string_pretty(&v))
+                        .unwrap_or(short);
+                    let mut warnings = report.warnings;
+                    warnings.extend(converted);
+                    Conversion::Converted { view, warnings }
+                }
+                (Ok(converted), None) => {
+                    report.warnings.extend(converted);
+                    Conversion::Failed(report)
+                }
+                (Err(errors), _) => {
+                    report.extend(errors);
+                    Conversion::Failed(report)
+                }
+            };
         }
     })
+}
+
+/// `body` with each [`convert::MARK`] replaced by its payload as views show it (its start and
+/// its length); `None` when the marks and `spans` do not pair up.
+fn marks_shortened(body: &str, spans: &[(usize, usize, usize)], payloads: &[&str]) -> Option<String> {
+    if spans.is_empty() {
+        return Some(body.to_owned());
+    }
+    let (bytes, mark) = (body.as_bytes(), convert::MARK.as_bytes());
+    let mut out = String::with_capacity(body.len() + spans.len() * 96);
+    let mut spans = spans.iter();
+    let (mut copied, mut i) = (0, 0);
+    // Escape by escape (a byte search; `str::split` would link a substring searcher), so `\\uFFFF`
+    // written for a backslash and "uFFFF" is not taken for a mark.
+    while let Some(at) = bytes.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'\\')) {
+        let at = i + at;
+        i = at + 2;
+        if !bytes[at..].starts_with(mark) {
+            continue;
+        }
+        let &(source, start, len) = spans.next()?;
+        let payload = payloads.get(source)?.get(start..start + len)?;
+        // Checked base64, whose alphabet JSON does not escape; line breaks would be.
+        let head = serde_json::to_string(payload.get(..SHORTEN_KEEP)?).ok()?;
+        out.push_str(&body[copied..at]);
+        out.push_str(head.trim_matches('"'));
+        out.push_str("… [");
+        out.push_str(&len.to_string());
+        out.push_str(" base64 characters]");
+        copied = at + mark.len();
+    }
+    if spans.next().is_some() {
+        return None;
+    }
+    out.push_str(&body[copied..]);
+    Some(out)
 }
 
 /// The whole converted body, pretty-printed, for the Copy button.
@@ -517,5 +573,62 @@ mod tests {
         let known = Known::of_payloads(&broken);
         let a = analyze_value(&broken, &Settings::default(), false, &known);
         assert_eq!(a.errors[0].code.as_str(), "invalid_base64");
+    }
+
+    /// Large payloads are left out of the conversion as marks; the view must be what converting
+    /// them in full and shortening the text shows, for every provider, and when a tool's raw
+    /// arguments hold the mark too.
+    #[test]
+    fn marked_payloads_show_as_the_whole_body_shortened() {
+        let png = format!("iVBORw0KGgoA{}", "A".repeat(40_000));
+        let pdf = format!("JVBERi0xLjQK{}", "B".repeat(20_000));
+        let blocks = json!({"input": [{"type": "text", "text": "Describe"},
+            {"type": "image", "source": {"type": "base64", "format": "png", "data": png}},
+            {"type": "document", "source": {"type": "base64", "format": "pdf", "data": pdf}, "name": "report"},
+            {"type": "image", "source": {"type": "base64", "format": "png", "data": png}}]});
+        let with_tool = json!({"input": [
+            {"role": "user", "content": [{"type": "text", "text": "Weather?"},
+                {"type": "image", "source": {"type": "base64", "format": "png", "data": png}}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "Checking."}], "toolCalls": [{"id": "c1",
+                "type": "function", "function": {"name": "get_weather", "arguments": "{\"note\":\"\\uFFFF\"}"}}]},
+            {"role": "tool", "toolCallId": "c1", "content": [{"type": "text", "text": "72F"}]}]});
+        let (mut shown, mut collisions) = (0, 0);
+        for body in [&blocks, &with_tool] {
+            let document = validate::document(body);
+            let validation = validate::validate_request(&document, &Settings::default().validation_options());
+            let (request, _) = validation.into_result().unwrap_or_else(|r| panic!("{r:?}"));
+            let payloads = payloads(&request);
+            assert!(!payloads.is_empty());
+            for &provider in ProviderId::ALL {
+                let settings = Settings { provider, ..Settings::default() };
+                let (options, report) = settings.options();
+                let got = convert_for(provider, &request, &options, &report, &payloads);
+                let mut marked = String::new();
+                let (_, spans) = convert::spliced_from(&payloads, || {
+                    convert::convert_into(provider, &request, &options, false, &mut marked)
+                });
+                collisions += usize::from(marked.matches(convert::MARK).count() > spans.len());
+                let mut whole = String::new();
+                let want = match convert::convert_into(provider, &request, &options, false, &mut whole) {
+                    Ok(_) => {
+                        let short = shorten_json_text(&whole, &[]);
+                        assert!(short.len() < 4000, "{provider:?}: not shortened");
+                        Some(serde_json::to_string_pretty(&serde_json::from_str::<Value>(&short).unwrap()).unwrap())
+                    }
+                    Err(_) => None,
+                };
+                match (got, want) {
+                    (Conversion::Converted { view, .. }, Some(want)) => {
+                        assert_eq!(view, want, "{provider:?}");
+                        shown += 1;
+                    }
+                    (Conversion::Failed(_), None) => {}
+                    (got, want) => panic!("{provider:?}: {got:?} against {want:?}"),
+                }
+            }
+        }
+        assert!(shown >= 8, "{shown}");
+        // The fallback was taken: some provider copies the arguments' escape as it is.
+        assert!(collisions > 0);
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use leptos::leptos_dom::helpers::TimeoutHandle;
+use leptos::leptos_dom::helpers::{TimeoutHandle, queue_microtask};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
@@ -50,6 +50,8 @@ pub(crate) struct Analyzer {
 #[derive(Debug, Default)]
 struct Scheduling {
     timer: Option<TimeoutHandle>,
+    /// Counts the changes: a queued analysis runs only if no change came after it.
+    generation: u64,
     last_cost: f64,
     /// The forms' payloads already checked, and the structure count they were checked at.
     known: (u64, Known),
@@ -70,20 +72,35 @@ impl Analyzer {
         }
     }
 
-    /// The body changed: counts the edit and runs the analysis after the typing pauses, at once
-    /// while it is cheap and a little later when it is not (megabytes of media), so keystrokes
-    /// that queued behind one analysis are taken together into the next. `body` is read then.
+    /// The body changed: counts the edit and runs the analysis, at once while it is cheap (as a
+    /// microtask: after the event's handlers, before the frame that shows it; a timer would wait
+    /// behind the browser's input and rendering work) and a little later when it is not, so
+    /// keystrokes that queued behind one analysis are taken together into the next. `body` is
+    /// read then; of several changes in one task, the last one's analysis runs.
     pub(crate) fn changed(self, body: impl FnOnce() -> Body + 'static) {
         self.rev.update(|n| *n += 1);
-        let cost = self.scheduling.with_value(|s| {
-            if let Some(handle) = s.timer {
-                handle.clear();
+        let (cost, generation) = self
+            .scheduling
+            .try_update_value(|s| {
+                if let Some(handle) = s.timer.take() {
+                    handle.clear();
+                }
+                s.generation += 1;
+                (s.last_cost, s.generation)
+            })
+            .unwrap_or_default();
+        let run = move || {
+            if self.scheduling.with_value(|s| s.generation) == generation {
+                self.run(body());
             }
-            s.last_cost
-        });
-        let delay = if cost < 12.0 { 0 } else { (cost / 4.0).min(50.0) as u64 };
-        let handle = set_timeout_with_handle(move || self.run(body()), Duration::from_millis(delay)).ok();
-        self.scheduling.update_value(|s| s.timer = handle);
+        };
+        if cost < 12.0 {
+            queue_microtask(run);
+        } else {
+            let delay = Duration::from_millis((cost / 4.0).min(50.0) as u64);
+            let handle = set_timeout_with_handle(run, delay).ok();
+            self.scheduling.update_value(|s| s.timer = handle);
+        }
     }
 
     fn run(self, body: Body) {

@@ -33,7 +33,7 @@ pub use bedrock_converse::BedrockConverse;
 pub use gemini::Gemini;
 pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
-pub use payload::{DataUrl, MARK, spliced};
+pub use payload::{DataUrl, MARK, spliced, spliced_from};
 
 pub(crate) use conversion::is_plain_name;
 

@@ -22,9 +22,21 @@ thread_local! {
 }
 
 struct Splice {
-    start: usize,
-    end: usize,
-    spans: Vec<(usize, usize)>,
+    /// Each source's address range.
+    sources: Vec<(usize, usize)>,
+    /// (source, start, length) of each payload marked.
+    spans: Vec<(usize, usize, usize)>,
+}
+
+impl Splice {
+    /// Which source `part` lies in, when it is large enough to be marked.
+    fn source_of(&self, part: &str) -> Option<usize> {
+        if part.len() < RAW_FROM {
+            return None;
+        }
+        let at = part.as_ptr() as usize;
+        self.sources.iter().position(|&(start, end)| at >= start && at + part.len() <= end)
+    }
 }
 
 /// Runs `f` (which writes a body) so that each large payload that is a slice of `source`, and
@@ -32,35 +44,48 @@ struct Splice {
 /// payloads' byte ranges in `source` (start, length), in the order of the marks. The caller puts
 /// the bytes back from its own copy of the request text: the npm package splices the body in
 /// JavaScript rather than copying megabytes of base64 out of wasm memory.
+///
+/// A marked payload is neither copied nor scanned: the caller answers for its bytes being
+/// JSON string content. A slice of JSON text that a parser read as a string without unescaping
+/// is, by construction; checked base64 is too.
 pub fn spliced<R>(source: &str, f: impl FnOnce() -> R) -> (R, Vec<(usize, usize)>) {
-    let start = source.as_ptr() as usize;
-    SPLICE.with_borrow_mut(|s| *s = Some(Splice { start, end: start + source.len(), spans: Vec::new() }));
+    let (result, spans) = spliced_from(&[source], f);
+    (result, spans.into_iter().map(|(_, start, len)| (start, len)).collect())
+}
+
+/// [`spliced`] over several sources: each payload that is a slice of one of `sources` is marked,
+/// and reported as (index in `sources`, start, length). The playground marks the payloads it
+/// holds, and shows a shortened payload where each mark is, so a keystroke's conversion does not
+/// grow with the media.
+pub fn spliced_from<R>(sources: &[&str], f: impl FnOnce() -> R) -> (R, Vec<(usize, usize, usize)>) {
+    let sources = sources.iter().map(|s| (s.as_ptr() as usize, s.as_ptr() as usize + s.len())).collect();
+    SPLICE.with_borrow_mut(|s| *s = Some(Splice { sources, spans: Vec::new() }));
     let result = f();
     let spans = SPLICE.with_borrow_mut(Option::take).map(|s| s.spans).unwrap_or_default();
     (result, spans)
 }
 
-/// `parts`, joined, as a JSON string with each large part that lies in the text being spliced
-/// replaced by [`MARK`]; `None` when nothing is being spliced, no part qualifies, or a part needs
-/// escaping. `safe` says whether a part is known to need no escaping.
+/// `parts`, joined, as a JSON string with each large part that lies in a source being spliced
+/// replaced by [`MARK`]; `None` when nothing is being spliced, no part qualifies, or a part left
+/// in place needs escaping. `safe` says whether a part is known to need no escaping.
 fn marked(parts: &[&str], safe: impl Fn(&str) -> bool) -> Option<Box<RawValue>> {
     SPLICE.with_borrow_mut(|splice| {
         let splice = splice.as_mut()?;
-        let inside = |part: &str| {
-            let at = part.as_ptr() as usize;
-            part.len() >= RAW_FROM && at >= splice.start && at + part.len() <= splice.end
-        };
-        if !parts.iter().any(|part| inside(part)) || !parts.iter().all(|part| safe(part)) {
+        let sources: Vec<Option<usize>> = parts.iter().map(|part| splice.source_of(part)).collect();
+        if sources.iter().all(Option::is_none)
+            || parts.iter().zip(&sources).any(|(part, source)| source.is_none() && !safe(part))
+        {
             return None;
         }
         let mut literal = String::with_capacity(64);
         literal.push('"');
-        for part in parts {
-            if inside(part) {
-                splice.spans.push((part.as_ptr() as usize - splice.start, part.len()));
-                literal.push_str(MARK);
-            } else {
-                literal.push_str(part);
+        for (part, source) in parts.iter().zip(sources) {
+            match source {
+                Some(i) => {
+                    splice.spans.push((i, part.as_ptr() as usize - splice.sources[i].0, part.len()));
+                    literal.push_str(MARK);
+                }
+                None => literal.push_str(part),
             }
         }
         literal.push('"');
@@ -71,10 +96,9 @@ fn marked(parts: &[&str], safe: impl Fn(&str) -> bool) -> Option<Box<RawValue>> 
     })
 }
 
-/// Writes checked base64 text that lies in the request text as a mark while [`spliced`] runs.
-/// The validator checked its alphabet, none of which JSON escapes.
+/// Writes base64 text that lies in a source being spliced as a mark while [`spliced`] runs.
 pub(crate) fn marked_base64(text: &str) -> Option<Box<RawValue>> {
-    marked(&[text], |_| true)
+    marked(&[text], |_| false)
 }
 
 fn unescaped(part: &str) -> bool {
@@ -230,7 +254,7 @@ mod tests {
     }
 
     /// While splicing, a large payload that lies in the request text is a mark and a span; one
-    /// that does not (a copy) or that needs escaping is written as before.
+    /// that does not (a copy), or beside a part that needs escaping, is written as before.
     #[test]
     fn spliced_payloads_are_marks_with_their_ranges() {
         let big = "QUJD".repeat(5_000);
@@ -251,14 +275,23 @@ mod tests {
         assert_eq!(written[2], serde_json::to_string(&big).unwrap());
         assert_eq!(written[3], serde_json::to_string(&source[7..20]).unwrap());
         assert_eq!(spans, [(7, big.len()), (7, big.len())]);
-        // Text that needs escaping is never left to the caller, nor anything once it has returned.
-        let quoted = format!("{big}\"");
-        let source = format!("[{}]", serde_json::to_string(&quoted).unwrap());
-        let (_, spans) = super::spliced(&source, || {
-            let inner = &source[2..2 + big.len() + 2];
-            serde_json::to_string(&Payload(inner)).unwrap()
-        });
+        // A part written in place that needs escaping stops the marking; nothing is marked once
+        // `spliced` has returned.
+        let (raw, spans) =
+            super::spliced(&source, || super::marked(&["\"", data], super::unescaped).map(|r| r.get().to_owned()));
+        assert_eq!(raw, None);
         assert!(spans.is_empty());
         assert_eq!(serde_json::to_string(&Payload(&big)).unwrap(), serde_json::to_string(&big).unwrap());
+    }
+
+    /// Over several sources, each mark says which source its payload lies in.
+    #[test]
+    fn spliced_from_reports_each_payloads_source() {
+        let a = "QUJD".repeat(5_000);
+        let b = format!("x{}", "QUJD".repeat(4_100));
+        let (written, spans) =
+            super::spliced_from(&[&a, &b], || serde_json::to_string(&[Payload(&b[1..]), Payload(&a)]).unwrap());
+        assert_eq!(written, r#"["\uFFFF","\uFFFF"]"#);
+        assert_eq!(spans, [(1, 1, b.len() - 1), (0, 0, a.len())]);
     }
 }
