@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { pkg, responsePkg, schemaPkg } from './package.mjs';
+import { pkg, responsePkg, schemaPkg, sizePkg } from './package.mjs';
 import {
   checkConversion,
   checkResponse,
@@ -71,7 +71,7 @@ function runSchema(c, s, exactRequest, validateOptions, section) {
   }
 }
 
-function run(c, exactRequest) {
+function run(c, exactRequest, pkg) {
   const out = [];
   const section = (name, problems) => {
     if (problems.length) out.push(`[${name}]`, ...problems.map((p) => `  ${p}`));
@@ -160,7 +160,11 @@ for (const [file, fileCases] of byFile) {
   describe(file, () => {
     for (const { name, case: c, exactRequest } of fileCases) {
       test(name, () => {
-        const problems = run(c, exactRequest);
+        // Node's module (built for speed), then the one browsers load (built for size).
+        const problems = [
+          ...run(c, exactRequest, pkg),
+          ...run(c, exactRequest, sizePkg).map((problem) => `[agent_input_bg.wasm] ${problem}`),
+        ];
         assert.ok(problems.length === 0, problems.join('\n'));
       });
     }

@@ -5,7 +5,7 @@
 // scripts/test installs once and passes the project in AGENT_INPUT_PROJECT; without it, each
 // test file installs its own (and removes it when the process exits).
 
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -41,3 +41,14 @@ writeFileSync(responseEntry, "export * from 'agent-input/response';\n");
 
 /** The exports of `agent-input/response`. */
 export const responsePkg = await import(pathToFileURL(responseEntry).href);
+
+// The module browsers and bundlers load (index.js; built for size, where node.js's is built for
+// speed), run here too: the bindings imported again under another URL are a second instance,
+// given agent_input_bg.wasm, with convertJson's splicing as index.js adds it.
+const installed = join(project, 'node_modules', 'agent-input');
+const glue = await import(`${pathToFileURL(join(installed, 'agent_input.js')).href}?size`);
+glue.initSync({ module: readFileSync(join(installed, 'agent_input_bg.wasm')) });
+const { splicing } = await import(pathToFileURL(join(installed, 'splice.js')).href);
+
+/** The base entry's functions on the browsers' module. */
+export const sizePkg = { ...glue, convertJson: splicing(glue.convertJson, glue.takeSplices) };

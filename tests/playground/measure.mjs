@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 
 import { artifacts, launchBrowser, openPlayground, settled, site, startGateway } from './support.mjs';
 
-const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
+const KEYSTROKES = Number(process.env.KEYSTROKES ?? 60);
 const IMAGE_BYTES = 5 * 1024 * 1024;
 
 const stats = (xs) => {
