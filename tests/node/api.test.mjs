@@ -67,7 +67,12 @@ describe('exports', () => {
     const index = readFileSync(join(installed, 'index.d.ts'), 'utf8');
     const generated = readFileSync(join(installed, 'agent_input.d.ts'), 'utf8');
     for (const name of FUNCTIONS) {
-      assert.match(index, new RegExp(`^  ${name},$`, 'm'), `index.d.ts re-exports ${name}`);
+      // convertJson is declared in index.d.ts itself: the entries wrap the module's function.
+      const declared =
+        name === 'convertJson'
+          ? `^export function ${name}\\(text: string, options: ConvertOptions\\): ConvertJsonResult;$`
+          : `^  ${name},$`;
+      assert.match(index, new RegExp(declared, 'm'), `index.d.ts declares ${name}`);
       assert.match(generated, new RegExp(`^export function ${name}\\(`, 'm'), `${name} is generated`);
     }
     const loader = new Set(['InitInput', 'InitOutput', 'SyncInitInput']);

@@ -4,7 +4,13 @@
 // where in the request string each payload is; the body is then joined from slices of that
 // string, so the megabytes are neither written into the body in wasm memory nor decoded back
 // out of it (docs/decisions.md, "npm: limits before copies, and the benchmark …").
-export function splicing(convertJson, takeSplices) {
+// The module returns the body text alone when there is nothing to report; the result is made
+// here, rather than written as JSON in wasm and parsed.
+export function splicing(convertJsonRaw, takeSplices) {
+  const convertJson = (text, options) => {
+    const result = convertJsonRaw(text, options);
+    return typeof result === 'string' ? { ok: true, body: result, errors: [], warnings: [] } : result;
+  };
   return function (text, options) {
     // Only payloads of 16 KiB and more are left out; shorter text has none (and skips a call).
     if (!(text?.length >= 16384)) return convertJson(text, options);

@@ -113,7 +113,8 @@ pub(crate) fn validate_into<R>(
 
 /// Validates and converts JSON text, writing the body into `body` (whose buffer is reused).
 /// Returns whether it converted and the report as JSON: `{ok, body: null, errors, warnings}`
-/// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`. `report` holds
+/// with `body` a placeholder for the caller to fill, or `{ok, errors, warnings}`; or, converted
+/// with nothing to report, an empty string (the report would be [`clean_report`]). `report` holds
 /// the problems found reading the settings.
 ///
 /// With `splice` (the request's length in UTF-16 code units, as JavaScript holds it), large
@@ -142,6 +143,11 @@ pub(crate) fn convert(
     }
     SPLICES.with_borrow_mut(|splices| *splices = utf16_spans(source, units, &spans));
     result
+}
+
+/// The report of a conversion with nothing to report, which [`convert`] leaves out.
+pub(crate) fn clean_report() -> String {
+    to_json(&JsConversionReport::converted(&[]))
 }
 
 thread_local! {
@@ -204,6 +210,10 @@ fn convert_whole(
     match agent_input::convert::convert_into(provider, &request, &settings.convert, false, body) {
         Ok(warnings) if report.is_ok() => {
             validated.warnings.extend(warnings);
+            if validated.warnings.is_empty() {
+                // Nothing to report: the caller builds the result itself (see `convert`).
+                return (true, String::new());
+            }
             (true, to_json(&JsConversionReport::converted(&validated.warnings)))
         }
         Ok(warnings) => {

@@ -73,12 +73,20 @@ fn convert_returns_the_body_as_objects_and_convert_json_as_text() {
         r#"{"messages":[{"role":"user","content":[{"text":"Hi"}]}],"inferenceConfig":{"maxTokens":4096}}"#
     );
 
-    let report = convert_json(&JsValue::from_str(r#"{"input": "Hi"}"#), &bedrock()).expect("no exception");
-    let body = get(&report, "body");
+    // With nothing to report, the module's `convertJson` returns the body text alone (the
+    // package's entries make the result object in JavaScript, npm/splice.js).
+    let body = convert_json(&JsValue::from_str(r#"{"input": "Hi"}"#), &bedrock()).expect("no exception");
     assert_eq!(
         body.as_string().as_deref(),
         Some(r#"{"messages":[{"role":"user","content":[{"text":"Hi"}]}],"inferenceConfig":{"maxTokens":4096}}"#)
     );
+    // With a warning, the whole result.
+    let report =
+        convert_json(&JsValue::from_str(r#"{"input": "Hi", "stream": true}"#), &bedrock()).expect("no exception");
+    assert_plain(&report);
+    assert_eq!(get(&report, "ok"), JsValue::TRUE);
+    assert_eq!(Array::from(&get(&report, "warnings")).length(), 1);
+    assert!(get(&report, "body").as_string().is_some_and(|b| b.contains("Hi")));
     assert_eq!(json(&Object::keys(report.unchecked_ref::<Object>()).into()), r#"["ok","body","errors","warnings"]"#);
 }
 
@@ -156,14 +164,14 @@ fn text_reaches_the_core_intact_whatever_its_characters() {
         let question = extract_question(&JsValue::from_str(text)).expect("no exception");
         assert_eq!(question.as_string().as_deref(), Some(text));
         let request = format!(r#"{{"input": "{text}"}}"#);
-        let report = convert_json(&JsValue::from_str(&request), &bedrock()).expect("no exception");
-        let body = get(&report, "body").as_string().expect("converted");
+        let body = convert_json(&JsValue::from_str(&request), &bedrock()).expect("no exception");
+        let body = body.as_string().expect("converted, nothing to report");
         assert!(body.contains(text), "{body}");
     }
     // An unpaired surrogate in raw text becomes U+FFFD, as TextEncoder writes it.
     let lone = js_sys::JsString::from_char_code1(0xd800);
     let text = js_sys::JsString::from(r#"{"input": "a"#).concat(&lone).concat(&r#"b"}"#.into());
-    let report = convert_json(&text.into(), &bedrock()).expect("no exception");
-    let body = get(&report, "body").as_string().expect("converted");
+    let body = convert_json(&text.into(), &bedrock()).expect("no exception");
+    let body = body.as_string().expect("converted, nothing to report");
     assert!(body.contains("a\u{fffd}b"), "{body}");
 }
