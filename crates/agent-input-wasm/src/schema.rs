@@ -2,6 +2,9 @@
 //! WebAssembly module, `agent-input/schema` (the JSON Schema validator is large; the base entry
 //! stays without it).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use js_sys::JSON;
 use serde::Serialize;
 use serde_json::Value;
@@ -9,6 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::api::Subject;
 use crate::dto::{JsDiagnostic, JsValidationReport, list, to_json};
+use agent_input::schema::{Schema, extend_validation_compiled};
 use agent_input::{Report, validate};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -53,6 +57,29 @@ struct SchemaReport<'a> {
     merged_schema: Option<&'a Value>,
 }
 
+/// A schema compiled, or its problems.
+type Compiled = Rc<Result<Schema, Report>>;
+
+thread_local! {
+    /// The last schema compiled, and the result: a form or a playground checks request after
+    /// request against one schema, and compiling it (twice: as given, then merged with the
+    /// prompt) was most of each check's time.
+    static COMPILED: RefCell<Option<(Value, Compiled)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `schema` compiled, compiling only when it is not the last schema compiled.
+fn with_compiled<R>(schema: &Value, f: impl FnOnce(&Result<Schema, Report>) -> R) -> R {
+    let compiled = COMPILED.with_borrow_mut(|last| match last {
+        Some((cached, compiled)) if cached == schema => Rc::clone(compiled),
+        _ => {
+            let compiled = Rc::new(Schema::new(schema));
+            *last = Some((schema.clone(), Rc::clone(&compiled)));
+            compiled
+        }
+    });
+    f(&compiled)
+}
+
 /// Validates a request (JSON text) and its parameters against `schema`: the report of
 /// `validate`, with the schema's problems and the parameters' violations added.
 pub(crate) fn validate_parameters(text: &str, schema: &Value, options: &(validate::Options, Report)) -> String {
@@ -64,8 +91,9 @@ pub(crate) fn validate_parameters(text: &str, schema: &Value, options: &(validat
             return to_json(&JsValidationReport::failed(&report, None));
         }
     };
-    let validation =
-        agent_input::schema::extend_validation(crate::api::run(&document, Subject::Request, &options), schema);
+    let validation = with_compiled(schema, |compiled| {
+        extend_validation_compiled(crate::api::run(&document, Subject::Request, &options), compiled)
+    });
     if report.is_ok() {
         to_json(&JsValidationReport::of(&validation))
     } else {
@@ -79,8 +107,9 @@ pub(crate) fn validate_parameters(text: &str, schema: &Value, options: &(validat
 pub(crate) fn format_inputs(text: &str, schema: &Value, options: &(validate::Options, Report)) -> String {
     let (options, mut report) = (options.0, options.1.clone());
     let result = validate::parse(text, &options.limits).and_then(|document| {
-        let validation =
-            agent_input::schema::extend_validation(crate::api::run(&document, Subject::Request, &options), schema);
+        let validation = with_compiled(schema, |compiled| {
+            extend_validation_compiled(crate::api::run(&document, Subject::Request, &options), compiled)
+        });
         let (request, validated) = validation.into_result()?;
         Ok((agent_input::schema::format_request(&request), validated))
     });
@@ -241,5 +270,26 @@ mod tests {
         assert_eq!(report["errors"][0]["path"], "/properties/n/type");
         let report = parse(&check_schema(&json!({})));
         assert_eq!(report["mergedSchema"]["required"], json!(["prompt"]));
+    }
+
+    /// The compiled schema is reused only for the same schema: a changed one is compiled anew,
+    /// and a schema that does not compile is reported each time.
+    #[test]
+    fn a_changed_schema_is_compiled_again() {
+        let request = r#"{"input": "Hi", "parameters": {"n": 3}}"#;
+        let strict: Value = serde_json::from_str(SCHEMA).unwrap();
+        let loose = json!({"properties": {"n": {"type": "integer"}}});
+        let broken = json!({"properties": {"n": {"type": "integr"}}});
+        for _ in 0..2 {
+            for (schema, valid, code) in [
+                (&strict, false, Some("schema_violation")),
+                (&loose, true, None),
+                (&broken, false, Some("invalid_schema")),
+            ] {
+                let report = parse(&validate_parameters(request, schema, &options(&Value::Null)));
+                assert_eq!(report["valid"], valid, "{schema}");
+                assert_eq!(report["errors"][0]["code"].as_str(), code, "{schema}");
+            }
+        }
     }
 }

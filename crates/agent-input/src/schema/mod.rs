@@ -453,13 +453,21 @@ pub fn format_inputs(request: &ExecuteRequest<'_>, schema: &Value) -> Result<Str
 /// Seed 004's autonomous-agent request (`{"parameters": {"prompt": ...}}`, no `input`) is valid
 /// here: its `missing_input` is lifted and its prompt is the input
 /// ([`Validation::prompt_request`]).
-pub fn extend_validation<'a>(mut validation: Validation<'a>, schema: &Value) -> Validation<'a> {
-    let compiled = Schema::new(schema);
+pub fn extend_validation<'a>(validation: Validation<'a>, schema: &Value) -> Validation<'a> {
+    extend_validation_compiled(validation, &Schema::new(schema))
+}
+
+/// [`extend_validation`] with the schema already compiled ([`Schema::new`]'s result), for callers
+/// that check many requests against one schema: compiling is most of a check's time.
+pub fn extend_validation_compiled<'a>(
+    mut validation: Validation<'a>,
+    compiled: &Result<Schema, Report>,
+) -> Validation<'a> {
     if compiled.is_ok() {
         validation = validation.with_prompt_as_input();
     }
     let errors = match (compiled, &validation.request) {
-        (Err(report), _) => report.errors,
+        (Err(report), _) => report.errors.clone(),
         (Ok(schema), Some(request)) => schema.validate(request).errors,
         (Ok(_), None) => Vec::new(),
     };
