@@ -86,6 +86,32 @@ describe('convertJson splices large payloads back exactly', () => {
       assert.equal(body.split(data).length, 3, provider);
     }
   });
+
+  test("a tool's raw arguments holding the mark: the body is written whole", () => {
+    const data = base64(PNG, 30_000, 4);
+    const text = JSON.stringify({
+      input: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image', source: { type: 'base64', format: 'png', data } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Checking.' }],
+          toolCalls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"note":"\\uFFFF"}' } }],
+        },
+        { role: 'tool', toolCallId: 'c1', content: [{ type: 'text', text: '72F' }] },
+      ],
+    });
+    const tools = [{ name: 'get_weather', description: 'The weather', input_schema: { type: 'object' } }];
+    let raw = 0;
+    for (const provider of PROVIDERS) {
+      const result = pkg.convertJson(text, { provider, tools });
+      assert.equal(result.ok, true, JSON.stringify(result.errors));
+      assert.equal(result.body, pkg.convertJson(escaped(text), { provider, tools }).body, provider);
+      assert.equal(result.body.split(data).length, 2, provider);
+      if (result.body.includes('\\uFFFF')) raw += 1;
+    }
+    // Some provider copies the arguments' escape as it is: the case the fallback is for.
+    assert.ok(raw > 0);
+  });
 });
 
 describe('invalid base64 in large payloads: the same diagnostics', () => {
