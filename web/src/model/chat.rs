@@ -8,7 +8,6 @@
 
 use std::fmt::Write as _;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::backend::Reading;
@@ -16,9 +15,10 @@ use super::media::{is_image_bytes, preview_key};
 
 /// The AG-UI events the chat reads (`@ag-ui/core` 1.0, as CONTRACTS B has the gateway write
 /// them). Not the core's `agui::Event`: a client must take event types it does not know (AG-UI
-/// has more: steps, state, raw), which that closed enum refuses.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", rename_all_fields = "camelCase")]
+/// has more: steps, state, raw), which that closed enum refuses. Read by [`Event::read`] from the
+/// parsed value rather than by a derived `Deserialize`, whose generated visitors for fourteen
+/// variants were the largest function left in the first download (about 7 KB gzip).
+#[derive(Debug)]
 enum Event {
     RunStarted {
         thread_id: String,
@@ -29,7 +29,6 @@ enum Event {
     },
     RunError {
         message: String,
-        #[serde(default)]
         code: Option<String>,
     },
     TextMessageStart {
@@ -67,8 +66,55 @@ enum Event {
     ReasoningMessageEnd {
         message_id: String,
     },
-    #[serde(other)]
+    /// A type the chat does not read.
     Other,
+}
+
+impl Event {
+    /// The event `value` is; `Err` says what is missing or of the wrong type.
+    fn read(value: &Value) -> Result<Self, String> {
+        let text = |key: &str| match value.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(format!("`{key}` is not a string: {other}")),
+            None => Err(format!("missing field `{key}`")),
+        };
+        let Some(object) = value.as_object() else {
+            return Err(format!("not an object: {value}"));
+        };
+        let kind = match object.get("type") {
+            Some(Value::String(kind)) => kind.as_str(),
+            Some(other) => return Err(format!("`type` is not a string: {other}")),
+            None => return Err("missing field `type`".into()),
+        };
+        Ok(match kind {
+            "RUN_STARTED" => Self::RunStarted { thread_id: text("threadId")?, run_id: text("runId")? },
+            "RUN_FINISHED" => Self::RunFinished { thread_id: text("threadId")? },
+            "RUN_ERROR" => Self::RunError {
+                message: text("message")?,
+                code: match object.get("code") {
+                    None | Some(Value::Null) => None,
+                    Some(_) => Some(text("code")?),
+                },
+            },
+            "TEXT_MESSAGE_START" => Self::TextMessageStart { message_id: text("messageId")? },
+            "TEXT_MESSAGE_CONTENT" => {
+                Self::TextMessageContent { message_id: text("messageId")?, delta: text("delta")? }
+            }
+            "TEXT_MESSAGE_END" => Self::TextMessageEnd { message_id: text("messageId")? },
+            "TOOL_CALL_START" => {
+                Self::ToolCallStart { tool_call_id: text("toolCallId")?, tool_call_name: text("toolCallName")? }
+            }
+            "TOOL_CALL_ARGS" => Self::ToolCallArgs { tool_call_id: text("toolCallId")?, delta: text("delta")? },
+            "TOOL_CALL_END" => Self::ToolCallEnd { tool_call_id: text("toolCallId")? },
+            "TOOL_CALL_RESULT" => Self::ToolCallResult { tool_call_id: text("toolCallId")?, content: text("content")? },
+            "REASONING_MESSAGE_START" => Self::ReasoningMessageStart { message_id: text("messageId")? },
+            "REASONING_MESSAGE_CONTENT" => {
+                Self::ReasoningMessageContent { message_id: text("messageId")?, delta: text("delta")? }
+            }
+            "REASONING_MESSAGE_END" => Self::ReasoningMessageEnd { message_id: text("messageId")? },
+            _ => Self::Other,
+        })
+    }
 }
 
 /// Most events one run's log keeps; past it they are counted, not kept (a long answer can be
@@ -317,7 +363,7 @@ impl Run {
         };
         let problem = match value {
             Err(e) => Some(format!("not JSON: {e}")),
-            Ok(v) => match serde_json::from_value::<Event>(v) {
+            Ok(v) => match Event::read(&v) {
                 Err(e) => Some(format!("not an AG-UI event the playground reads: {e}")),
                 Ok(event) => self.reduce(event, millis),
             },
@@ -553,6 +599,26 @@ mod tests {
         assert_eq!(run.problems, 6);
         assert_eq!(run.status, Status::Finished);
         assert_eq!(run.text(), "");
+    }
+
+    #[test]
+    fn events_are_read_field_by_field() {
+        let read = |v: Value| Event::read(&v);
+        assert!(matches!(
+            read(json!({"type": "RUN_ERROR", "message": "m", "code": null})),
+            Ok(Event::RunError { code: None, .. })
+        ));
+        assert!(matches!(read(json!({"type": "RUN_ERROR", "message": "m", "code": "c"})),
+            Ok(Event::RunError { code: Some(c), .. }) if c == "c"));
+        assert_eq!(
+            read(json!({"type": "RUN_ERROR", "message": "m", "code": 5})).unwrap_err(),
+            "`code` is not a string: 5"
+        );
+        assert_eq!(read(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "t"})).unwrap_err(), "missing field `delta`");
+        assert_eq!(read(json!({"type": 1})).unwrap_err(), "`type` is not a string: 1");
+        assert_eq!(read(json!({})).unwrap_err(), "missing field `type`");
+        assert_eq!(read(json!([1])).unwrap_err(), "not an object: [1]");
+        assert!(matches!(read(json!({"type": "STATE_SNAPSHOT", "snapshot": {}})), Ok(Event::Other)));
     }
 
     #[test]
