@@ -50,8 +50,6 @@ pub(crate) struct Analyzer {
 #[derive(Debug, Default)]
 struct Scheduling {
     timer: Option<TimeoutHandle>,
-    /// Counts the changes: a queued analysis runs only if no change came after it.
-    generation: u64,
     last_cost: f64,
     /// The forms' payloads already checked, and the structure count they were checked at.
     known: (u64, Known),
@@ -79,18 +77,19 @@ impl Analyzer {
     /// read then; of several changes in one task, the last one's analysis runs.
     pub(crate) fn changed(self, body: impl FnOnce() -> Body + 'static) {
         self.rev.update(|n| *n += 1);
-        let (cost, generation) = self
+        let rev = self.rev.get_untracked();
+        let cost = self
             .scheduling
             .try_update_value(|s| {
                 if let Some(handle) = s.timer.take() {
                     handle.clear();
                 }
-                s.generation += 1;
-                (s.last_cost, s.generation)
+                s.last_cost
             })
             .unwrap_or_default();
+        // Only the last change's analysis runs: `rev` counts the changes.
         let run = move || {
-            if self.scheduling.with_value(|s| s.generation) == generation {
+            if self.rev.get_untracked() == rev {
                 self.run(body());
             }
         };
