@@ -8,7 +8,7 @@ use agent_input::{
 };
 use serde_json::Value;
 
-use super::display::{SHORTEN_KEEP, SHORTEN_OVER, shorten_json_text};
+use super::display::{SHORTEN_KEEP, SHORTEN_OVER, push_shortened, shorten_json_text};
 use super::placeholders::{TOKEN_OVER, Token, expand_tokens};
 use super::schema::{Finding, SchemaReport};
 use super::settings::Settings;
@@ -340,10 +340,7 @@ fn marks_shortened(body: &str, spans: &[(usize, usize, usize)], payloads: &[&str
         // Checked base64, whose alphabet JSON does not escape; line breaks would be.
         let head = serde_json::to_string(payload.get(..SHORTEN_KEEP)?).ok()?;
         out.push_str(&body[copied..at]);
-        out.push_str(head.trim_matches('"'));
-        out.push_str("… [");
-        out.push_str(&len.to_string());
-        out.push_str(" base64 characters]");
+        push_shortened(&mut out, head.trim_matches('"'), len);
         copied = at + mark.len();
     }
     if spans.next().is_some() {

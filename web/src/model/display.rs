@@ -22,8 +22,17 @@ pub(crate) fn shorten_str(s: &str) -> Option<String> {
     }
     let at = data_url_payload(s).unwrap_or(0);
     let payload = &s[at..];
-    (payload.len() > SHORTEN_OVER && looks_like_base64(payload))
-        .then(|| format!("{}{}… [{} base64 characters]", &s[..at], &payload[..SHORTEN_KEEP], payload.len()))
+    (payload.len() > SHORTEN_OVER && looks_like_base64(payload)).then(|| {
+        let mut short = s[..at].to_owned();
+        push_shortened(&mut short, &payload[..SHORTEN_KEEP], payload.len());
+        short
+    })
+}
+
+/// A payload as views show it: its first [`SHORTEN_KEEP`] characters (`head`, as the text being
+/// written needs them) and its length.
+pub(crate) fn push_shortened(out: &mut String, head: &str, len: usize) {
+    let _ = write!(out, "{head}… [{len} base64 characters]");
 }
 
 /// Where the payload of a `data:<mime>;base64,` URL starts.
@@ -69,7 +78,7 @@ pub(crate) fn shorten_json_text(text: &str, known: &[&str]) -> String {
             if !is_key {
                 let payload = &text[start + at..end];
                 out.push_str(&text[copied..start + at]);
-                let _ = write!(out, "{}… [{n} base64 characters]", &payload[..SHORTEN_KEEP]);
+                push_shortened(&mut out, &payload[..SHORTEN_KEEP], n);
                 copied = end;
             }
             i = end + 1;
