@@ -137,6 +137,7 @@ pub(crate) fn convert(
     if spans.is_empty() {
         return result;
     }
+    // Counted as npm/splice.js splits the body: every `\uFFFF` in its text, escaped or not.
     if body.matches(MARK).count() != spans.len() {
         // The mark also in text copied raw from the request (tool arguments): the whole body then.
         return convert_whole(text, subject, settings, report, body);

@@ -14,10 +14,10 @@ use super::backend::Reading;
 use super::media::{is_image_bytes, preview_key};
 
 /// The AG-UI events the chat reads (`@ag-ui/core` 1.0, as CONTRACTS B has the gateway write
-/// them). Not the core's `agui::Event`: a client must take event types it does not know (AG-UI
-/// has more: steps, state, raw), which that closed enum refuses. Read by [`Event::read`] from the
-/// parsed value rather than by a derived `Deserialize`, whose generated visitors for fourteen
-/// variants were the largest function left in the first download (about 7 KB gzip).
+/// them); any other type is [`Event::Other`], logged and not applied. Not the core's
+/// `agui::Event`, whose derived readers for every AG-UI event cost the first download 26 KB gzip;
+/// and read by [`Event::read`] from the parsed value rather than by a derived `Deserialize`, which
+/// cost 9 KB more (docs/decisions.md, "The chat reads events with its own small enum").
 #[derive(Debug)]
 enum Event {
     RunStarted {

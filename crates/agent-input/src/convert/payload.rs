@@ -17,7 +17,7 @@ const RAW_FROM: usize = 16 * 1024;
 pub const MARK: &str = "\\uFFFF";
 
 thread_local! {
-    /// While [`spliced`] runs: the request text's address range and the payloads marked so far.
+    /// While [`spliced`] runs: the sources' address ranges and the payloads marked so far.
     static SPLICE: RefCell<Option<Splice>> = const { RefCell::new(None) };
 }
 
