@@ -294,4 +294,33 @@ mod tests {
         assert_eq!(written, r#"["\uFFFF","\uFFFF"]"#);
         assert_eq!(spans, [(1, 1, b.len() - 1), (0, 0, a.len())]);
     }
+
+    /// Every provider's body, by whichever writer it has, splices a large image of the request:
+    /// one mark in the body, its span in the request, and the rest as written without splicing.
+    #[test]
+    fn every_provider_writes_a_large_payload_as_a_mark() {
+        use crate::convert::{ConvertOptions, ProviderId, convert_into};
+        use crate::validate;
+
+        let data = format!("iVBORw0KGgoA{}", "QUJD".repeat(5_000));
+        let text = serde_json::json!({"input": [
+            {"type": "text", "text": "What is this?"},
+            {"type": "image", "source": {"type": "base64", "format": "png", "data": data}}
+        ]})
+        .to_string();
+        let options = validate::Options::default();
+        let document = validate::parse(&text, &options.limits).unwrap();
+        let (request, _) = validate::validate_request(&document, &options).into_result().unwrap();
+        let at = text.find(&data).unwrap();
+        for &provider in ProviderId::ALL {
+            let convert = ConvertOptions::default();
+            let mut whole = String::new();
+            convert_into(provider, &request, &convert, false, &mut whole).unwrap();
+            let mut marked = String::new();
+            let (_, spans) = super::spliced(&text, || convert_into(provider, &request, &convert, false, &mut marked));
+            assert_eq!(spans, [(at, data.len())], "{provider:?}");
+            assert_eq!(marked.matches(super::MARK).count(), 1, "{provider:?}");
+            assert_eq!(marked.replace(super::MARK, &data), whole, "{provider:?}");
+        }
+    }
 }

@@ -193,7 +193,19 @@ impl<'a> Base64<'a> {
     pub fn as_str(&self) -> &'a str {
         self.text
     }
+
+    /// The payload as a splice mark, when a large payload of the request is being spliced
+    /// ([`crate::convert::payload::spliced`]): what both writers of the body write in its place.
+    pub(crate) fn spliced(&self) -> Option<Box<serde_json::value::RawValue>> {
+        if self.text.len() < RAW_FROM || self.literal.is_none() {
+            return None;
+        }
+        crate::convert::payload::marked_base64(self.text)
+    }
 }
+
+/// Payloads from this length are written verbatim or spliced, never through the escaper.
+const RAW_FROM: usize = 16 * 1024;
 
 /// `"text"` as it stands in `source`, if `text` is a slice of `source` between two quotes.
 fn literal_in<'a>(source: &'a str, text: &str) -> Option<&'a str> {
@@ -209,15 +221,12 @@ fn literal_in<'a>(source: &'a str, text: &str) -> Option<&'a str> {
 
 impl Serialize for Base64<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        const RAW_FROM: usize = 16 * 1024;
         let text = self.text;
         if text.len() < RAW_FROM {
             return serializer.serialize_str(text);
         }
-        if self.literal.is_some()
-            && let Some(raw) = crate::convert::payload::marked_base64(text)
-        {
-            return raw.serialize(serializer);
+        if let Some(mark) = self.spliced() {
+            return mark.serialize(serializer);
         }
         if let Some(raw) = self.literal.and_then(crate::convert::payload::raw_json) {
             return raw.serialize(serializer);

@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::wire::{
-    Base64, ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration,
-    MediaSource, SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
+    ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration, MediaSource,
+    SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
 };
 
 /// Writes `body` as `serde_json::to_writer` would.
@@ -231,7 +231,10 @@ fn source(source: &MediaSource<'_>, out: &mut String) -> serde_json::Result<()> 
     match source {
         MediaSource::Bytes(data) => {
             out.push_str(",\"source\":{\"bytes\":");
-            string(out, Base64::as_str(data))?;
+            match data.spliced() {
+                Some(mark) => out.push_str(mark.get()),
+                None => string(out, data.as_str())?,
+            }
         }
         MediaSource::S3Location(location) => {
             out.push_str(",\"source\":{\"s3Location\":{\"uri\":");
