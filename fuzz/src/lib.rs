@@ -31,6 +31,15 @@ pub const CONVERSION_CODES: &[Code] = &[
 /// invariants: no panic (the fuzzer catches those), conversion fails only with conversion codes,
 /// and every Bedrock body satisfies the Converse rules.
 pub fn run(text: &str, options: &ConvertOptions, validation: &validate::Options) {
+    // The document parser takes what serde_json takes, to the same tree (it hands the rest to
+    // serde_json, so any difference here is the fast parser's).
+    let ours = agent_input::json::Document::parse(text).map(|document| document.root);
+    let theirs = serde_json::from_str::<agent_input::json::Json<'_>>(text);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "the parser and serde_json read different trees"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("the parser and serde_json disagree: {ours:?} / {theirs:?}"),
+    }
     let document = match validate::parse(text, &validation.limits) {
         Ok(document) => document,
         Err(report) => {

@@ -133,8 +133,12 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report>
     }
     // A byte order mark is not JSON, but editors write one; RFC 8259 lets parsers ignore it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match Document::parse(text) {
-        Ok(document) => {
+    match Document::parse_measured(text) {
+        Ok((_, Some(depth))) if depth > limits.max_depth => {
+            Err(diagnostics::too_deep(limits.max_depth, limits.max_depth + 1).into())
+        }
+        Ok((document, Some(_))) => Ok(document),
+        Ok((document, None)) => {
             check_depth(&document.root, limits.max_depth)?;
             Ok(document)
         }
@@ -171,20 +175,22 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 
 /// Fails with `too_deep` when `value` nests deeper than `max_depth` arrays and objects.
 pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
-    /// Whether a container in `value` sits below `levels` more levels. Only containers recurse:
-    /// a request is mostly leaves, and this runs on every request (twice when parsed by [`parse`]).
-    fn exceeds(value: &Json<'_>, levels: usize) -> bool {
-        let deeper = |child: &Json<'_>| matches!(child, Json::Array(_) | Json::Object(_)) && exceeds(child, levels - 1);
-        match value {
-            Json::Array(_) | Json::Object(_) if levels == 0 => true,
-            Json::Array(items) => items.iter().any(deeper),
-            Json::Object(map) => map.values().any(deeper),
-            _ => false,
-        }
-    }
     // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
     // a deeper value built in code stops at max_depth + 1, the depth every report gives.
-    if exceeds(value, max_depth) { Err(diagnostics::too_deep(max_depth, max_depth + 1).into()) } else { Ok(()) }
+    if exceeds_depth(value, max_depth) { Err(diagnostics::too_deep(max_depth, max_depth + 1).into()) } else { Ok(()) }
+}
+
+/// Whether a container in `value` sits below `levels` more levels. Only containers recurse: a
+/// request is mostly leaves, and this runs on every request.
+pub(crate) fn exceeds_depth(value: &Json<'_>, levels: usize) -> bool {
+    let deeper =
+        |child: &Json<'_>| matches!(child, Json::Array(_) | Json::Object(_)) && exceeds_depth(child, levels - 1);
+    match value {
+        Json::Array(_) | Json::Object(_) if levels == 0 => true,
+        Json::Array(items) => items.iter().any(deeper),
+        Json::Object(map) => map.values().any(deeper),
+        _ => false,
+    }
 }
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.

@@ -1,0 +1,374 @@
+//! The JSON parser behind [`Document::parse`](super::Document::parse), for text `serde_json`
+//! accepts and nests less than [`MAX_DEPTH`] deep. Through serde's visitor each array and object
+//! grows its own vector and each token goes through generic calls; here children gather on two
+//! shared stacks and each container is allocated once at its size.
+//!
+//! It gives up (`None`) on anything it does not take, and the caller parses with `serde_json`,
+//! which is then the one that says what is wrong and where. So it never needs an error message,
+//! and whatever it accepts must parse to the same tree with `serde_json` (tests below, and the
+//! `parse_validate` fuzz target). Escaped strings and numbers other than plain integers are
+//! read by `serde_json` too, token by token.
+
+use std::borrow::Cow;
+
+use serde_json::Number;
+
+use super::{Json, Object};
+
+/// The nesting this parser takes; deeper text goes to `serde_json`, whose limit (128) then applies.
+pub(super) const MAX_DEPTH: usize = 100;
+
+/// The tree of `text` and how deep its arrays and objects nest (a top-level one is 1), or `None`
+/// for `serde_json` to parse.
+pub(super) fn parse(text: &str) -> Option<(Json<'_>, usize)> {
+    let mut parser =
+        Parser { text, bytes: text.as_bytes(), at: 0, depth: 0, deepest: 0, items: Vec::new(), entries: Vec::new() };
+    let root = parser.value()?;
+    parser.skip_whitespace();
+    (parser.at == parser.bytes.len()).then_some((root, parser.deepest))
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    at: usize,
+    depth: usize,
+    deepest: usize,
+    /// The items of the arrays being read, innermost last.
+    items: Vec<Json<'a>>,
+    /// The members of the objects being read, innermost last.
+    entries: Vec<(Cow<'a, str>, Json<'a>)>,
+}
+
+impl<'a> Parser<'a> {
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    /// The next byte after whitespace, consumed.
+    fn next_token(&mut self) -> Option<u8> {
+        self.skip_whitespace();
+        let byte = *self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(byte)
+    }
+
+    fn value(&mut self) -> Option<Json<'a>> {
+        match self.next_token()? {
+            b'"' => self.string().map(Json::String),
+            b'[' => self.array(),
+            b'{' => self.object(),
+            b't' => self.literal(b"rue", Json::Bool(true)),
+            b'f' => self.literal(b"alse", Json::Bool(false)),
+            b'n' => self.literal(b"ull", Json::Null),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, rest: &[u8], value: Json<'a>) -> Option<Json<'a>> {
+        let end = self.at + rest.len();
+        (self.bytes.get(self.at..end)? == rest).then(|| {
+            self.at = end;
+            value
+        })
+    }
+
+    /// A number; its first byte is consumed.
+    fn number(&mut self) -> Option<Json<'a>> {
+        let start = self.at - 1;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.bytes.get(self.at) {
+            self.at += 1;
+        }
+        let token = &self.text[start..self.at];
+        // A plain integer that fits: no sign (`-0` is a float to serde_json), no leading zero.
+        let plain = token.len() <= 19
+            && token.bytes().all(|b| b.is_ascii_digit())
+            && (token.len() == 1 || !token.starts_with('0'));
+        if plain {
+            let n = token.bytes().fold(0_u64, |n, b| n * 10 + u64::from(b - b'0'));
+            return Some(Json::Number(n.into()));
+        }
+        read_number(token)
+    }
+
+    /// A string's content; the opening quote is consumed.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let start = self.at;
+        let special = start + special_byte(&self.bytes[start..])?;
+        match self.bytes[special] {
+            b'"' => {
+                self.at = special + 1;
+                Some(Cow::Borrowed(&self.text[start..special]))
+            }
+            b'\\' => {
+                // The literal's end, stepping over each escaped byte; serde_json decodes it.
+                let mut at = special;
+                loop {
+                    match *self.bytes.get(at)? {
+                        b'"' => break,
+                        b'\\' => at += 2,
+                        byte if byte < 0x20 => return None,
+                        _ => at += 1,
+                    }
+                }
+                self.at = at + 1;
+                read_escaped(&self.text[start - 1..=at])
+            }
+            _ => None, // a control character
+        }
+    }
+
+    fn array(&mut self) -> Option<Json<'a>> {
+        self.enter()?;
+        let start = self.items.len();
+        self.skip_whitespace();
+        if self.bytes.get(self.at) == Some(&b']') {
+            self.at += 1;
+        } else {
+            loop {
+                let item = self.value()?;
+                self.items.push(item);
+                match self.next_token()? {
+                    b',' => {}
+                    b']' => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(Json::Array(self.items.split_off(start)))
+    }
+
+    fn object(&mut self) -> Option<Json<'a>> {
+        self.enter()?;
+        let start = self.entries.len();
+        self.skip_whitespace();
+        if self.bytes.get(self.at) == Some(&b'}') {
+            self.at += 1;
+        } else {
+            loop {
+                if self.next_token()? != b'"' {
+                    return None;
+                }
+                let key = self.string()?;
+                if self.next_token()? != b':' {
+                    return None;
+                }
+                let value = self.value()?;
+                self.entries.push((key, value));
+                match self.next_token()? {
+                    b',' => {}
+                    b'}' => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(Json::Object(Object::from_entries(self.entries.split_off(start))))
+    }
+
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+        (self.depth < MAX_DEPTH).then_some(())
+    }
+}
+
+// Rare, and kept out of line so the parser's hot loop stays small.
+#[cold]
+#[inline(never)]
+fn read_number(token: &str) -> Option<Json<'_>> {
+    serde_json::from_str::<Number>(token).ok().map(Json::Number)
+}
+
+#[cold]
+#[inline(never)]
+fn read_escaped<'a>(literal: &str) -> Option<Cow<'a, str>> {
+    serde_json::from_str::<String>(literal).ok().map(Cow::Owned)
+}
+
+/// Where the first quote, backslash or control character of `bytes` is, eight bytes at a time.
+fn special_byte(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().ok()?);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        // A high bit is set where a byte is under 0x20 or equal to one of the two (exact for
+        // whether any is: a false hit is only ever above a true one).
+        let hits = (word.wrapping_sub(ONES * 0x20) & !word)
+            | (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash);
+        if hits & HIGH != 0 {
+            break;
+        }
+        at += 8;
+    }
+    bytes[at..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|i| at + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Below [`MAX_DEPTH`], `parse` takes exactly what `serde_json` takes, to the same tree.
+    fn agrees(text: &str) -> bool {
+        let ours = parse(text);
+        let depth_right = ours.as_ref().is_none_or(|(root, depth)| {
+            !crate::validate::exceeds_depth(root, *depth)
+                && (*depth == 0 || crate::validate::exceeds_depth(root, depth - 1))
+        });
+        depth_right && ours.map(|(root, _)| root) == serde_json::from_str::<Json<'_>>(text).ok()
+    }
+
+    #[test]
+    fn takes_what_serde_json_takes_and_gives_the_same_tree() {
+        let texts = [
+            "0",
+            "7",
+            "-0",
+            "-7",
+            "12345678901234567890",
+            "1234567890123456789",
+            "1.5",
+            "-2.5e-3",
+            "1e5",
+            "1E-400",
+            "true",
+            "false",
+            "null",
+            r#""""#,
+            r#""abc""#,
+            r#""a\"b""#,
+            r#""\u00e9\n\/""#,
+            r#""\ud83d\ude00""#,
+            r#""é ü 😀""#,
+            "[]",
+            "{}",
+            " [ 1 , [ ] , { } ] ",
+            r#"{"a":1,"b":[true,false,null],"a":"x"}"#,
+            r#"{"k\u0041":"v"}"#,
+            "\t\r\n[\"long string with no escapes at all, longer than eight\"]\n",
+        ];
+        for text in texts {
+            assert!(parse(text).is_some(), "declined {text}");
+            assert!(agrees(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn declines_what_serde_json_rejects() {
+        let texts = [
+            "",
+            " ",
+            "[",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "{1:2}",
+            "[1 2]",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "1e",
+            "+1",
+            "1-2",
+            "tru",
+            "nul",
+            "truex",
+            "[] x",
+            "\"a",
+            "\"a\\",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "\"a\u{1}b\"",
+            "\"\t\"",
+            "[\"a\"",
+            "{\"a\":}",
+            "NaN",
+            "Infinity",
+            "[-]",
+            "\"\\u12\"",
+            "1E400",
+        ];
+        for text in texts {
+            assert_eq!(parse(text), None, "accepted {text:?}");
+            assert!(serde_json::from_str::<Json<'_>>(text).is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn leaves_deep_nesting_to_serde_json() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(parse(&deep(MAX_DEPTH - 1)).map(|(_, depth)| depth), Some(MAX_DEPTH - 1));
+        assert_eq!(parse(r#"[{"a":[1]},{"b":{"c":{}}}]"#).map(|(_, depth)| depth), Some(4));
+        assert_eq!(parse(r#""x""#).map(|(_, depth)| depth), Some(0));
+        assert!(parse(&deep(MAX_DEPTH)).is_none());
+        assert!(serde_json::from_str::<Json<'_>>(&deep(MAX_DEPTH)).is_ok());
+    }
+
+    #[test]
+    fn finds_special_bytes_at_every_offset() {
+        for len in 0..40 {
+            for (at, byte) in (0..len).flat_map(|at| [(at, b'"'), (at, b'\\'), (at, 0x1f), (at, 0)]) {
+                let mut bytes = vec![b'a'; len];
+                bytes[at] = byte;
+                assert_eq!(special_byte(&bytes), Some(at), "{len} {at} {byte}");
+            }
+            assert_eq!(special_byte(&vec![0xc3; len]), None);
+            assert_eq!(special_byte(&vec![b' '; len]), None);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// Text made of JSON's own pieces, well-formed or not.
+        #[test]
+        fn agrees_with_serde_json(pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "[", "]", "{", "}", ",", ":", " ", "\n", "\"", "\\", "\\\"", "\\u00e9", "\\ud83d", "a", "é", "\u{1}",
+            "0", "1", "-", ".", "e", "+", "9007199254740993", "true", "null", "fals", "\"k\":", "\"s\"",
+        ]), 0..24)) {
+            let text = pieces.concat();
+            proptest::prop_assert!(agrees(&text), "{text:?}");
+        }
+    }
+
+    /// Any JSON value, written compact and pretty: valid text the parser must take.
+    fn any_json() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<u64>().prop_map(serde_json::Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(serde_json::Value::from),
+            any::<String>().prop_map(serde_json::Value::from),
+            "[a-z\\\"/ \u{e9}\u{1f600}\u{1}-\u{1f}]{0,20}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(6, 64, 8, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::from),
+                proptest::collection::vec(("[a-z\\\"]{0,4}", inner), 0..8)
+                    .prop_map(|entries| serde_json::Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #[test]
+        fn takes_any_written_value(value in any_json()) {
+            for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap_or_default()] {
+                let ours = parse(&text);
+                proptest::prop_assert!(ours.is_some(), "declined {text:?}");
+                proptest::prop_assert!(agrees(&text), "{text:?}");
+            }
+        }
+    }
+}
