@@ -52,8 +52,9 @@ impl Validator<'_> {
         let object = value.as_object()?;
         let type_loc = loc.key("type");
         let raw_type = self.record(fields(object, loc, "the content block").str("type"))?;
-        let kind = raw_type.to_ascii_lowercase();
-        match kind.as_str() {
+        // Case-insensitive without a lowercase copy: this runs once a block.
+        let kind = CONTENT_TYPES.into_iter().find(|known| raw_type.eq_ignore_ascii_case(known));
+        match kind.unwrap_or_default() {
             "text" => {
                 self.ignore_unknown_keys(object, loc, &["type", "text"], Subject::TextBlock);
                 let text = self.record(fields(object, loc, "the text block").str("text"))?;

@@ -28,9 +28,9 @@ impl Validator<'_> {
     ) -> Option<(AnyFormat, Source<'a>)> {
         self.ignore_unknown_keys(object, loc, &["type", "format", "data"], Subject::Source);
         let source_type = self.record(fields(object, loc, "the source").str("type")).and_then(|raw| {
-            let lower = raw.to_ascii_lowercase();
-            if SOURCE_TYPES.contains(&lower.as_str()) {
-                Some(lower)
+            let known = SOURCE_TYPES.into_iter().find(|known| raw.eq_ignore_ascii_case(known));
+            if known.is_some() {
+                known
             } else {
                 self.push(diagnostics::unsupported_source_type(loc.key("type").to_path(), raw, &SOURCE_TYPES));
                 None
@@ -42,7 +42,7 @@ impl Validator<'_> {
             .and_then(|raw| self.format(raw, format_loc, kind));
         let data = self.required_nonblank(object, "data", loc, "the source");
         let data_loc = loc.key("data");
-        let source = match (source_type.as_deref(), data) {
+        let source = match (source_type, data) {
             (Some("base64"), Some(data)) => self.base64(data, data_loc, format_loc, format.as_ref()),
             (Some(_), Some(data)) => self.url(data, data_loc),
             _ => None,
