@@ -315,18 +315,35 @@ function oursValues(requests, options) {
   return n;
 }
 
-/** Median wall time of `fn` in ms, over enough runs to fill about `budgetMs`. */
-async function time(fn, budgetMs) {
-  await fn(); // warm up
-  const samples = [];
-  const start = performance.now();
-  while (samples.length < 3 || (performance.now() - start < budgetMs && samples.length < 50)) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
+/**
+ * Median wall time in ms of each of `fns`, over samples taken in five rounds: in each round every
+ * side runs in turn for a fifth of its budget. A change in the machine's speed during the run
+ * (this 2-core machine has them) then weighs on every side alike, while each side runs in a block
+ * long enough to pay mostly for its own garbage, as a server doing only that would. Sampling one
+ * call of each in turn made each side pay for the others' garbage. Each round first runs each
+ * side untimed (10 runs or a tenth of its time, whichever ends first; at least one): the
+ * WebAssembly module and the JavaScript start in baseline code and move to optimized code as they
+ * run, and the first round's median should not count that.
+ */
+async function timeSideBySide(fns, budgetMs) {
+  const rounds = 5;
+  const samples = fns.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, fn] of fns.entries()) {
+      const slice = budgetMs / rounds;
+      let start = performance.now();
+      for (let runs = 0; runs < 10 && (runs === 0 || performance.now() - start < slice / 10); runs++) await fn();
+      start = performance.now();
+      const mine = samples[i];
+      const goal = mine.length + 10;
+      while (mine.length < goal && (mine.length < (round + 1) * 1 || performance.now() - start < slice)) {
+        const t = performance.now();
+        await fn();
+        mine.push(performance.now() - t);
+      }
+    }
   }
-  samples.sort((a, b) => a - b);
-  return samples[samples.length >> 1];
+  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
 }
 
 /** How many times `needle` occurs in `haystack`. */
@@ -393,10 +410,9 @@ for (const [name, make] of WORKLOADS) {
     const options = { provider: provider.id, tools: TOOLS };
     await sameContent(provider, requests[0]);
     const calls = await modelCalls(provider, messageLists);
-    const tJson = await time(() => ours(texts, options), budget);
-    const tValues = await time(() => oursValues(requests, options), budget);
-    const tBuild = await time(() => requestBuild(provider, calls), budget);
-    const tSdk = withGenerateText ? await time(() => aiSdk(provider, messageLists), budget) : NaN;
+    const sides = [() => ours(texts, options), () => oursValues(requests, options), () => requestBuild(provider, calls)];
+    if (withGenerateText) sides.push(() => aiSdk(provider, messageLists));
+    const [tJson, tValues, tBuild, tSdk = NaN] = await timeSideBySide(sides, budget);
     rows.push([
       provider.id,
       name,
