@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod parse;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -57,7 +58,12 @@ impl<'a> Document<'a> {
 
     /// [`Document::parse`], and how deep the arrays and objects nest when the parser saw it.
     pub(crate) fn parse_measured(text: &'a str) -> Result<(Self, Option<usize>), serde_json::Error> {
-        let (root, depth) = match parse::parse(text) {
+        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+        let parsed = parse::parse(text);
+        // The browsers' npm module keeps serde_json's parser alone, for its size.
+        #[cfg(not(any(not(target_arch = "wasm32"), feature = "speed")))]
+        let parsed = None;
+        let (root, depth) = match parsed {
             Some((root, depth)) => (root, Some(depth)),
             // What the fast parser leaves (errors, deep nesting): serde_json's tree or its error.
             None => (serde_json::from_str(text)?, None),

@@ -7,7 +7,7 @@
 
 mod names;
 pub mod wire;
-#[cfg(any(not(target_arch = "wasm32"), feature = "direct-write"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod write;
 
 use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
@@ -154,7 +154,7 @@ impl Provider for BedrockConverse {
         }
     }
 
-    #[cfg(any(not(target_arch = "wasm32"), feature = "direct-write"))]
+    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
     fn write_text(body: &ConverseRequest<'_>, out: &mut String) -> Result<(), Report> {
         out.clear();
         write::converse(body, out).map_err(|e| super::serialize_failure(Self::ID, &e))
