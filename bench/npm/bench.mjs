@@ -335,8 +335,8 @@ async function timeSideBySide(fns, budgetMs) {
       for (let runs = 0; runs < 10 && (runs === 0 || performance.now() - start < slice / 10); runs++) await fn();
       start = performance.now();
       const mine = samples[i];
-      const goal = mine.length + 10;
-      while (mine.length < goal && (mine.length < (round + 1) * 1 || performance.now() - start < slice)) {
+      const [least, most] = [mine.length + 1, mine.length + 40];
+      while (mine.length < least || (mine.length < most && performance.now() - start < slice)) {
         const t = performance.now();
         await fn();
         mine.push(performance.now() - t);

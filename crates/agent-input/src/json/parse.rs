@@ -140,7 +140,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        Some(Json::Array(self.items.split_off(start)))
+        Some(Json::Array(children(&mut self.items, start)))
     }
 
     fn object(&mut self) -> Option<Json<'a>> {
@@ -168,7 +168,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        Some(Json::Object(Object::from_entries(self.entries.split_off(start))))
+        Some(Json::Object(Object::from_entries(children(&mut self.entries, start))))
     }
 
     fn enter(&mut self) -> Option<()> {
@@ -176,6 +176,13 @@ impl<'a> Parser<'a> {
         self.deepest = self.deepest.max(self.depth);
         (self.depth < MAX_DEPTH).then_some(())
     }
+}
+
+/// The top of `stack` from `start`: the children of the container just read. The outermost one
+/// takes the stack itself (`split_off(0)` would allocate the stack anew at its capacity); the
+/// others get a vector of their own, allocated once at its size.
+fn children<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+    if start == 0 { std::mem::take(stack) } else { stack.split_off(start) }
 }
 
 // Rare, and kept out of line so the parser's hot loop stays small. Both read the token with the
