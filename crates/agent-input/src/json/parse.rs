@@ -123,58 +123,61 @@ impl<'a> Parser<'a> {
     }
 
     fn array(&mut self) -> Option<Json<'a>> {
-        self.enter()?;
         let start = self.items.len();
-        self.skip_whitespace();
-        if self.bytes.get(self.at) == Some(&b']') {
-            self.at += 1;
-        } else {
-            loop {
-                let item = self.value()?;
-                self.items.push(item);
-                match self.next_token()? {
-                    b',' => {}
-                    b']' => break,
-                    _ => return None,
-                }
-            }
+        let mut open = self.enter(b']')?;
+        while open {
+            let item = self.value()?;
+            self.items.push(item);
+            open = self.next(b']')?;
         }
-        self.depth -= 1;
         Some(Json::Array(children(&mut self.items, start)))
     }
 
     fn object(&mut self) -> Option<Json<'a>> {
-        self.enter()?;
         let start = self.entries.len();
-        self.skip_whitespace();
-        if self.bytes.get(self.at) == Some(&b'}') {
-            self.at += 1;
-        } else {
-            loop {
-                if self.next_token()? != b'"' {
-                    return None;
-                }
-                let key = self.string()?;
-                if self.next_token()? != b':' {
-                    return None;
-                }
-                let value = self.value()?;
-                self.entries.push((key, value));
-                match self.next_token()? {
-                    b',' => {}
-                    b'}' => break,
-                    _ => return None,
-                }
+        let mut open = self.enter(b'}')?;
+        while open {
+            if self.next_token()? != b'"' {
+                return None;
             }
+            let key = self.string()?;
+            if self.next_token()? != b':' {
+                return None;
+            }
+            let value = self.value()?;
+            self.entries.push((key, value));
+            open = self.next(b'}')?;
         }
-        self.depth -= 1;
         Some(Json::Object(Object::from_entries(children(&mut self.entries, start))))
     }
 
-    fn enter(&mut self) -> Option<()> {
+    /// Opens an array or object, its first byte consumed: whether it has members (`false` when
+    /// `close` follows at once).
+    fn enter(&mut self, close: u8) -> Option<bool> {
         self.depth += 1;
         self.deepest = self.deepest.max(self.depth);
-        (self.depth < MAX_DEPTH).then_some(())
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.skip_whitespace();
+        let empty = self.bytes.get(self.at) == Some(&close);
+        if empty {
+            self.at += 1;
+            self.depth -= 1;
+        }
+        Some(!empty)
+    }
+
+    /// After a member: whether another follows (`,`), or the container ends (`close`).
+    fn next(&mut self, close: u8) -> Option<bool> {
+        match self.next_token()? {
+            b',' => Some(true),
+            byte if byte == close => {
+                self.depth -= 1;
+                Some(false)
+            }
+            _ => None,
+        }
     }
 }
 
