@@ -105,7 +105,7 @@ fn unescaped(part: &str) -> bool {
     if part.len() >= RAW_FROM {
         crate::base64::is_json_safe_alphabet(part)
     } else {
-        part.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
+        part.bytes().all(crate::json::plain_byte)
     }
 }
 

@@ -213,6 +213,26 @@ impl<'a> Object<'a> {
     }
 }
 
+/// Whether `byte` stands for itself in a JSON string: not a quote, a backslash or a control
+/// character, the bytes `serde_json` writes escaped and its parser finds special.
+pub(crate) const fn plain_byte(byte: u8) -> bool {
+    byte >= 0x20 && byte != b'"' && byte != b'\\'
+}
+
+/// The bytes of `word` that are not [`plain_byte`]s, each as its high bit: the "has less than" and
+/// "has zero byte" tricks, exact as to whether there is one (a false hit only ever lies above a
+/// true one). For the Converse writer's check and the parser's string scan.
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+pub(crate) fn escapes_in(word: [u8; 8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = u64::from_le_bytes(word);
+    let control = x.wrapping_sub(ONES * 0x20) & !x;
+    let quote = x ^ (ONES * u64::from(b'"'));
+    let backslash = x ^ (ONES * u64::from(b'\\'));
+    (control | (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS
+}
+
 /// The six JSON types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum JsonType {

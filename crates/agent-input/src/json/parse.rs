@@ -208,24 +208,14 @@ fn read_escaped<'a>(literal: &str) -> Option<Cow<'a, str>> {
 
 /// Where the first quote, backslash or control character of `bytes` is, eight bytes at a time.
 fn special_byte(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut at = 0;
     while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().ok()?);
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        // A high bit is set where a byte is under 0x20 or equal to one of the two (exact for
-        // whether any is: a false hit is only ever above a true one).
-        let hits = (word.wrapping_sub(ONES * 0x20) & !word)
-            | (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash);
-        if hits & HIGH != 0 {
+        if super::escapes_in(chunk.try_into().ok()?) != 0 {
             break;
         }
         at += 8;
     }
-    bytes[at..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|i| at + i)
+    bytes[at..].iter().position(|&b| !super::plain_byte(b)).map(|i| at + i)
 }
 
 #[cfg(test)]

@@ -134,13 +134,11 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report>
     // A byte order mark is not JSON, but editors write one; RFC 8259 lets parsers ignore it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match Document::parse_measured(text) {
-        Ok((_, Some(depth))) if depth > limits.max_depth => {
-            Err(diagnostics::too_deep(limits.max_depth, limits.max_depth + 1).into())
-        }
-        Ok((document, Some(_))) => Ok(document),
-        Ok((document, None)) => {
-            check_depth(&document.root, limits.max_depth)?;
-            Ok(document)
+        Ok((document, depth)) => {
+            // The depth as the parser measured it, or a walk of serde_json's tree.
+            let deeper =
+                depth.map_or_else(|| exceeds_depth(&document.root, limits.max_depth), |d| d > limits.max_depth);
+            if deeper { Err(too_deep(limits.max_depth)) } else { Ok(document) }
         }
         Err(error) => {
             let effective = limits.max_depth.min(PARSER_MAX_DEPTH);
@@ -177,7 +175,12 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
     // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
     // a deeper value built in code stops at max_depth + 1, the depth every report gives.
-    if exceeds_depth(value, max_depth) { Err(diagnostics::too_deep(max_depth, max_depth + 1).into()) } else { Ok(()) }
+    if exceeds_depth(value, max_depth) { Err(too_deep(max_depth)) } else { Ok(()) }
+}
+
+/// The report of a value nesting deeper than `max_depth`: every report gives `max_depth + 1`.
+fn too_deep(max_depth: usize) -> Report {
+    diagnostics::too_deep(max_depth, max_depth + 1).into()
 }
 
 /// Whether a container in `value` sits below `levels` more levels. Only containers recurse: a

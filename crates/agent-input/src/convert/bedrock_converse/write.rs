@@ -11,6 +11,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::json::{escapes_in, plain_byte};
+
 use super::wire::{
     ContentBlock, ConversationRole, ConverseRequest, DocumentBlock, ImageBlock, InferenceConfiguration, MediaSource,
     SystemContentBlock, Tool, ToolInputSchema, ToolResultContentBlock, ToolSpecification, VideoBlock,
@@ -271,27 +273,16 @@ fn string(out: &mut String, text: &str) -> serde_json::Result<()> {
     Ok(())
 }
 
-const fn plain(b: u8) -> bool {
-    b >= 0x20 && b != b'"' && b != b'\\'
-}
-
 /// Whether no byte of `bytes` needs escaping, eight at a time: a byte below 0x20, a quote or a
-/// backslash sets its high bit in `found` (the "has less than" and "has zero byte" tricks,
-/// exact as a yes-or-no answer).
+/// backslash sets its high bit in `found` ([`escapes_in`]).
 fn plain_text(bytes: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
     let needs_escape = |chunk: &[u8]| {
         let mut word = [0; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let control = x.wrapping_sub(ONES * 0x20) & !x;
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let backslash = x ^ (ONES * u64::from(b'\\'));
-        (control | (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS
+        escapes_in(word)
     };
     if bytes.len() < 8 {
-        return bytes.iter().all(|&b| plain(b));
+        return bytes.iter().all(|&b| plain_byte(b));
     }
     let mut chunks = bytes.chunks_exact(8);
     let mut found = 0;
@@ -331,7 +322,11 @@ mod tests {
                     for b in 0..=255u8 {
                         let mut bytes = vec![fill; len];
                         bytes[at] = b;
-                        assert_eq!(super::plain_text(&bytes), bytes.iter().all(|&b| super::plain(b)), "{bytes:?}");
+                        assert_eq!(
+                            super::plain_text(&bytes),
+                            bytes.iter().all(|&b| crate::json::plain_byte(b)),
+                            "{bytes:?}"
+                        );
                     }
                 }
             }
