@@ -181,11 +181,18 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The top of `stack` from `start`: the children of the container just read. The outermost one
-/// takes the stack itself (`split_off(0)` would allocate the stack anew at its capacity); the
-/// others get a vector of their own, allocated once at its size.
+/// The top of `stack` from `start`: the children of the container just read, in a vector
+/// allocated once at its size. The stack keeps its capacity for the next container: one
+/// at the bottom of the stack (each message of a request) must not take the stack away, or the
+/// stack grows again from nothing for every one.
 fn children<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
-    if start == 0 { std::mem::take(stack) } else { stack.split_off(start) }
+    if start > 0 {
+        return stack.split_off(start);
+    }
+    // `split_off(0)` would hand over the stack and leave a new one at its capacity.
+    let mut all = Vec::with_capacity(stack.len());
+    all.append(stack);
+    all
 }
 
 // Rare, and kept out of line so the parser's hot loop stays small. Both read the token with the
@@ -208,14 +215,16 @@ fn read_escaped<'a>(literal: &str) -> Option<Cow<'a, str>> {
 
 /// Where the first quote, backslash or control character of `bytes` is, eight bytes at a time.
 fn special_byte(bytes: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        if super::escapes_in(chunk.try_into().ok()?) != 0 {
-            break;
+    let mut words = bytes.chunks_exact(8);
+    for (i, word) in words.by_ref().enumerate() {
+        let hits = super::escapes_in(word.try_into().ok()?);
+        if hits != 0 {
+            // The lowest hit is a true one; each byte's hit is its high bit.
+            return Some(i * 8 + hits.trailing_zeros() as usize / 8);
         }
-        at += 8;
     }
-    bytes[at..].iter().position(|&b| !super::plain_byte(b)).map(|i| at + i)
+    let rest = words.remainder();
+    rest.iter().position(|&b| !super::plain_byte(b)).map(|i| bytes.len() - rest.len() + i)
 }
 
 #[cfg(test)]
@@ -329,6 +338,18 @@ mod tests {
             }
             assert_eq!(special_byte(&vec![0xc3; len]), None);
             assert_eq!(special_byte(&vec![b' '; len]), None);
+        }
+    }
+
+    proptest::proptest! {
+        /// The first special byte, also with several in a word and bytes around 0x20 whose
+        /// borrows make false hits above it.
+        #[test]
+        fn finds_the_first_special_byte(bytes in proptest::collection::vec(proptest::sample::select(vec![
+            0_u8, 0x1f, 0x20, 0x21, 0x01, b'"', b'\\', b'!', b'#', b'[', b']', 0x80, 0xff, b'a',
+        ]), 0..40)) {
+            let naive = bytes.iter().position(|&b| !super::super::plain_byte(b));
+            proptest::prop_assert_eq!(special_byte(&bytes), naive);
         }
     }
 
