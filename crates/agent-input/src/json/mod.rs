@@ -41,10 +41,13 @@ pub struct Object<'a> {
 /// A parsed request: the tree and, when it was parsed from text, that text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Document<'a> {
-    /// The root value.
+    /// The root value. Validation takes the depth the parser measured as this tree's: build a
+    /// new document rather than put another tree here.
     pub root: Json<'a>,
     /// The text the tree borrows from, when it came from text.
     pub text: Option<&'a str>,
+    /// How deep the arrays and objects nest (a top-level one is 1), when the parser measured it.
+    depth: Option<usize>,
 }
 
 impl<'a> Document<'a> {
@@ -53,11 +56,6 @@ impl<'a> Document<'a> {
     /// # Errors
     /// `serde_json`'s error for text that is not JSON or nests deeper than 128 levels.
     pub fn parse(text: &'a str) -> Result<Self, serde_json::Error> {
-        Self::parse_measured(text).map(|(document, _)| document)
-    }
-
-    /// [`Document::parse`], and how deep the arrays and objects nest when the parser saw it.
-    pub(crate) fn parse_measured(text: &'a str) -> Result<(Self, Option<usize>), serde_json::Error> {
         #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
         let parsed = parse::parse(text);
         // The browsers' npm module keeps serde_json's parser alone, for its size.
@@ -68,12 +66,18 @@ impl<'a> Document<'a> {
             // What the fast parser leaves (errors, deep nesting): serde_json's tree or its error.
             None => (serde_json::from_str(text)?, None),
         };
-        Ok((Self { root, text: Some(text) }, depth))
+        Ok(Self { root, text: Some(text), depth })
     }
 
     /// A tree over a `serde_json::Value`, borrowing its strings.
     pub fn from_value(value: &'a Value) -> Self {
-        Self { root: Json::from_value(value), text: None }
+        Self { root: Json::from_value(value), text: None, depth: None }
+    }
+
+    /// Whether the arrays and objects nest deeper than `max_depth`: the depth the parser measured,
+    /// or else a walk of the tree.
+    pub(crate) fn deeper_than(&self, max_depth: usize) -> bool {
+        self.depth.map_or_else(|| crate::validate::exceeds_depth(&self.root, max_depth), |depth| depth > max_depth)
     }
 }
 
@@ -191,24 +195,28 @@ impl<'a> Object<'a> {
     }
 
     /// Builds an object, keeping the last value of a repeated key at its last position.
-    fn from_entries(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
+    fn from_entries(entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
         const LINEAR: usize = 16;
-        let has_duplicates = if entries.len() <= LINEAR {
-            entries.iter().enumerate().any(|(i, (k, _))| entries[..i].iter().any(|(other, _)| other == k))
+        let unique = if entries.len() <= LINEAR {
+            entries.iter().enumerate().all(|(i, (k, _))| entries[..i].iter().all(|(other, _)| other != k))
         } else {
             let mut seen = std::collections::HashSet::with_capacity(entries.len());
-            !entries.iter().all(|(k, _)| seen.insert(k.as_ref()))
+            entries.iter().all(|(k, _)| seen.insert(k.as_ref()))
         };
-        if has_duplicates {
-            let last: HashMap<String, usize> =
-                entries.iter().enumerate().map(|(i, (k, _))| (k.to_string(), i)).collect();
-            let mut index = 0;
-            entries.retain(|(k, _)| {
-                let keep = last[k.as_ref()] == index;
-                index += 1;
-                keep
-            });
-        }
+        if unique { Self { entries } } else { Self::deduplicated(entries) }
+    }
+
+    /// Out of line: rare, and the common case stays small where the parser inlines it.
+    #[cold]
+    #[inline(never)]
+    fn deduplicated(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
+        let last: HashMap<String, usize> = entries.iter().enumerate().map(|(i, (k, _))| (k.to_string(), i)).collect();
+        let mut index = 0;
+        entries.retain(|(k, _)| {
+            let keep = last[k.as_ref()] == index;
+            index += 1;
+            keep
+        });
         Self { entries }
     }
 }

@@ -133,13 +133,9 @@ pub fn parse<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, Report>
     }
     // A byte order mark is not JSON, but editors write one; RFC 8259 lets parsers ignore it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match Document::parse_measured(text) {
-        Ok((document, depth)) => {
-            // The depth as the parser measured it, or a walk of serde_json's tree.
-            let deeper =
-                depth.map_or_else(|| exceeds_depth(&document.root, limits.max_depth), |d| d > limits.max_depth);
-            if deeper { Err(too_deep(limits.max_depth)) } else { Ok(document) }
-        }
+    match Document::parse(text) {
+        Ok(document) if document.deeper_than(limits.max_depth) => Err(too_deep(limits.max_depth)),
+        Ok(document) => Ok(document),
         Err(error) => {
             let effective = limits.max_depth.min(PARSER_MAX_DEPTH);
             let diagnostic = if error.to_string().contains("recursion limit") {
@@ -211,8 +207,8 @@ pub fn validate_request_known<'a, 'o>(
     options: &'o Options,
     known: Option<&'o dyn Fn(&str) -> bool>,
 ) -> Validation<'a> {
-    if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
-        return Validation::failed(report);
+    if document.deeper_than(options.limits.max_depth) {
+        return Validation::failed(too_deep(options.limits.max_depth));
     }
     let mut validator = Validator::new(options);
     validator.known_base64 = known;
@@ -236,8 +232,8 @@ pub fn validate_request_known<'a, 'o>(
 
 /// Validates a bare input (a string or an array); paths are relative to it.
 pub fn validate_input<'a>(document: &'a Document<'_>, options: &Options) -> Validation<'a> {
-    if let Err(report) = check_depth(&document.root, options.limits.max_depth) {
-        return Validation::failed(report);
+    if document.deeper_than(options.limits.max_depth) {
+        return Validation::failed(too_deep(options.limits.max_depth));
     }
     let mut validator = Validator::new(options);
     let root = Path::root();
