@@ -75,7 +75,8 @@ impl Validator<'_> {
         // content
         let content_loc = loc.key("content");
         let mut content_ok = true;
-        let content = match object.get("content") {
+        let content_value = object.get("content");
+        let content = match content_value {
             None | Some(Json::Null) => None,
             Some(Json::Array(items)) => {
                 if items.len() > self.options.limits.max_blocks {
@@ -100,12 +101,13 @@ impl Validator<'_> {
                 None
             }
         };
-        let content_present = object.get("content").is_some_and(|c| !c.is_null());
+        let content_present = content_value.is_some_and(|c| !c.is_null());
 
         // toolCalls (assistant only)
         let mut calls_ok = true;
+        let calls_value = object.get("toolCalls");
         let tool_calls = if role == Some(Role::Assistant) {
-            match object.get("toolCalls") {
+            match calls_value {
                 None | Some(Json::Null) => Vec::new(),
                 Some(Json::Array(items)) => {
                     let calls_loc = loc.key("toolCalls");
@@ -127,7 +129,7 @@ impl Validator<'_> {
         } else {
             Vec::new()
         };
-        let has_calls = object.get("toolCalls").and_then(Json::as_array).is_some_and(|a| !a.is_empty());
+        let has_calls = calls_value.and_then(Json::as_array).is_some_and(|a| !a.is_empty());
 
         // toolCallId (tool only)
         let mut tool_call_id = None;
@@ -141,7 +143,7 @@ impl Validator<'_> {
 
         // Required content by role.
         let content_empty = content.as_ref().is_some_and(Vec::is_empty)
-            || object.get("content").and_then(Json::as_array).is_some_and(<[Json<'_>]>::is_empty);
+            || content_value.and_then(Json::as_array).is_some_and(<[Json<'_>]>::is_empty);
         let needs_content = match role {
             Some(Role::Assistant) => !has_calls,
             Some(_) => true,
