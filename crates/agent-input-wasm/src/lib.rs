@@ -33,6 +33,8 @@ pub mod register;
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
+#[cfg(any(test, all(target_arch = "wasm32", feature = "speed")))]
+mod reap;
 mod text;
 mod types;
 
@@ -118,9 +120,15 @@ fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Re
 
 /// Talc, not Rust's default dlmalloc: a sixth of the code in the package's `.wasm`, growing the
 /// memory as dlmalloc does (docs/decisions.md, "npm size"). The module is single-threaded.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), not(feature = "speed")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+/// The Node module bumps small blocks in chunks over talc (reap.rs).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), feature = "speed"))]
+#[global_allocator]
+static ALLOCATOR: reap::Reaping<talc::wasm::WasmDynamicTalc> =
+    reap::Reaping::new(talc::wasm::new_wasm_dynamic_allocator());
 
 #[cfg(feature = "base")]
 thread_local! {
