@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { pkg } from './package.mjs';
+import { pkg, sizePkg } from './package.mjs';
 
 const PROVIDERS = ['bedrock-converse', 'openai-chat', 'openai-responses', 'anthropic-messages', 'gemini'];
 
@@ -136,6 +136,41 @@ describe('invalid base64 in large payloads: the same diagnostics', () => {
         }
         // The same errors when the payload cannot be read in place.
         assert.deepEqual(pkg.convertJson(escaped(text), { provider: 'bedrock-converse' }).errors, pkg.convertJson(text, { provider: 'bedrock-converse' }).errors);
+      }
+    });
+  }
+});
+
+// A body over 32 KiB comes back as pieces decoded apart and joined (text.rs, `js_string`): each
+// piece ends at a character boundary, whatever the characters around it.
+describe('long bodies come back whole', () => {
+  /** Messages whose texts put 1- to 4-byte characters, and unpaired surrogates, at every offset. */
+  function conversation(wide) {
+    const input = [];
+    for (let i = 0; i < 161; i++) {
+      const text = `${'x'.repeat(i % 7)}${wide.repeat(400 + (i % 5))} #${i}`;
+      input.push({ role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text }] });
+    }
+    return { input };
+  }
+  for (const wide of ['a', 'é', '日', '🙂', 'é日🙂', '\ud800']) {
+    test(JSON.stringify(wide), () => {
+      // An unpaired surrogate is read as U+FFFD, as in the text the module was given.
+      const request = conversation(wide);
+      const text = JSON.stringify(request).replaceAll('\\ud800', '\ud800');
+      for (const provider of PROVIDERS) {
+        for (const module of [pkg, sizePkg]) {
+          const result = module.convertJson(text, { provider });
+          assert.equal(result.ok, true, JSON.stringify(result.errors));
+          assert.ok(Buffer.byteLength(result.body) > 64 * 1024, 'long enough for several pieces');
+          const sent = JSON.stringify(JSON.parse(result.body));
+          for (const message of request.input) {
+            const expected = message.content[0].text.replaceAll('\ud800', '\ufffd');
+            assert.ok(sent.includes(JSON.stringify(expected).slice(1, -1)), `${provider}: ${expected.slice(0, 20)}…`);
+          }
+          assert.ok(!result.body.includes('\ufffd') || wide === '\ud800');
+        }
+        assert.equal(pkg.convertJson(text, { provider }).body, sizePkg.convertJson(text, { provider }).body);
       }
     });
   }

@@ -167,14 +167,14 @@ fn convert_text(
         // entries' wrapper (npm/splice.js) makes the result: no report written, read by
         // `JSON.parse` and given its body, for each of many small requests.
         if ok && report.is_empty() && matches!(body_as, BodyAs::Text) {
-            return Ok(JsValue::from_str(body));
+            return Ok(text::js_string(body));
         }
         let report = if report.is_empty() { api::clean_report() } else { report };
         let report = JSON::parse(&report)?;
         if ok {
             let value = match body_as {
                 BodyAs::Value => JSON::parse(body)?,
-                BodyAs::Text => JsValue::from_str(body),
+                BodyAs::Text => text::js_string(body),
             };
             Reflect::set(&report, &JsValue::from_str("body"), &value)?;
         }

@@ -1,4 +1,4 @@
-//! Moving JavaScript strings into wasm memory fast.
+//! Moving JavaScript strings into wasm memory fast, and long text back out.
 //!
 //! wasm-bindgen's own string conversion copies ASCII one character at a time in a JavaScript
 //! loop before it falls back to `TextEncoder.encodeInto`: about 4 ms per megabyte, most of the
@@ -95,6 +95,36 @@ fn utf8_len(encoder: &Encoder, text: &JsString, buffer: &mut Vec<u8>) -> usize {
         bytes += step.written() as usize;
     }
     bytes
+}
+
+/// `text` as a JavaScript string. Text over [`PIECE`] bytes is decoded a piece at a time and the
+/// pieces joined with `concat`, which makes a rope (what `JSON.stringify` returns for long output
+/// too): V8 puts a flat string of 128 KiB or more in its large-object space, and that allocation
+/// cost ten times the decoding of a 250 KB body (docs/decisions.md, "npm: the 2,000-message
+/// conversation, a third round"). The string is the same either way.
+#[cfg(feature = "base")]
+pub(crate) fn js_string(text: &str) -> JsValue {
+    /// At most 32 Ki characters, so at most 64 KiB even as a two-byte string.
+    const PIECE: usize = 32 * 1024;
+    if text.len() <= PIECE {
+        return JsValue::from_str(text);
+    }
+    let mut joined: Option<JsString> = None;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(PIECE);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let (piece, tail) = rest.split_at(end);
+        let piece = JsString::from(piece);
+        joined = Some(match joined {
+            Some(head) => head.concat(&piece),
+            None => piece,
+        });
+        rest = tail;
+    }
+    joined.map_or_else(|| JsValue::from_str(""), JsValue::from)
 }
 
 /// The first `len` bytes of the buffer, growing it if needed.
