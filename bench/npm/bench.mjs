@@ -22,6 +22,7 @@
 // those rather than the work). The ratio is the request build's time over convertJson's.
 //
 // Run: bash scripts/build-npm && node bench/npm/bench.mjs [--quick] [--generate-text] [--provider ID ...]
+//      [--workload NAME ...]
 
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -394,13 +395,16 @@ const WORKLOADS = [
   ['multimodal_10_turns', multimodal],
 ];
 
-const chosen = process.argv.flatMap((arg, i, all) => (all[i - 1] === '--provider' ? [arg] : []));
+const given = (flag) => process.argv.flatMap((arg, i, all) => (all[i - 1] === flag ? [arg] : []));
+const chosen = given('--provider');
 const providers = chosen.length ? PROVIDERS.filter((p) => chosen.includes(p.id)) : PROVIDERS;
+const chosenWorkloads = given('--workload');
+const workloads = chosenWorkloads.length ? WORKLOADS.filter(([name]) => chosenWorkloads.includes(name)) : WORKLOADS;
 console.log(`agent-input ${version} (WebAssembly) vs ai 6 + its provider packages, Node ${process.version}`);
 console.log('median wall time per workload run; ratio = request build time / agent-input convertJson time\n');
 const header = ['provider', 'workload', 'input', 'convertJson', 'convert', 'request build', 'generateText', 'ratio'];
 const rows = [];
-for (const [name, make] of WORKLOADS) {
+for (const [name, make] of workloads) {
   const requests = make();
   const texts = requests.map((r) => JSON.stringify(r));
   const messageLists = requests.map((r) => toModelMessages(r.input));
