@@ -7,7 +7,7 @@
 
 use crate::diagnostic::{Diagnostic, Report};
 use crate::field::{Fields, Nulls};
-use crate::json::{Json, Object, type_name};
+use crate::json::{Json, Object, same_key, type_name};
 use crate::model::{ExecuteRequest, InputType, java_trim};
 use crate::path::Loc;
 
@@ -103,7 +103,9 @@ impl<'o> Validator<'o> {
         what: Subject<'_>,
         skip: Option<&str>,
     ) {
-        let mut unknown = object.keys().filter(|key| !known.contains(key) && Some(*key) != skip);
+        let mut unknown = object
+            .keys()
+            .filter(|key| !known.iter().any(|known| same_key(known, key)) && skip.is_none_or(|skip| skip != *key));
         for key in unknown.by_ref().take(MAX_IGNORED_PER_OBJECT) {
             self.push(diagnostics::field_ignored(loc.key(key).to_path(), key, known, what));
         }
