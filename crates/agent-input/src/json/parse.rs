@@ -1,7 +1,8 @@
 //! The JSON parser behind [`Document::parse`](super::Document::parse), for text `serde_json`
 //! accepts and nests less than [`MAX_DEPTH`] deep. Through serde's visitor each array and object
 //! grows its own vector and each token goes through generic calls; here children gather on two
-//! shared stacks and each container is allocated once at its size.
+//! shared stacks and each container is allocated once at its size, and one loop keeps the open
+//! containers in an array rather than recursing.
 //!
 //! It gives up (`None`) on anything it does not take, and the caller parses with `serde_json`,
 //! which is then the one that says what is wrong and where. So it never needs an error message,
@@ -22,23 +23,28 @@ pub(super) const MAX_DEPTH: usize = 100;
 /// The tree of `text` and how deep its arrays and objects nest (a top-level one is 1), or `None`
 /// for `serde_json` to parse.
 pub(super) fn parse(text: &str) -> Option<(Json<'_>, usize)> {
-    let mut parser =
-        Parser { text, bytes: text.as_bytes(), at: 0, depth: 0, deepest: 0, items: Vec::new(), entries: Vec::new() };
-    let root = parser.value()?;
+    let mut parser = Parser { text, bytes: text.as_bytes(), at: 0, items: Vec::new(), entries: Vec::new() };
+    let (root, deepest) = parser.tree()?;
     parser.skip_whitespace();
-    (parser.at == parser.bytes.len()).then_some((root, parser.deepest))
+    (parser.at == parser.bytes.len()).then_some((root, deepest))
 }
 
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
-    depth: usize,
-    deepest: usize,
     /// The items of the arrays being read, innermost last.
     items: Vec<Json<'a>>,
-    /// The members of the objects being read, innermost last.
+    /// The members of the objects being read, innermost last; the last one's value is a
+    /// placeholder while that value is read.
     entries: Vec<(Cow<'a, str>, Json<'a>)>,
+}
+
+/// An array or object being read: which, and where its children start on their stack.
+#[derive(Clone, Copy)]
+struct Open {
+    object: bool,
+    start: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -56,17 +62,82 @@ impl<'a> Parser<'a> {
         Some(byte)
     }
 
-    fn value(&mut self) -> Option<Json<'a>> {
-        match self.next_token()? {
-            b'"' => self.string().map(Json::String),
-            b'[' => self.array(),
-            b'{' => self.object(),
-            b't' => self.literal(b"rue", Json::Bool(true)),
-            b'f' => self.literal(b"alse", Json::Bool(false)),
-            b'n' => self.literal(b"ull", Json::Null),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
+    /// The value at the cursor, and the depth of its deepest array or object. A loop over the
+    /// arrays and objects open, not a recursion: each value read goes straight onto its parent's
+    /// stack, where a recursive descent returned it through every level.
+    fn tree(&mut self) -> Option<(Json<'a>, usize)> {
+        let mut open = [Open { object: false, start: 0 }; MAX_DEPTH];
+        let mut depth = 0;
+        let mut deepest = 0;
+        'value: loop {
+            let mut value = match self.next_token()? {
+                b'"' => Json::String(self.string()?),
+                byte @ (b'[' | b'{') => {
+                    let object = byte == b'{';
+                    deepest = deepest.max(depth + 1);
+                    if depth + 1 >= MAX_DEPTH {
+                        return None;
+                    }
+                    self.skip_whitespace();
+                    let close = if object { b'}' } else { b']' };
+                    if self.bytes.get(self.at) == Some(&close) {
+                        self.at += 1;
+                        if object { Json::Object(Object::default()) } else { Json::Array(Vec::new()) }
+                    } else {
+                        let start = if object { self.entries.len() } else { self.items.len() };
+                        open[depth] = Open { object, start };
+                        depth += 1;
+                        if object {
+                            self.key()?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b't' => self.literal(b"rue", Json::Bool(true))?,
+                b'f' => self.literal(b"alse", Json::Bool(false))?,
+                b'n' => self.literal(b"ull", Json::Null)?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return None,
+            };
+            // Place the value in its parent; close each container that ends after it.
+            loop {
+                let Some(parent) = depth.checked_sub(1).map(|i| open[i]) else {
+                    return Some((value, deepest));
+                };
+                if parent.object {
+                    self.entries.last_mut()?.1 = value;
+                } else {
+                    self.items.push(value);
+                }
+                match self.next_token()? {
+                    b',' => {
+                        if parent.object {
+                            self.key()?;
+                        }
+                        continue 'value;
+                    }
+                    b'}' if parent.object => {
+                        value = Json::Object(Object::from_entries(children(&mut self.entries, parent.start)));
+                    }
+                    b']' if !parent.object => value = Json::Array(children(&mut self.items, parent.start)),
+                    _ => return None,
+                }
+                depth -= 1;
+            }
         }
+    }
+
+    /// An object member's key and colon, pushed with a placeholder for its value.
+    fn key(&mut self) -> Option<()> {
+        if self.next_token()? != b'"' {
+            return None;
+        }
+        let key = self.string()?;
+        if self.next_token()? != b':' {
+            return None;
+        }
+        self.entries.push((key, Json::Null));
+        Some(())
     }
 
     fn literal(&mut self, rest: &[u8], value: Json<'a>) -> Option<Json<'a>> {
@@ -119,64 +190,6 @@ impl<'a> Parser<'a> {
                 read_escaped(&self.text[start - 1..=at])
             }
             _ => None, // a control character
-        }
-    }
-
-    fn array(&mut self) -> Option<Json<'a>> {
-        let start = self.items.len();
-        let mut open = self.enter(b']')?;
-        while open {
-            let item = self.value()?;
-            self.items.push(item);
-            open = self.next(b']')?;
-        }
-        Some(Json::Array(children(&mut self.items, start)))
-    }
-
-    fn object(&mut self) -> Option<Json<'a>> {
-        let start = self.entries.len();
-        let mut open = self.enter(b'}')?;
-        while open {
-            if self.next_token()? != b'"' {
-                return None;
-            }
-            let key = self.string()?;
-            if self.next_token()? != b':' {
-                return None;
-            }
-            let value = self.value()?;
-            self.entries.push((key, value));
-            open = self.next(b'}')?;
-        }
-        Some(Json::Object(Object::from_entries(children(&mut self.entries, start))))
-    }
-
-    /// Opens an array or object, its first byte consumed: whether it has members (`false` when
-    /// `close` follows at once).
-    fn enter(&mut self, close: u8) -> Option<bool> {
-        self.depth += 1;
-        self.deepest = self.deepest.max(self.depth);
-        if self.depth >= MAX_DEPTH {
-            return None;
-        }
-        self.skip_whitespace();
-        let empty = self.bytes.get(self.at) == Some(&close);
-        if empty {
-            self.at += 1;
-            self.depth -= 1;
-        }
-        Some(!empty)
-    }
-
-    /// After a member: whether another follows (`,`), or the container ends (`close`).
-    fn next(&mut self, close: u8) -> Option<bool> {
-        match self.next_token()? {
-            b',' => Some(true),
-            byte if byte == close => {
-                self.depth -= 1;
-                Some(false)
-            }
-            _ => None,
         }
     }
 }
