@@ -140,3 +140,33 @@ describe('limits under Node', () => {
     assertBounded('10,000 documents', m, { code: 'too_many', copies: 12, slackMiB: 64, seconds: 10 });
   });
 });
+
+// The Node module's allocator (reap.rs) reuses a call's chunks for the next: calls of every kind,
+// repeated, leave wasm memory where the first ones took it. A chunk that never came back, or a
+// block never freed, would grow it a little with every call.
+test("the Node module's memory stops growing over repeated calls", async () => {
+  const installed = join(projectDir, 'node_modules', 'agent-input');
+  const glue = await import(`${pathToFileURL(join(installed, 'agent_input.js')).href}?memory`);
+  const { readFileSync } = await import('node:fs');
+  const { memory } = glue.initSync({ module: readFileSync(join(installed, 'agent_input_node_bg.wasm')) });
+  const messages = [];
+  for (let i = 0; i < 2000; i++) {
+    messages.push({ role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `Turn ${i}: é 🙂 text` }] });
+  }
+  messages.push({ role: 'user', content: [{ type: 'text', text: 'And?' }] });
+  const conversation = JSON.stringify({ input: messages });
+  const invalid = JSON.stringify({ input: messages.map((m, i) => (i % 7 ? m : { ...m, role: '' })) });
+  const round = (n) => {
+    for (let i = 0; i < n; i++) {
+      // Options that change every call replace the cached settings each time.
+      glue.convertJson(conversation, { provider: ['bedrock-converse', 'openai-chat', 'gemini'][i % 3], system: `s${i}` });
+      glue.takeSplices();
+      glue.validateJson(invalid);
+      glue.convert(JSON.parse('{"input":[{"type":"text","text":"hi"}]}'), { provider: 'anthropic-messages' });
+    }
+  };
+  round(30);
+  const settled = memory.buffer.byteLength;
+  round(300);
+  assert.equal(memory.buffer.byteLength, settled, `grew from ${settled} to ${memory.buffer.byteLength} bytes`);
+});
