@@ -167,23 +167,29 @@ unsafe impl<B: GlobalAlloc> GlobalAlloc for Reaping<B> {
     #[inline]
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let old = layout.size();
-        if Self::bumped(layout) && new_size <= SMALL {
-            // SAFETY: `block` and its `old` bytes are the caller's live block.
-            let end = unsafe { block.add(old) };
-            // The last block bumped grows or shrinks where it is.
-            if end == self.next.get() && new_size <= old + self.left.get() {
-                // SAFETY: the new end is within the chunk (`left` bytes follow `end`).
-                self.next.set(unsafe { block.add(new_size) });
-                self.left.set(old + self.left.get() - new_size);
-                return block;
-            }
-            // Any other shrinks in place: only its chunk's count matters when it is freed.
-            if new_size <= old {
-                return block;
-            }
-        }
         // SAFETY: the caller guarantees `new_size` makes a valid layout with this alignment.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (Self::bumped(layout), Self::bumped(new_layout)) {
+            (true, true) => {
+                // SAFETY: `block` and its `old` bytes are the caller's live block.
+                let end = unsafe { block.add(old) };
+                // The last block bumped grows or shrinks where it is.
+                if end == self.next.get() && new_size <= old + self.left.get() {
+                    // SAFETY: the new end is within the chunk (`left` bytes follow `end`).
+                    self.next.set(unsafe { block.add(new_size) });
+                    self.left.set(old + self.left.get() - new_size);
+                    return block;
+                }
+                // Any other shrinks in place: only its chunk's count matters when it is freed.
+                if new_size <= old {
+                    return block;
+                }
+            }
+            // SAFETY: a block of the backing allocator staying there: its own realloc, which may
+            // grow it where it is (the body buffer, megabytes for a large image).
+            (false, false) => return unsafe { self.back.realloc(block, layout, new_size) },
+            (true, false) | (false, true) => {}
+        }
         // SAFETY: as `alloc`, then a copy of the bytes both blocks hold, then `dealloc`.
         unsafe {
             let moved = self.alloc(new_layout);
