@@ -40,11 +40,26 @@ struct Parser<'a> {
     entries: Vec<(Cow<'a, str>, Json<'a>)>,
 }
 
-/// An array or object being read: which, and where its children start on their stack.
+/// An array or object being read: where its children start on their stack, shifted left once,
+/// and in the low bit whether it is an object. Four bytes: the array of them is set up for each
+/// request, and 20,000 small requests felt its 1.6 KB at 16 bytes each.
 #[derive(Clone, Copy)]
-struct Open {
-    object: bool,
-    start: usize,
+struct Open(u32);
+
+impl Open {
+    /// `None` past 2^31 children on a stack: 4 GiB of text, which `serde_json` may have.
+    fn new(object: bool, start: usize) -> Option<Self> {
+        let start = u32::try_from(start).ok().filter(|start| *start <= u32::MAX >> 1)?;
+        Some(Self(start << 1 | u32::from(object)))
+    }
+
+    fn object(self) -> bool {
+        self.0 & 1 == 1
+    }
+
+    fn start(self) -> usize {
+        usize::try_from(self.0 >> 1).unwrap_or(usize::MAX)
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -66,7 +81,7 @@ impl<'a> Parser<'a> {
     /// arrays and objects open, not a recursion: each value read goes straight onto its parent's
     /// stack, where a recursive descent returned it through every level.
     fn tree(&mut self) -> Option<(Json<'a>, usize)> {
-        let mut open = [Open { object: false, start: 0 }; MAX_DEPTH];
+        let mut open = [Open(0); MAX_DEPTH];
         let mut depth = 0;
         let mut deepest = 0;
         'value: loop {
@@ -85,7 +100,7 @@ impl<'a> Parser<'a> {
                         if object { Json::Object(Object::default()) } else { Json::Array(Vec::new()) }
                     } else {
                         let start = if object { self.entries.len() } else { self.items.len() };
-                        open[depth] = Open { object, start };
+                        open[depth] = Open::new(object, start)?;
                         depth += 1;
                         if object {
                             self.key()?;
@@ -104,22 +119,26 @@ impl<'a> Parser<'a> {
                 let Some(parent) = depth.checked_sub(1).map(|i| open[i]) else {
                     return Some((value, deepest));
                 };
-                if parent.object {
-                    self.entries.last_mut()?.1 = value;
+                if parent.object() {
+                    // The placeholder is `Null`, which owns nothing: no drop to run for it.
+                    std::mem::forget(std::mem::replace(&mut self.entries.last_mut()?.1, value));
                 } else {
                     self.items.push(value);
                 }
                 match self.next_token()? {
                     b',' => {
-                        if parent.object {
+                        if parent.object() {
                             self.key()?;
                         }
                         continue 'value;
                     }
-                    b'}' if parent.object => {
-                        value = Json::Object(Object::from_entries(children(&mut self.entries, parent.start)));
+                    b'}' if parent.object() => {
+                        let members = children(&mut self.entries, parent.start(), depth == 1);
+                        value = Json::Object(Object::from_entries(members));
                     }
-                    b']' if !parent.object => value = Json::Array(children(&mut self.items, parent.start)),
+                    b']' if !parent.object() => {
+                        value = Json::Array(children(&mut self.items, parent.start(), depth == 1));
+                    }
                     _ => return None,
                 }
                 depth -= 1;
@@ -195,10 +214,13 @@ impl<'a> Parser<'a> {
 }
 
 /// The top of `stack` from `start`: the children of the container just read, in a vector
-/// allocated once at its size. The stack keeps its capacity for the next container: one
-/// at the bottom of the stack (each message of a request) must not take the stack away, or the
-/// stack grows again from nothing for every one.
-fn children<T>(stack: &mut Vec<T>, start: usize) -> Vec<T> {
+/// allocated once at its size. The stack keeps its capacity for the next container: one at the
+/// bottom of the stack (each message of a request) must not take the stack away, or the stack
+/// grows again from nothing for every one. The root takes it: nothing comes after.
+fn children<T>(stack: &mut Vec<T>, start: usize, root: bool) -> Vec<T> {
+    if root {
+        return std::mem::take(stack);
+    }
     if start > 0 {
         return stack.split_off(start);
     }
