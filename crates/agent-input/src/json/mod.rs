@@ -198,7 +198,7 @@ impl<'a> Object<'a> {
     fn from_entries(entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
         const LINEAR: usize = 16;
         let unique = if entries.len() <= LINEAR {
-            entries.iter().enumerate().all(|(i, (k, _))| entries[..i].iter().all(|(other, _)| other != k))
+            entries.iter().enumerate().all(|(i, (k, _))| entries[..i].iter().all(|(other, _)| !same_key(other, k)))
         } else {
             let mut seen = std::collections::HashSet::with_capacity(entries.len());
             entries.iter().all(|(k, _)| seen.insert(k.as_ref()))
