@@ -27,14 +27,14 @@ mod api;
 #[cfg(feature = "boundary-bench")]
 pub mod bench;
 mod dto;
+#[cfg(any(test, all(target_arch = "wasm32", feature = "speed")))]
+mod reap;
 #[cfg(feature = "register")]
 pub mod register;
 #[cfg(feature = "response")]
 pub mod response;
 #[cfg(feature = "schema")]
 pub mod schema;
-#[cfg(any(test, all(target_arch = "wasm32", feature = "speed")))]
-mod reap;
 mod text;
 mod types;
 
