@@ -27,7 +27,7 @@ mod api;
 #[cfg(feature = "boundary-bench")]
 pub mod bench;
 mod dto;
-#[cfg(any(test, all(target_arch = "wasm32", feature = "speed")))]
+#[cfg(any(all(test, not(target_arch = "wasm32")), all(target_arch = "wasm32", feature = "speed")))]
 mod reap;
 #[cfg(feature = "register")]
 pub mod register;

@@ -202,7 +202,7 @@ unsafe impl<B: GlobalAlloc> GlobalAlloc for Reaping<B> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use std::alloc::System;
