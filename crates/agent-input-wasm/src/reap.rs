@@ -22,7 +22,7 @@ use std::ptr;
 /// A chunk's size and alignment: a block finds its chunk's count by masking its own address.
 const CHUNK: usize = 64 * 1024;
 /// The largest block bumped; larger ones go to the backing allocator.
-pub(crate) const SMALL: usize = 2048;
+const SMALL: usize = 2048;
 /// The count at the start of each chunk, and the most alignment a bumped block gets.
 const HEADER: usize = 16;
 /// How many emptied chunks wait for reuse; more go back to the backing allocator.
