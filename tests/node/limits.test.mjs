@@ -141,9 +141,9 @@ describe('limits under Node', () => {
   });
 });
 
-// The Node module's allocator (reap.rs) reuses a call's chunks for the next: calls of every kind,
-// repeated, leave wasm memory where the first ones took it. A chunk that never came back, or a
-// block never freed, would grow it a little with every call.
+// The Node module gives back what a call allocates: calls of every kind, repeated, leave wasm
+// memory where the first ones took it. A block never freed, or settings kept without bound,
+// would grow it a little with every call.
 test("the Node module's memory stops growing over repeated calls", async () => {
   const installed = join(projectDir, 'node_modules', 'agent-input');
   const glue = await import(`${pathToFileURL(join(installed, 'agent_input.js')).href}?memory`);

@@ -27,8 +27,6 @@ mod api;
 #[cfg(feature = "boundary-bench")]
 pub mod bench;
 mod dto;
-#[cfg(any(all(test, not(target_arch = "wasm32")), all(target_arch = "wasm32", feature = "speed")))]
-mod reap;
 #[cfg(feature = "register")]
 pub mod register;
 #[cfg(feature = "response")]
@@ -119,16 +117,11 @@ fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Re
 }
 
 /// Talc, not Rust's default dlmalloc: a sixth of the code in the package's `.wasm`, growing the
-/// memory as dlmalloc does (docs/decisions.md, "npm size"). The module is single-threaded.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), not(feature = "speed")))]
+/// memory as dlmalloc does (docs/decisions.md, "npm size"). The module is single-threaded. Node's
+/// module has it too: dlmalloc was no faster there.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
-/// The Node module bumps small blocks in chunks over talc (reap.rs).
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), feature = "speed"))]
-#[global_allocator]
-static ALLOCATOR: reap::Reaping<talc::wasm::WasmDynamicTalc> =
-    reap::Reaping::new(talc::wasm::new_wasm_dynamic_allocator());
 
 #[cfg(feature = "base")]
 thread_local! {
