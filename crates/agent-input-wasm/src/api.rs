@@ -18,11 +18,15 @@ use crate::dto::{JsConversionReport, JsValidationReport, to_json};
 /// Conversion settings and the problems found reading them.
 pub(crate) type Settings = (ConvertSettings, Report);
 
+/// How many settings [`convert_settings`] keeps.
+const KEPT_SETTINGS: usize = 8;
+
 thread_local! {
-    /// The last conversion settings read, by their JSON text: callers convert request after
-    /// request with the same options, and reading tool schemas each time would be most of a small
-    /// request's cost (docs/decisions.md, "The WebAssembly boundary").
-    static LAST: RefCell<Option<(String, Rc<Settings>)>> = const { RefCell::new(None) };
+    /// The last conversion settings read, by their JSON text, the most recent first: callers
+    /// convert request after request with the same options, or with a few sets of them (one a
+    /// provider), and reading tool schemas each time would be most of a small request's cost
+    /// (docs/decisions.md, "The WebAssembly boundary").
+    static KEPT: RefCell<Vec<(String, Rc<Settings>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The options of the `validate` family from their JSON text (`None`: no options).
@@ -30,17 +34,17 @@ pub(crate) fn validate_options(text: Option<&str>) -> (validate::Options, Report
     validate::Options::read_json(&text.map_or(Value::Null, agent_input::options::parse))
 }
 
-/// The settings of the `convert` family from their JSON text, reused while the text stays the
-/// same.
+/// The settings of the `convert` family from their JSON text, reused while the text is one of the
+/// last [`KEPT_SETTINGS`] read.
 pub(crate) fn convert_settings(text: &str) -> Rc<Settings> {
-    LAST.with_borrow_mut(|last| {
-        if let Some((key, settings)) = last.as_ref()
-            && key == text
-        {
-            return Rc::clone(settings);
+    KEPT.with_borrow_mut(|kept| {
+        if let Some(at) = kept.iter().position(|(key, _)| key == text) {
+            kept[..=at].rotate_right(1);
+            return Rc::clone(&kept[0].1);
         }
         let settings = Rc::new(ConvertSettings::read_json(&agent_input::options::parse(text)));
-        *last = Some((text.to_string(), Rc::clone(&settings)));
+        kept.truncate(KEPT_SETTINGS - 1);
+        kept.insert(0, (text.to_string(), Rc::clone(&settings)));
         settings
     })
 }
@@ -465,6 +469,19 @@ mod tests {
         let other = convert_settings(r#"{"provider":"bedrock-converse","maxTokens":6}"#);
         assert_eq!(other.0.convert.max_tokens, Some(6));
         assert!(!Rc::ptr_eq(&first, &other));
+        // Options taking turns are each read once, up to KEPT_SETTINGS of them.
+        let texts: Vec<String> =
+            (0..KEPT_SETTINGS).map(|n| format!(r#"{{"provider":"gemini","maxTokens":{n}}}"#)).collect();
+        let read: Vec<_> = texts.iter().map(|text| convert_settings(text)).collect();
+        for _ in 0..3 {
+            for (text, settings) in texts.iter().zip(&read) {
+                assert!(Rc::ptr_eq(&convert_settings(text), settings));
+            }
+        }
+        // One more set: the least recently used goes.
+        convert_settings(r#"{"provider":"gemini"}"#);
+        assert!(!Rc::ptr_eq(&convert_settings(&texts[0]), &read[0]));
+        assert!(Rc::ptr_eq(&convert_settings(&texts[KEPT_SETTINGS - 1]), &read[KEPT_SETTINGS - 1]));
         assert_eq!(convert_settings("null").1.errors[0].path.to_string(), "/options/provider");
         assert_eq!(
             validate_options(Some(r#"{"allowPrefill":1}"#)).1.errors[0].path.to_string(),
