@@ -36,6 +36,44 @@ pub mod schema;
 mod text;
 mod types;
 
+/// The base exports' operations on text, natively: `examples/same_bytes.rs` runs them so the Node
+/// tests can require the native build to give the modules' bytes (tests/node/same-bytes.test.mjs).
+/// Not part of the package.
+#[cfg(all(feature = "base", not(target_arch = "wasm32")))]
+#[doc(hidden)]
+pub mod native {
+    use crate::api::{self, Subject};
+
+    /// What `validateJson` (`input: false`) or `validateInput` (`input: true`) returns, as JSON
+    /// text; `options` is the options' JSON text.
+    #[must_use]
+    pub fn validate(text: &str, input: bool, options: Option<&str>) -> String {
+        let (options, report) = api::validate_options(options);
+        let text = within(text, options.limits.max_body_bytes);
+        api::validate(text, subject(input), &options, &report)
+    }
+
+    /// What `convertJson` (`input: false`) or `convertInput` (`input: true`) returns: whether it
+    /// converted, the report as JSON text (`body` in it still `null`) and the body.
+    #[must_use]
+    pub fn convert(text: &str, input: bool, options: &str) -> (bool, String, String) {
+        let settings = api::convert_settings(options);
+        let text = within(text, settings.0.validation.limits.max_body_bytes);
+        let mut body = String::new();
+        let (ok, report) = api::convert(text, subject(input), &settings.0, &settings.1, &mut body, None);
+        (ok, if report.is_empty() { api::clean_report() } else { report }, body)
+    }
+
+    fn subject(input: bool) -> Subject {
+        if input { Subject::Input } else { Subject::Request }
+    }
+
+    /// As `text::with_str_within` hands text to the core: its length alone when over the limit.
+    fn within(text: &str, max: usize) -> api::Text<'_> {
+        if text.len() > max { Err(text.len()) } else { Ok(text) }
+    }
+}
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
