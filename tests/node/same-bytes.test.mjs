@@ -7,7 +7,12 @@
 // every kept fuzz corpus input (fuzz/corpus/<target>/ and fuzz/corpus/<target>.min.tar.gz) as
 // request text, validated and converted for every provider, with default and small limits.
 //
-// The native side is one process for all the calls (built here by cargo if it is not current).
+// The native side is one process for all the calls (built here by cargo if it is not current),
+// with the base module's features. The core's `schema` feature, which the CLI and the schema
+// module have, turns on serde_json's `float_roundtrip`: a number with more digits than an f64
+// holds can then be read one unit in the last place apart (55555555555.55556 natively where the
+// base modules say 55555555555.55555, in the message of a diagnostic quoting it). The base modules
+// leave it out for their size (8.9 KB gzip).
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -113,8 +118,7 @@ function wasmAnswer(p, text, op, options) {
 
 /** The native answers to every call, in order, as `wasmAnswer` writes them. */
 function nativeAnswers(inputs) {
-  // The base module's features: `schema` would turn on serde_json's `float_roundtrip`, which
-  // the package's base modules do not have (see the test below).
+  // The base module's features (see above).
   execFileSync('cargo', ['build', '-p', 'agent-input-wasm', '--example', 'same_bytes', '--locked', '-q'], {
     cwd: repo,
     stdio: ['ignore', 'inherit', 'inherit'],
