@@ -54,6 +54,7 @@ pub mod json;
 mod model;
 pub mod options;
 mod path;
+mod provider;
 pub mod register;
 pub mod response;
 #[cfg(feature = "schema")]

@@ -19,9 +19,9 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::convert::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::Path;
+use crate::provider::ProviderId;
 
 /// Size limits, checked before the work they protect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -601,7 +601,7 @@ fn response_format(value: &Value) -> Result<ResponseFormat, String> {
         match (key.as_str(), value) {
             (_, Value::Null) => {}
             ("schema", Value::Object(_)) => format.schema = value.clone(),
-            ("name", Value::String(name)) if crate::convert::is_plain_name(name) => format.name = Some(name.clone()),
+            ("name", Value::String(name)) if crate::text::is_plain_name(name) => format.name = Some(name.clone()),
             ("name", _) => return Err(format!("{RESPONSE_FORMAT}: name must be 1-64 letters, digits, '_' or '-'")),
             ("description", Value::String(d)) => format.description = Some(d.clone()),
             ("strict", Value::Bool(b)) => format.strict = Some(*b),

@@ -17,7 +17,7 @@ use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, ToolChoice as OptionChoice};
 use crate::path::Path;
-use crate::validate::quote;
+use crate::text::quote;
 
 use self::wire::{
     Block, CacheControl, DocumentSource, ImageSource, JsonOutputFormat, Message, MessagesRequest, OutputConfig,

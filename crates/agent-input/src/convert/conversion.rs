@@ -13,8 +13,8 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ExecuteRequest, Source};
 use crate::options::{ResponseFormat, ToolChoice};
 use crate::path::Path;
+use crate::text::quote;
 use crate::url::{self, Scheme};
-use crate::validate::quote;
 
 /// The schema of a tool that takes no arguments, used when a spec gives none:
 /// `{"type": "object", "properties": {}}`. Built by hand: `json!` turns each string into
@@ -69,11 +69,8 @@ pub(crate) struct Rule {
 
 /// Letters, digits, `_` and `-`, 1 to 64 of them: the tool name rule of Bedrock, `OpenAI` and
 /// Anthropic.
-pub(crate) const PLAIN_NAME: Rule = Rule { holds: is_plain_name, says: "1-64 letters, digits, '_' or '-'" };
-
-pub(crate) fn is_plain_name(name: &str) -> bool {
-    (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
+pub(crate) const PLAIN_NAME: Rule =
+    Rule { holds: crate::text::is_plain_name, says: "1-64 letters, digits, '_' or '-'" };
 
 /// Text to send, or `None` when it is missing or blank: a blank system prompt or tool
 /// description is left out of the body rather than sent empty.
@@ -260,7 +257,7 @@ impl<'p> Conversion<'p> {
                     let message = format!(
                         "{} needs a tool's input_schema to be a JSON Schema object with \"type\": \"object\"; got {} {}",
                         self.name(),
-                        crate::validate::a_or_an(json.type_name()),
+                        crate::text::a_or_an(json.type_name()),
                         json.type_name()
                     );
                     self.error(Diagnostic::new(Code::InvalidForProvider, path().key("input_schema"), message));

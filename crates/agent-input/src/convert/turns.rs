@@ -8,7 +8,7 @@ use super::conversion::Conversion;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{AgentInput, ContentBlock, Message, Role, ToolCall};
 use crate::path::Path;
-use crate::validate::quote;
+use crate::text::quote;
 
 /// Where one message of the input sits in the request, for paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

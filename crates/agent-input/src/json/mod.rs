@@ -77,7 +77,7 @@ impl<'a> Document<'a> {
     /// Whether the arrays and objects nest deeper than `max_depth`: the depth the parser measured,
     /// or else a walk of the tree.
     pub(crate) fn deeper_than(&self, max_depth: usize) -> bool {
-        self.depth.map_or_else(|| crate::validate::exceeds_depth(&self.root, max_depth), |depth| depth > max_depth)
+        self.depth.map_or_else(|| exceeds_depth(&self.root, max_depth), |depth| depth > max_depth)
     }
 }
 
@@ -489,6 +489,19 @@ impl<'de> Visitor<'de> for JsonVisitor {
             entries.push((key, map.next_value()?));
         }
         Ok(Json::Object(Object::from_entries(entries)))
+    }
+}
+
+/// Whether a container in `value` sits below `levels` more levels. Only containers recurse: a
+/// request is mostly leaves, and this runs on every request.
+pub(crate) fn exceeds_depth(value: &Json<'_>, levels: usize) -> bool {
+    let deeper =
+        |child: &Json<'_>| matches!(child, Json::Array(_) | Json::Object(_)) && exceeds_depth(child, levels - 1);
+    match value {
+        Json::Array(_) | Json::Object(_) if levels == 0 => true,
+        Json::Array(items) => items.iter().any(deeper),
+        Json::Object(map) => map.values().any(deeper),
+        _ => false,
     }
 }
 

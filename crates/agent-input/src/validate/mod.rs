@@ -171,25 +171,12 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
     // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
     // a deeper value built in code stops at max_depth + 1, the depth every report gives.
-    if exceeds_depth(value, max_depth) { Err(too_deep(max_depth)) } else { Ok(()) }
+    if crate::json::exceeds_depth(value, max_depth) { Err(too_deep(max_depth)) } else { Ok(()) }
 }
 
 /// The report of a value nesting deeper than `max_depth`: every report gives `max_depth + 1`.
 fn too_deep(max_depth: usize) -> Report {
     diagnostics::too_deep(max_depth, max_depth + 1).into()
-}
-
-/// Whether a container in `value` sits below `levels` more levels. Only containers recurse: a
-/// request is mostly leaves, and this runs on every request.
-pub(crate) fn exceeds_depth(value: &Json<'_>, levels: usize) -> bool {
-    let deeper =
-        |child: &Json<'_>| matches!(child, Json::Array(_) | Json::Object(_)) && exceeds_depth(child, levels - 1);
-    match value {
-        Json::Array(_) | Json::Object(_) if levels == 0 => true,
-        Json::Array(items) => items.iter().any(deeper),
-        Json::Object(map) => map.values().any(deeper),
-        _ => false,
-    }
 }
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.

@@ -17,8 +17,8 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, ToolChoice as OptionChoice};
 use crate::path::Path;
+use crate::text::quote;
 use crate::url::{self, Scheme};
-use crate::validate::quote;
 
 use self::names::{NameChange, Names};
 use self::wire::{
