@@ -5,7 +5,7 @@
 //! a first turn that is not the user's, tool blocks without tool specs, invalid names and ids,
 //! and the documented count and size limits (checked before any body is built).
 
-mod names;
+pub mod names;
 pub mod wire;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod write;

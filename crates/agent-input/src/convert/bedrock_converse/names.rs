@@ -66,7 +66,7 @@ impl Names {
 
 /// Applies the character rules: transliterate (NFKD without combining marks), drop the final extension, map every disallowed
 /// character to a space, collapse spaces, trim, cap. `None` when nothing usable is left.
-pub(crate) fn sanitize(given: &str) -> Option<String> {
+pub fn sanitize(given: &str) -> Option<String> {
     let normalized = transliterate(given);
     let stem = drop_extension(&normalized);
     let mut out = String::with_capacity(stem.len());
