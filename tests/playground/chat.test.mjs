@@ -167,8 +167,6 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await watchAnswers(page);
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]', { timeout: 30_000 });
-    // Shown finished, the conversation is continued already (the body ends a pace later).
-    assert.ok(await page.$('[data-path="/parameters/memory_id"]'), 'not continued at RUN_FINISHED');
     const answer = await page.textContent('[data-testid="chat-answer"]');
     assert.equal(answer, expected, 'the streamed text is the non-streamed answer');
     assert.match(answer, /^echo: 1 message \(user\)/);
@@ -290,6 +288,9 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await settled(page);
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    // Shown finished, the conversation is continued already (here the body ends a pace after
+    // RUN_FINISHED; continued only then, New conversation in between left the image behind).
+    assert.ok(await page.$('[data-path="/parameters/memory_id"]'), 'not continued at RUN_FINISHED');
     const thumb = await page.$eval('[data-testid="chat-thumbnail"] img', (img) => ({ src: img.src, width: img.naturalWidth, alt: img.alt }));
     assert.ok(thumb.src.startsWith('blob:') || thumb.src.startsWith('data:image/png'), thumb.src);
     assert.equal(thumb.width, 32, 'the thumbnail loaded');
