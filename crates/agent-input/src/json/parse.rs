@@ -270,7 +270,7 @@ mod tests {
     fn agrees(text: &str) -> bool {
         let ours = parse(text);
         let depth_right = ours.as_ref().is_none_or(|(root, depth)| {
-            !super::exceeds_depth(root, *depth) && (*depth == 0 || super::exceeds_depth(root, depth - 1))
+            !crate::json::exceeds_depth(root, *depth) && (*depth == 0 || crate::json::exceeds_depth(root, depth - 1))
         });
         depth_right && ours.map(|(root, _)| root) == serde_json::from_str::<Json<'_>>(text).ok()
     }

@@ -10,9 +10,9 @@ pub mod wire;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod write;
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
-use super::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
-use super::{ConvertOptions, Converted, Provider, ProviderId, option_path};
+use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, ToolChoice as OptionChoice};
@@ -44,7 +44,7 @@ pub const MAX_STOP_SEQUENCES: usize = 2500;
 pub const MAX_TEMPERATURE: f64 = 1.0;
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
     provider: ProviderId::BedrockConverse,
     image_base64: "✓",
     image_url: "s3:// only",
@@ -157,7 +157,7 @@ impl Provider for BedrockConverse {
     #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
     fn write_text(body: &ConverseRequest<'_>, out: &mut String) -> Result<(), Report> {
         out.clear();
-        write::converse(body, out).map_err(|e| super::serialize_failure(Self::ID, &e))
+        write::converse(body, out).map_err(|e| crate::conversion::serialize_failure(Self::ID, &e))
     }
 }
 
@@ -433,7 +433,7 @@ fn turn_blocks<'a>(
         notes.tools.calls.push((&call.id, id_path));
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
-        if let Some(input) = crate::convert::payload::raw_json(&call.arguments) {
+        if let Some(input) = crate::conversion::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }

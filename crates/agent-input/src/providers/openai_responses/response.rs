@@ -1,12 +1,9 @@
 //! `OpenAI` Responses response → standard message.
 
-use super::{
-    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
-    usage,
-};
-use crate::convert::ProviderId;
+use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
+use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
 
 /// Reads a Responses response (`{"output": [items], "status", "incomplete_details", "usage"}`):
 /// `message` items give text (`output_text`, and `refusal`), `function_call` items give tool
@@ -63,9 +60,9 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         .and_then(|details| details.get("reason"))
         .and_then(Json::as_str);
     let stop_reason = match (status, incomplete) {
-        (_, Some(reason)) => Some(normalize_stop_reason(ProviderId::OpenAiResponses, reason)),
+        (_, Some(reason)) => Some(super::stop_reason(reason)),
         (Some("completed"), None) if !calls.is_empty() => Some("tool_use".to_string()),
-        (Some(status), None) => Some(normalize_stop_reason(ProviderId::OpenAiResponses, status)),
+        (Some(status), None) => Some(super::stop_reason(status)),
         (None, None) => None,
     };
     Ok(ProviderResponse {

@@ -1,12 +1,9 @@
 //! Anthropic Messages response → standard message.
 
-use super::{
-    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
-    usage,
-};
-use crate::convert::ProviderId;
+use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
+use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
 
 /// Reads a Messages response (`{"content": [blocks], "stop_reason", "usage"}`): `text` blocks and
 /// `tool_use` blocks; thinking blocks are the reasoning, not part of the message.
@@ -35,9 +32,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
             _ => {}
         }
     }
-    let stop_reason = fields(root, &top)
-        .optional_str("stop_reason")?
-        .map(|reason| normalize_stop_reason(ProviderId::AnthropicMessages, reason));
+    let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(super::stop_reason);
     Ok(ProviderResponse {
         message: assistant(texts, calls),
         stop_reason,

@@ -195,12 +195,12 @@ impl<'a> Base64<'a> {
     }
 
     /// The payload as a splice mark, when a large payload of the request is being spliced
-    /// ([`crate::convert::payload::spliced`]): what both writers of the body write in its place.
+    /// ([`crate::conversion::payload::spliced`]): what both writers of the body write in its place.
     pub(crate) fn spliced(&self) -> Option<Box<serde_json::value::RawValue>> {
         if self.text.len() < RAW_FROM || self.literal.is_none() {
             return None;
         }
-        crate::convert::payload::marked_base64(self.text)
+        crate::conversion::payload::marked_base64(self.text)
     }
 }
 
@@ -228,10 +228,10 @@ impl Serialize for Base64<'_> {
         if let Some(mark) = self.spliced() {
             return mark.serialize(serializer);
         }
-        if let Some(raw) = self.literal.and_then(crate::convert::payload::raw_json) {
+        if let Some(raw) = self.literal.and_then(crate::conversion::payload::raw_json) {
             return raw.serialize(serializer);
         }
-        crate::convert::payload::plain_string(serializer, &[text])
+        crate::conversion::payload::plain_string(serializer, &[text])
     }
 }
 

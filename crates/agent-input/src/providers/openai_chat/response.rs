@@ -1,11 +1,9 @@
 //! `OpenAI` Chat Completions response → standard message.
 
-use super::{
-    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, root, tool_call, usage,
-};
-use crate::convert::ProviderId;
+use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
+use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, root, tool_call, usage};
 
 /// Reads a Chat Completions response (`{"choices": [{"message", "finish_reason"}], "usage"}`);
 /// only the first choice is read. A refusal becomes the message text.
@@ -40,7 +38,7 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
                 }
             }
         }
-        Some(other) => return Err(super::wrong(&message_path.key("content"), "content", "string", other)),
+        Some(other) => return Err(crate::reading::wrong(&message_path.key("content"), "content", "string", other)),
     }
     if let Some(refusal) = fields(message, &message_path).optional_str("refusal")? {
         texts.push(refusal.to_string());
@@ -59,9 +57,7 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
             calls.push(tool_call(id, name, arguments.to_string()));
         }
     }
-    let stop_reason = fields(choice, &choice_path)
-        .optional_str("finish_reason")?
-        .map(|reason| normalize_stop_reason(ProviderId::OpenAiChat, reason));
+    let stop_reason = fields(choice, &choice_path).optional_str("finish_reason")?.map(super::stop_reason);
     Ok(ProviderResponse {
         message: assistant(texts, calls),
         stop_reason,

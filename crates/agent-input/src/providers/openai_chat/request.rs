@@ -5,34 +5,25 @@
 //! other document formats, PDF URLs and `s3://` URLs are errors. The model name travels with the
 //! endpoint, not in the converted body (see docs/providers.md).
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
-use super::payload::{self, DataUrl};
-use super::turns::Turn;
-use super::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::conversion::payload::{self, DataUrl};
+use crate::conversion::turns::Turn;
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 
-use crate::options::ToolChoice as OptionChoice;
+use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, tool_choice_mode};
+
+pub use crate::providers::openai::{MAX_FILE_BYTES_TOTAL, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_TEMPERATURE};
 
 use self::wire::{
     ChatMessage, ChatRequest, Content, File, Function, FunctionCall, ImageUrl, JsonSchema, NamedFunction, Part,
     ResponseFormat, Tool, ToolCall, ToolChoice, Url,
 };
 
-/// Most images in one request.
-pub const MAX_IMAGES: u64 = 500;
-/// Most decoded image bytes in one request (50 MB).
-pub const MAX_IMAGE_BYTES_TOTAL: u64 = 50 * 1024 * 1024;
-/// Most decoded PDF bytes in one request (32 MB).
-pub const MAX_FILE_BYTES_TOTAL: u64 = 32 * 1024 * 1024;
-/// Most stop sequences.
-pub const MAX_STOP_SEQUENCES: usize = 4;
-/// Highest temperature.
-pub const MAX_TEMPERATURE: f64 = 2.0;
-
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
     provider: ProviderId::OpenAiChat,
     image_base64: "✓ `data:` URL",
     image_url: "✓ https",
@@ -61,9 +52,6 @@ pub(crate) const PROFILE: Profile = Profile {
     min_max_tokens: 1,
     temperature_or_top_p: false,
 };
-
-/// The standard roles both `OpenAI` APIs take (`developer` is theirs).
-pub(crate) const OPENAI_ROLES: &[&str] = &["system", "developer", "user", "assistant", "tool"];
 
 /// The `OpenAI` Chat Completions converter.
 #[derive(Debug, Clone, Copy, Default)]
@@ -135,38 +123,6 @@ impl Provider for OpenAiChat {
         }
         Ok(Converted { body, warnings: cx.report.warnings })
     }
-}
-
-/// A tool choice as both `OpenAI` APIs write it: a mode (`auto`, `required`, `none`), or the
-/// name of the one tool to call.
-pub(crate) fn tool_choice_mode(choice: &OptionChoice) -> Result<&'static str, &str> {
-    match choice {
-        OptionChoice::Auto => Ok("auto"),
-        OptionChoice::Any => Ok("required"),
-        OptionChoice::None => Ok("none"),
-        OptionChoice::Tool { name } => Err(name),
-    }
-}
-
-/// The image and PDF limits `OpenAI`'s two APIs share.
-pub(crate) fn openai_limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
-    let (mut images, mut image_bytes, mut file_bytes) = (0u64, 0u64, 0u64);
-    for turn in turns {
-        for (j, block) in turn.content.iter().enumerate() {
-            let path = || turn.origin.block_path(cx.base, j);
-            match block {
-                ContentBlock::Image(image) => {
-                    images += 1;
-                    cx.count(images, MAX_IMAGES, "image", &path);
-                    image_bytes += image.source.decoded_len().unwrap_or(0) as u64;
-                }
-                ContentBlock::Document(document) => file_bytes += document.source.decoded_len().unwrap_or(0) as u64,
-                ContentBlock::Text(_) | ContentBlock::Video(_) => {}
-            }
-        }
-    }
-    cx.total(image_bytes, MAX_IMAGE_BYTES_TOTAL, "images");
-    cx.total(file_bytes, MAX_FILE_BYTES_TOTAL, "PDF files");
 }
 
 fn message<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {

@@ -1,12 +1,9 @@
 //! Gemini `generateContent` response → standard message.
 
-use super::{
-    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
-    usage,
-};
-use crate::convert::ProviderId;
+use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
+use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
 
 /// Reads a `generateContent` response (`{"candidates": [{"content": {"parts"}, "finishReason"}],
 /// "usageMetadata"}`); only the first candidate is read. `text` parts (not `thought` ones) and
@@ -84,18 +81,14 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 let arguments = match call.get("args") {
                     None | Some(Json::Null) => "{}".to_string(),
                     Some(args @ Json::Object(_)) => crate::json::compact(&args.to_value()),
-                    Some(other) => return Err(super::wrong(&call_path.key("args"), "args", "object", other)),
+                    Some(other) => return Err(crate::reading::wrong(&call_path.key("args"), "args", "object", other)),
                 };
                 calls.push(tool_call(&id, name, arguments));
             }
         }
     }
     let stop_reason = fields(candidate, &path).optional_str("finishReason")?.map(|reason| {
-        if reason == "STOP" && !calls.is_empty() {
-            "tool_use".to_string()
-        } else {
-            normalize_stop_reason(ProviderId::Gemini, reason)
-        }
+        if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { super::stop_reason(reason) }
     });
     Ok(ProviderResponse { message: assistant(texts, calls), stop_reason, usage, reasoning: reasoning(thoughts) })
 }

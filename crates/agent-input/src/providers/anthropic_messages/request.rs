@@ -8,10 +8,10 @@
 
 use std::borrow::Cow;
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
-use super::payload::Payload;
-use super::turns::{AlternatingTurn, Alternation, Turn};
-use super::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::conversion::payload::Payload;
+use crate::conversion::turns::{AlternatingTurn, Alternation, Turn};
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
@@ -34,7 +34,7 @@ pub const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
 pub const MAX_TEMPERATURE: f64 = 1.0;
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
     provider: ProviderId::AnthropicMessages,
     image_base64: "✓",
     image_url: "✓ https",
@@ -298,7 +298,7 @@ fn blocks<'a>(
     for (k, call) in turn.tool_calls.iter().enumerate() {
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
-        if let Some(input) = crate::convert::payload::raw_json(&call.arguments) {
+        if let Some(input) = crate::conversion::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse { id: ids.sent(&call.id), name: &call.name, input });
         }
     }

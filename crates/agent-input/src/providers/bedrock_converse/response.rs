@@ -1,12 +1,11 @@
 //! Bedrock `Converse` response → standard message.
 
-use super::{
-    ProviderResponse, Report, UsageKeys, assistant, fields, normalize_stop_reason, object, reasoning, root, tool_call,
-    usage, wrong,
-};
-use crate::convert::ProviderId;
+use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
+use crate::reading::{
+    ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage, wrong,
+};
 
 /// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
 ///
@@ -60,7 +59,7 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
         }
     }
     let stop_reason = match root.get("stopReason") {
-        Some(Json::String(reason)) => Some(normalize_stop_reason(ProviderId::BedrockConverse, reason)),
+        Some(Json::String(reason)) => Some(super::stop_reason(reason)),
         _ => None,
     };
     Ok(ProviderResponse {

@@ -4,7 +4,7 @@
 //! ([`Alternation`]), tool calls paired with tool results, tool specs, and prefills.
 
 use super::ConvertOptions;
-use super::conversion::Conversion;
+use super::context::Conversion;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{AgentInput, ContentBlock, Message, Role, ToolCall};
 use crate::path::Path;
@@ -391,7 +391,7 @@ impl<T: AlternatingTurn> Alternation<T> {
 #[cfg(test)]
 mod tests {
     use super::{AlternatingTurn, Alternation, Origin, Turn};
-    use crate::convert::conversion::{Conversion, PLAIN_NAME, Profile};
+    use crate::conversion::{Conversion, PLAIN_NAME, Profile};
     use crate::model::Role;
     use crate::path::Path;
 

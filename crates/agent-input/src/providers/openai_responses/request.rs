@@ -7,19 +7,19 @@
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
 //! and stop sequences are errors.
 
-use super::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
-use super::openai_chat::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
-use super::payload::{self, DataUrl};
-use super::turns::Turn;
-use super::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::conversion::payload::{self, DataUrl};
+use crate::conversion::turns::Turn;
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
 use self::wire::{Content, Item, Output, Part, ResponsesRequest, TextConfig, TextFormat, Tool, ToolChoice, Url};
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
     provider: ProviderId::OpenAiResponses,
     image_base64: "✓ `data:` URL",
     image_url: "✓ https",

@@ -6,10 +6,10 @@
 //! results `functionResponse` parts named after the call they answer. Word and Excel documents,
 //! Matroska video and `s3://` URLs are errors.
 
-use super::conversion::{Conversion, Profile, Rule, non_blank};
-use super::payload::Payload;
-use super::turns::{AlternatingTurn, Alternation, CallSite, Turn};
-use super::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::conversion::payload::Payload;
+use crate::conversion::turns::{AlternatingTurn, Alternation, CallSite, Turn};
+use crate::conversion::{Conversion, Profile, Rule, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
@@ -33,7 +33,7 @@ pub const MAX_STOP_SEQUENCES: usize = 5;
 pub const MAX_TEMPERATURE: f64 = 2.0;
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: super::Capabilities = super::Capabilities {
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
     provider: ProviderId::Gemini,
     image_base64: "✓ `inlineData` (not gif)",
     image_url: "✓ `fileData` (not gif)",
@@ -368,7 +368,7 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
         cx.call_name(&call.name, turn, k);
-        if let Some(args) = crate::convert::payload::raw_json(&call.arguments) {
+        if let Some(args) = crate::conversion::payload::raw_json(&call.arguments) {
             parts.push(Part::FunctionCall(FunctionCall { name: &call.name, args }));
         }
     }
