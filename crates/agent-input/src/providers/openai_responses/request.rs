@@ -219,7 +219,7 @@ pub mod wire {
 
     use super::DataUrl;
     /// A `data:` URL or a web URL, as Chat Completions takes it.
-    pub use crate::convert::openai_chat::wire::Url;
+    pub use crate::providers::openai_chat::request::wire::Url;
 
     /// The body of `POST /v1/responses` (without `model`, which the caller adds).
     #[derive(Debug, Clone, Serialize)]

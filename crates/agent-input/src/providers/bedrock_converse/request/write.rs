@@ -308,7 +308,7 @@ fn serde(out: &mut String, value: &(impl Serialize + ?Sized)) -> serde_json::Res
 mod tests {
     use serde_json::json;
 
-    use crate::convert::{ConvertOptions, ToolSpec};
+    use crate::conversion::{ConvertOptions, ToolSpec};
     use crate::options::{CacheTtl, PromptCache, ResponseFormat, ToolChoice};
     use crate::validate;
 
@@ -406,7 +406,7 @@ mod tests {
             },
         ];
         for options in &options {
-            let converted = <super::super::BedrockConverse as crate::convert::Provider>::convert(&request, options)
+            let converted = <super::super::BedrockConverse as crate::conversion::Provider>::convert(&request, options)
                 .unwrap_or_else(|report| panic!("{report}"));
             let mut fast = String::new();
             super::converse(&converted.body, &mut fast).unwrap();
