@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::payload::{DataUrl, Payload, Splice};
 use super::turns::Turn;
 use super::{ConvertOptions, DEFAULT_MAX_TOKENS, ToolSpec, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -95,17 +96,34 @@ pub(crate) struct Conversion<'p> {
     pub(crate) base: &'p Path,
     /// The request text, when the input borrows from it (Bedrock copies payloads from it as is).
     pub(crate) source_text: Option<&'p str>,
+    /// Where large payloads are left out of the body as marks, if anywhere.
+    pub(crate) splice: Option<&'p Splice<'p>>,
     pub(crate) report: Report,
 }
 
 impl<'p> Conversion<'p> {
     pub(crate) fn new(profile: &'static Profile, base: &'p Path) -> Self {
-        Self { profile, base, source_text: None, report: Report::default() }
+        Self { profile, base, source_text: None, splice: None, report: Report::default() }
     }
 
-    /// The conversion of `request`'s input.
-    pub(crate) fn of(profile: &'static Profile, request: &'p ExecuteRequest<'p>) -> Self {
-        Self { source_text: request.source_text, ..Self::new(profile, &request.input_path) }
+    /// The conversion of `request`'s input, its large payloads left out as marks where `splice`
+    /// says.
+    pub(crate) fn of(
+        profile: &'static Profile,
+        request: &'p ExecuteRequest<'p>,
+        splice: Option<&'p Splice<'p>>,
+    ) -> Self {
+        Self { source_text: request.source_text, splice, ..Self::new(profile, &request.input_path) }
+    }
+
+    /// A base64 payload of the request, as the body writes it.
+    pub(crate) fn payload(&self, data: &'p str) -> Payload<'p> {
+        Payload(data, self.splice)
+    }
+
+    /// A base64 payload of the request as a `data:` URL.
+    pub(crate) fn data_url(&self, mime: &'static str, data: &'p str) -> DataUrl<'p> {
+        DataUrl { mime, data, splice: self.splice }
     }
 
     pub(crate) fn name(&self) -> &'static str {

@@ -13,6 +13,7 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::ExecuteRequest;
 use crate::path::Path;
 pub(crate) use crate::provider::ProviderId;
+pub(crate) use payload::Splice;
 
 pub use crate::options::{ConvertOptions, ToolSpec};
 pub(crate) use context::{Conversion, PLAIN_NAME, Profile, Rule, check_options, non_blank};
@@ -91,6 +92,19 @@ pub trait Provider {
     fn convert<'a>(
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
+    ) -> Result<Converted<Self::Request<'a>>, Report> {
+        Self::convert_spliced(request, options, None)
+    }
+
+    /// Converts a validated request into a body that, with a [`Splice`], leaves each large
+    /// payload lying in its sources out as a mark when it is written.
+    ///
+    /// # Errors
+    /// As [`Provider::convert`].
+    fn convert_spliced<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<Self::Request<'a>>, Report>;
 
     /// Appends `body` as compact JSON text, as `serde_json` writes it.

@@ -15,7 +15,7 @@ use crate::conversion::{self, serialize_failure};
 use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
 
-pub use crate::conversion::payload::{DataUrl, MARK, spliced, spliced_from};
+pub use crate::conversion::payload::{DataUrl, MARK, Splice};
 pub use crate::conversion::{Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec};
 pub use crate::provider::ProviderId;
 pub use crate::providers::anthropic_messages::request as anthropic_messages;
@@ -102,13 +102,27 @@ pub fn convert_into(
     pretty: bool,
     out: &mut String,
 ) -> Result<Vec<Diagnostic>, Report> {
+    convert_into_spliced(provider, request, options, pretty, out, None)
+}
+
+/// [`convert_into`], each large payload that lies in `splice`'s sources left out of the body as a
+/// [`MARK`] (see [`Splice`]; its spans say where each came from, in the order of the marks).
+pub fn convert_into_spliced(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+    pretty: bool,
+    out: &mut String,
+    splice: Option<&Splice<'_>>,
+) -> Result<Vec<Diagnostic>, Report> {
     fn write<P: Provider>(
         request: &ExecuteRequest<'_>,
         options: &ConvertOptions,
         pretty: bool,
         out: &mut String,
+        splice: Option<&Splice<'_>>,
     ) -> Result<Vec<Diagnostic>, Report> {
-        let converted = P::convert(request, options)?;
+        let converted = P::convert_spliced(request, options, splice)?;
         let mut text = std::mem::take(out);
         text.clear();
         // The body is about as large as the media it carries; size the buffer once.
@@ -120,10 +134,10 @@ pub fn convert_into(
         Ok(converted.warnings)
     }
     match provider {
-        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out),
-        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out),
-        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out),
-        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out),
-        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out),
+        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out, splice),
+        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out, splice),
+        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out, splice),
+        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out, splice),
+        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out, splice),
     }
 }

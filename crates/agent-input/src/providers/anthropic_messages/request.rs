@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::conversion::payload::Payload;
 use crate::conversion::turns::{AlternatingTurn, Alternation, Turn};
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
@@ -73,12 +73,13 @@ impl Provider for AnthropicMessages {
     const ID: ProviderId = ProviderId::AnthropicMessages;
     type Request<'a> = MessagesRequest<'a>;
 
-    fn convert<'a>(
+    fn convert_spliced<'a>(
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<MessagesRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Conversion::of(&PROFILE, request);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
         let max_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         limits(&mut cx, &turns);
@@ -271,7 +272,7 @@ impl<'r> ToolUseIds<'r> {
 }
 
 fn blocks<'a>(
-    cx: &mut Conversion<'_>,
+    cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
     documents: &mut usize,
     ids: &ToolUseIds<'a>,
@@ -306,7 +307,7 @@ fn blocks<'a>(
 }
 
 fn block<'a>(
-    cx: &mut Conversion<'_>,
+    cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
     j: usize,
     content: &'a ContentBlock<'a>,
@@ -317,7 +318,7 @@ fn block<'a>(
         ContentBlock::Text(text) => Some(Block::Text { text }),
         ContentBlock::Image(image) => match &image.source {
             Source::Base64(data) => Some(Block::Image {
-                source: ImageSource::Base64 { media_type: image.format.mime_type(), data: Payload(data) },
+                source: ImageSource::Base64 { media_type: image.format.mime_type(), data: cx.payload(data) },
             }),
             Source::Url(url) => cx
                 .web_url(url, path().key("source").key("data"), "image")
@@ -328,7 +329,7 @@ fn block<'a>(
             let title = document.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
             let source = match (document.format, &document.source) {
                 (DocumentFormat::Pdf, Source::Base64(data)) => {
-                    DocumentSource::Base64 { media_type: document.format.mime_type(), data: Payload(data) }
+                    DocumentSource::Base64 { media_type: document.format.mime_type(), data: cx.payload(data) }
                 }
                 (DocumentFormat::Pdf, Source::Url(url)) => {
                     if !cx.web_url(url, path().key("source").key("data"), "document") {
@@ -513,7 +514,7 @@ pub mod wire {
             /// The tool.
             name: &'a str,
             /// The arguments object.
-            input: &'a RawValue,
+            input: Box<RawValue>,
         },
         /// A tool's result.
         ToolResult {

@@ -8,7 +8,7 @@
 
 use crate::conversion::payload::Payload;
 use crate::conversion::turns::{AlternatingTurn, Alternation, CallSite, Turn};
-use crate::conversion::{Conversion, Profile, Rule, non_blank};
+use crate::conversion::{Conversion, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
@@ -111,7 +111,7 @@ const fn document_mime(format: DocumentFormat) -> Option<&'static str> {
 /// A tool result's text, and its media as function response parts: the function calling
 /// guide's "multimodal function responses" take inline PNG, JPEG and WebP images and PDF and
 /// plain text documents, and no URLs.
-fn response_parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>) -> (Vec<&'a str>, Vec<InlineData<'a>>) {
+fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a str>, Vec<InlineData<'a>>) {
     let mut texts = Vec::new();
     let mut media = Vec::new();
     for (j, block) in turn.content.iter().enumerate() {
@@ -134,7 +134,7 @@ fn response_parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>) -> (Vec<&'a 
             ContentBlock::Video(_) => None,
         };
         if let (Some(mime), Some(Source::Base64(data))) = (mime, block.source()) {
-            media.push(InlineData { mime_type: mime, data: Payload(data) });
+            media.push(InlineData { mime_type: mime, data: cx.payload(data) });
         } else {
             let message = format!(
                 "{} function responses take only text, base64 PNG, JPEG or WebP images and base64 PDF or txt documents, so this {} block from 'tool' cannot be sent; move it into a user message",
@@ -155,12 +155,13 @@ impl Provider for Gemini {
     const ID: ProviderId = ProviderId::Gemini;
     type Request<'a> = GenerateContentRequest<'a>;
 
-    fn convert<'a>(
+    fn convert_spliced<'a>(
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<GenerateContentRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Conversion::of(&PROFILE, request);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
         let max_output_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         limits(&mut cx, &turns);
@@ -291,7 +292,7 @@ fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
     cx.total(inline, MAX_INLINE_CHARS, "base64 inline data");
 }
 
-fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
+fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
     let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
         parts.push(Part::Text(text));
@@ -358,7 +359,7 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
         };
         match block.source() {
             Some(Source::Base64(data)) => {
-                parts.push(Part::InlineData(InlineData { mime_type: mime, data: Payload(data) }));
+                parts.push(Part::InlineData(InlineData { mime_type: mime, data: cx.payload(data) }));
             }
             Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
                 parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
@@ -478,7 +479,7 @@ pub mod wire {
         /// The function.
         pub name: &'a str,
         /// The arguments object.
-        pub args: &'a RawValue,
+        pub args: Box<RawValue>,
     }
 
     /// A function's result.

@@ -7,7 +7,7 @@
 
 use crate::conversion::payload::{self, DataUrl};
 use crate::conversion::turns::Turn;
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, non_blank};
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
@@ -61,12 +61,13 @@ impl Provider for OpenAiChat {
     const ID: ProviderId = ProviderId::OpenAiChat;
     type Request<'a> = ChatRequest<'a>;
 
-    fn convert<'a>(
+    fn convert_spliced<'a>(
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<ChatRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Conversion::of(&PROFILE, request);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
         let max_completion_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         openai_limits(&mut cx, &turns);
@@ -125,7 +126,7 @@ impl Provider for OpenAiChat {
     }
 }
 
-fn message<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {
+fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {
     let role = match turn.role {
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => "developer",
         Role::Other(_) => {
@@ -184,7 +185,7 @@ fn message<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usi
             ContentBlock::Text(text) => parts.push(Part::Text { text }),
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::ImageUrl {
-                    image_url: ImageUrl { url: Url::Data(DataUrl { mime: image.format.mime_type(), data }) },
+                    image_url: ImageUrl { url: Url::Data(cx.data_url(image.format.mime_type(), data)) },
                 }),
                 Source::Url(url) => {
                     if cx.web_url(url, path().key("source").key("data"), "image") {
@@ -206,7 +207,7 @@ fn message<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usi
                     Source::Base64(data) => parts.push(Part::File {
                         file: File {
                             filename: payload::file_name(document.name.as_deref(), "pdf", *documents),
-                            file_data: DataUrl { mime: document.format.mime_type(), data },
+                            file_data: cx.data_url(document.format.mime_type(), data),
                         },
                     }),
                     Source::Url(url) => cx.no_url(url, path().key("source").key("data"), "document"),

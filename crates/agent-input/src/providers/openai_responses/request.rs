@@ -9,7 +9,7 @@
 
 use crate::conversion::payload::{self, DataUrl};
 use crate::conversion::turns::Turn;
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
@@ -62,12 +62,13 @@ impl Provider for OpenAiResponses {
     const ID: ProviderId = ProviderId::OpenAiResponses;
     type Request<'a> = ResponsesRequest<'a>;
 
-    fn convert<'a>(
+    fn convert_spliced<'a>(
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<ResponsesRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Conversion::of(&PROFILE, request);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
         let max_output_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         openai_limits(&mut cx, &turns);
@@ -122,7 +123,7 @@ impl Provider for OpenAiResponses {
 }
 
 fn items<'a>(
-    cx: &mut Conversion<'_>,
+    cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
     documents: &mut usize,
     instructions: &mut Vec<&'a str>,
@@ -166,7 +167,7 @@ fn items<'a>(
     }
 }
 
-fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
+fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
     let mut parts = Vec::with_capacity(turn.content.len());
     for (j, block) in turn.content.iter().enumerate() {
         let path = || turn.origin.block_path(cx.base, j);
@@ -174,7 +175,7 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize
             ContentBlock::Text(text) => parts.push(Part::InputText { text }),
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::InputImage {
-                    image_url: Url::Data(DataUrl { mime: image.format.mime_type(), data }),
+                    image_url: Url::Data(cx.data_url(image.format.mime_type(), data)),
                     detail: "auto",
                 }),
                 Source::Url(url) => {
@@ -196,7 +197,7 @@ fn parts<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, documents: &mut usize
                 match &document.source {
                     Source::Base64(data) => parts.push(Part::InputFile {
                         filename: Some(payload::file_name(document.name.as_deref(), "pdf", *documents)),
-                        file_data: Some(DataUrl { mime: document.format.mime_type(), data }),
+                        file_data: Some(cx.data_url(document.format.mime_type(), data)),
                         file_url: None,
                     }),
                     Source::Url(url) => {

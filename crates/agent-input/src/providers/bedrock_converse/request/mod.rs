@@ -11,7 +11,7 @@ pub mod wire;
 mod write;
 
 use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, non_blank};
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
@@ -82,12 +82,13 @@ impl Provider for BedrockConverse {
     const ID: ProviderId = ProviderId::BedrockConverse;
     type Request<'a> = ConverseRequest<'a>;
 
-    fn convert<'a>(
+    fn convert_spliced<'a>(
         request: &'a ExecuteRequest<'a>,
         options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<ConverseRequest<'a>>, Report> {
         let turns = Turn::all(&request.input);
-        let mut cx = Conversion::of(&PROFILE, request);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
         let max_tokens = cx.sampling(options);
         let mut tools = cx.tools_as(options, 1, |spec, schema| {
             Tool::ToolSpec(ToolSpecification {
@@ -476,7 +477,9 @@ fn blank_text(cx: &mut Conversion<'_>, path: Path) {
 /// A base64 source, or an `s3://` URL; Bedrock fetches no web URLs.
 fn source<'a>(cx: &mut Conversion<'a>, source: &'a Source<'a>, path: &dyn Fn() -> Path) -> Option<MediaSource<'a>> {
     match source {
-        Source::Base64(data) => Some(MediaSource::Bytes(wire::Base64::within(data, cx.source_text))),
+        Source::Base64(data) => {
+            Some(MediaSource::Bytes(wire::Base64::within(data, cx.source_text).spliced_by(cx.splice)))
+        }
         Source::Url(url) => match url::check(url) {
             Ok(Scheme::S3) => Some(MediaSource::S3Location(S3Location { uri: url })),
             Ok(scheme) => {

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::conversion::Splice;
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 
 /// The body of `POST /model/{modelId}/converse` (the model id is in the URL, not here).
@@ -176,17 +177,24 @@ pub enum MediaSource<'a> {
 pub struct Base64<'a> {
     text: &'a str,
     literal: Option<&'a str>,
+    splice: Option<&'a Splice<'a>>,
 }
 
 impl<'a> Base64<'a> {
     /// Wraps base64 text.
     pub fn new(text: &'a str) -> Self {
-        Self { text, literal: None }
+        Self { text, literal: None, splice: None }
     }
 
     /// Wraps base64 text that appears as a JSON string literal in `source` (the request text).
     pub fn within(text: &'a str, source: Option<&'a str>) -> Self {
-        Self { text, literal: source.and_then(|source| literal_in(source, text)) }
+        Self { text, literal: source.and_then(|source| literal_in(source, text)), splice: None }
+    }
+
+    /// The same text, left out of the body as a mark where `splice` takes it.
+    #[must_use]
+    pub fn spliced_by(self, splice: Option<&'a Splice<'a>>) -> Self {
+        Self { splice, ..self }
     }
 
     /// The base64 text.
@@ -195,12 +203,12 @@ impl<'a> Base64<'a> {
     }
 
     /// The payload as a splice mark, when a large payload of the request is being spliced
-    /// ([`crate::conversion::payload::spliced`]): what both writers of the body write in its place.
+    /// ([`Splice`]): what both writers of the body write in its place.
     pub(crate) fn spliced(&self) -> Option<Box<serde_json::value::RawValue>> {
         if self.text.len() < RAW_FROM || self.literal.is_none() {
             return None;
         }
-        crate::conversion::payload::marked_base64(self.text)
+        self.splice?.mark_base64(self.text)
     }
 }
 
@@ -231,7 +239,7 @@ impl Serialize for Base64<'_> {
         if let Some(raw) = self.literal.and_then(crate::conversion::payload::raw_json) {
             return raw.serialize(serializer);
         }
-        crate::conversion::payload::plain_string(serializer, &[text])
+        crate::conversion::payload::plain_string(serializer, &[text], None)
     }
 }
 
@@ -277,7 +285,7 @@ pub struct ToolUseBlock<'a> {
     /// `[a-zA-Z0-9_-]{1,64}`
     pub name: &'a str,
     /// The arguments object, passed through as written.
-    pub input: &'a RawValue,
+    pub input: Box<RawValue>,
 }
 
 /// `ToolResultBlock`.
