@@ -216,7 +216,7 @@ fn analyze_document(document: &Document<'_>, settings: &Settings, compare: bool,
         (!known.entries.is_empty()).then_some(&is_known as &dyn Fn(&str) -> bool),
     );
     if settings.schema_on {
-        // Seed 004's `{"parameters": {"prompt": ...}}` is valid under a schema (contract §8).
+        // The prompt-only `{"parameters": {"prompt": ...}}` is valid under a schema (contract §8).
         validation = validation.with_prompt_as_input();
     }
     let input_type = validation.input_type.map(agent_input::InputType::as_str);
