@@ -1,4 +1,4 @@
-//! AG-UI (issue 14), built with the `agui` feature into the package's module `agent-input/agui`:
+//! AG-UI, built with the `agui` feature into the package's module `agent-input/agui`:
 //! `RunAgentInput` ⇄ the standard request, and stream decoders that turn a provider's streaming
 //! answer (bytes, split anywhere) into AG-UI events. The rules are the core's
 //! ([`agent_input::agui`], [`agent_input::stream`]); this file reads arguments and writes reports.

@@ -47,7 +47,7 @@ impl Usage {
 pub struct ProviderResponse {
     /// The assistant's message: text and tool calls.
     pub message: Message<'static>,
-    /// Why generation stopped, normalized to seed 003's (Anthropic's) words: `end_turn`,
+    /// Why generation stopped, normalized to Anthropic's words: `end_turn`,
     /// `tool_use`, `max_tokens`, `stop_sequence`, `content_filtered`; any other reason is kept
     /// as the provider gives it.
     pub stop_reason: Option<String>,

@@ -82,7 +82,7 @@ pub fn parse(provider: ProviderId, body: &str) -> Result<ProviderResponse, Repor
     }
 }
 
-/// A stop reason in seed 003's words: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
+/// A stop reason in Anthropic's words: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
 /// `content_filtered`, and two more for what those cannot say: `malformed_output` (the model
 /// wrote a tool call or an answer the provider could not read) and `pause_turn` (Anthropic
 /// paused a long server-tool turn; send the answer back to continue). Each provider's documented

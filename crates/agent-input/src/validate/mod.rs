@@ -60,7 +60,7 @@ pub struct Validation<'a> {
     pub input_type: Option<InputType>,
     /// Everything found.
     pub report: Report,
-    /// Seed 004's autonomous-agent request, `{"parameters": {"prompt": "...", ...}}` with no
+    /// The prompt-only request, `{"parameters": {"prompt": "...", ...}}` with no
     /// `input`: its one error is `missing_input`, and this is the request with the prompt as its
     /// text input (at `/parameters/prompt`). Under a `parameters_schema` it is valid
     /// ([`crate::schema::extend_validation`]); without one it is not.
@@ -91,7 +91,7 @@ impl<'a> Validation<'a> {
         }
     }
 
-    /// Under an agent's `parameters_schema` (contract §8): seed 004's prompt-only request
+    /// Under an agent's `parameters_schema` (contract §8): the prompt-only request
     /// ([`Validation::prompt_request`]) becomes the valid request, its `missing_input` lifted.
     /// Anything else is returned as it is.
     #[must_use]
