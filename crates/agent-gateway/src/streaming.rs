@@ -46,14 +46,14 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// # Errors
 /// Everything [`execute::begin`] refuses, and AG-UI input problems with paths into the AG-UI body.
 pub async fn respond(state: &AppState, agent_id: String, body: Vec<u8>) -> Result<Response, ApiError> {
-    let (input, run_id, agui_turn) = match read_agui(&body, state.config.max_body_bytes)? {
+    let (input, run_id, thread_turn) = match read_agui(&body, state.config.max_body_bytes)? {
         Some(run) => agui_turn(state, run).await?,
         None => (TurnInput::standard(body), new_id(), None),
     };
     let turn = execute::begin(state, agent_id, input).await.map_err(|mut error| {
-        if let Some(agui_turn) = &agui_turn {
+        if let Some(thread_turn) = &thread_turn {
             error.details =
-                error.details.into_iter().map(|d| Diagnostic { path: agui_turn.agui_path(&d.path), ..d }).collect();
+                error.details.into_iter().map(|d| Diagnostic { path: thread_turn.agui_path(&d.path), ..d }).collect();
         }
         error
     })?;
