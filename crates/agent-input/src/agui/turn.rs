@@ -95,14 +95,14 @@ impl Turn {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::super::run::from_agui;
+    use super::super::run::{AgUiRun, from_agui};
     use crate::path::Path;
     use crate::validate::Options;
 
     const PNG: &str =
         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-    fn run(roles: &[&str]) -> super::AgUiRun {
+    fn run(roles: &[&str]) -> AgUiRun {
         let messages: Vec<Value> = roles
             .iter()
             .enumerate()
@@ -172,19 +172,10 @@ mod tests {
 
     #[test]
     fn the_request_carries_every_message_and_none_when_there_are_none() {
-        let run = run(&["user", "assistant", "user"]);
-        assert_eq!(texts(&run.request()), ["user 0", "assistant 1", "user 2"]);
-        assert_eq!(run.request()["parameters"], json!({"memory_id": "t1"}));
-        assert_eq!(
-            super::super::run::from_agui(
-                &json!({"threadId": "t", "runId": "r", "state": {},
-            "messages": [], "tools": [], "context": [], "forwardedProps": {}}),
-                &Options::default()
-            )
-            .expect("a run")
-            .request(),
-            json!({"parameters": {"memory_id": "t"}})
-        );
+        let request = run(&["user", "assistant", "user"]).request();
+        assert_eq!(texts(&request), ["user 0", "assistant 1", "user 2"]);
+        assert_eq!(request["parameters"], json!({"memory_id": "t1"}));
+        assert_eq!(run(&[]).request(), json!({"parameters": {"memory_id": "t1"}}));
     }
 
     #[test]
