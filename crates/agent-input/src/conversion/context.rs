@@ -8,11 +8,9 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::payload::{DataUrl, Payload, Splice};
-use super::turns::Turn;
-use super::{ConvertOptions, DEFAULT_MAX_TOKENS, ToolSpec, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ExecuteRequest, Source};
-use crate::options::{ResponseFormat, ToolChoice};
+use crate::options::{ConvertOptions, ResponseFormat, ToolChoice, ToolSpec};
 use crate::path::Path;
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -178,9 +176,9 @@ impl<'p> Conversion<'p> {
             if let Some(value) = value
                 && !(0.0..=max).contains(&value)
             {
-                let bound = super::number_text(max);
+                let bound = number_text(max);
                 let bound = if profile.legacy_option_wording { trim_point_zeros(&bound) } else { &bound };
-                let value = super::number_text(value);
+                let value = number_text(value);
                 let message = format!("{name} must be between 0 and {bound} for {}, not {value}", self.name());
                 self.error(
                     Diagnostic::new(Code::InvalidParameter, option_path(name), message)
@@ -323,15 +321,7 @@ impl<'p> Conversion<'p> {
         }
     }
 
-    /// The name of `turn`'s tool call `k`, by the provider's tool name rule.
-    pub(crate) fn call_name(&mut self, name: &str, turn: &Turn<'_, '_>, k: usize) {
-        if !(self.profile.tool_name.holds)(name) {
-            let path = turn.origin.field_path(self.base, "toolCalls").index(k).key("function").key("name");
-            self.bad_tool_name(name, path);
-        }
-    }
-
-    fn bad_tool_name(&mut self, name: &str, path: Path) {
+    pub(super) fn bad_tool_name(&mut self, name: &str, path: Path) {
         let message =
             format!("{} tool names must be {}; {} is not", self.name(), self.profile.tool_name.says, quote(name));
         self.error(Diagnostic::new(Code::InvalidForProvider, path, message).received(name));
@@ -412,6 +402,21 @@ fn trim_point_zeros(mut text: &str) -> &str {
         text = rest;
     }
     text
+}
+
+/// Default `max_tokens`, the value ml-commons' connectors use.
+pub const DEFAULT_MAX_TOKENS: u64 = 4096;
+
+/// Path of a conversion option, for option errors.
+pub(crate) fn option_path(name: &str) -> Path {
+    Path::root().key("options").key(name)
+}
+
+/// A float as JSON writes it, for messages (`serde_json`'s formatter instead of `core::fmt`'s,
+/// which would add its float tables to the WebAssembly build).
+pub(crate) fn number_text(value: f64) -> String {
+    serde_json::Number::from_f64(value)
+        .map_or_else(|| "a value that is not a finite number".to_string(), |n| n.to_string())
 }
 
 #[cfg(test)]

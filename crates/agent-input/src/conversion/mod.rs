@@ -16,7 +16,8 @@ pub(crate) use crate::provider::ProviderId;
 pub(crate) use payload::Splice;
 
 pub use crate::options::{ConvertOptions, ToolSpec};
-pub(crate) use context::{Conversion, PLAIN_NAME, Profile, Rule, check_options, non_blank};
+pub use context::DEFAULT_MAX_TOKENS;
+pub(crate) use context::{Conversion, PLAIN_NAME, Profile, Rule, check_options, non_blank, option_path};
 
 /// What one converter can carry: the rows of the capability matrix in `docs/providers.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,9 +66,6 @@ impl Capabilities {
         ]
     }
 }
-
-/// Default `max_tokens`, the value ml-commons' connectors use.
-pub const DEFAULT_MAX_TOKENS: u64 = 4096;
 
 /// A converted body and the warnings produced on the way.
 #[derive(Debug, Clone)]
@@ -205,18 +203,6 @@ pub(crate) fn serialize_failure(provider: ProviderId, error: &serde_json::Error)
         format!("the {} request could not be written as JSON: {error}", provider.display_name()),
     ));
     report
-}
-
-/// Path of a conversion option, for option errors.
-pub(crate) fn option_path(name: &str) -> Path {
-    Path::root().key("options").key(name)
-}
-
-/// A float as JSON writes it, for messages (`serde_json`'s formatter instead of `core::fmt`'s,
-/// which would add its float tables to the WebAssembly build).
-pub(crate) fn number_text(value: f64) -> String {
-    serde_json::Number::from_f64(value)
-        .map_or_else(|| "a value that is not a finite number".to_string(), |n| n.to_string())
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! in roles that take only text, who opens the conversation, same-role turns merged
 //! ([`Alternation`]), tool calls paired with tool results, tool specs, and prefills.
 
-use super::ConvertOptions;
 use super::context::Conversion;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{AgentInput, ContentBlock, Message, Role, ToolCall};
+use crate::options::ConvertOptions;
 use crate::path::Path;
 use crate::text::quote;
 
@@ -116,6 +116,14 @@ impl<'a> ToolBlocks<'a> {
 }
 
 impl Conversion<'_> {
+    /// The name of `turn`'s tool call `k`, by the provider's tool name rule.
+    pub(crate) fn call_name(&mut self, name: &str, turn: &Turn<'_, '_>, k: usize) {
+        if !(self.profile.tool_name.holds)(name) {
+            let path = turn.origin.field_path(self.base, "toolCalls").index(k).key("function").key("name");
+            self.bad_tool_name(name, path);
+        }
+    }
+
     /// A role the provider has no place for.
     pub(crate) fn role_not_supported(&mut self, turn: &Turn<'_, '_>) {
         let profile = self.profile;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::table::{Field, number, parse};
-use super::{CacheTtl, ConvertOptions, PromptCache, ResponseFormat, ToolChoice, ToolSpec};
+use super::types::{CacheTtl, ConvertOptions, PromptCache, ResponseFormat, ToolChoice, ToolSpec};
 
 pub(super) const SAMPLING: &str = "must be a number between 0 and 1";
 

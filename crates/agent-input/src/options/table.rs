@@ -5,7 +5,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use super::{Limits, Options};
+use super::types::{Limits, Options};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::Path;
 use crate::provider::ProviderId;
