@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 /// Payloads of at least this many bytes are written raw, or as splice marks (see [`Splice`]).
 const RAW_FROM: usize = 16 * 1024;
 
-/// What stands in the body, inside the payload's string, for a payload left to [`spliced`]'s
+/// What stands in the body, inside the payload's string, for a payload left to the
 /// caller: an escape `serde_json` never writes (it escapes only quotes, backslashes and control
 /// characters). Text copied raw from the request (tool arguments) could hold it; the caller
 /// counts the marks, and any extra one means converting again without a [`Splice`].
