@@ -1,4 +1,4 @@
-// The playground's first download (issue 18: at most 400 KB gzip): everything Chromium fetches
+// The playground's first download (at most 400 KB gzip): everything Chromium fetches
 // from the site until the app is interactive (the first validation shown) — the HTML, the
 // JavaScript, the CSS, the WebAssembly, whatever else the page asks for — each file counted at
 // gzip -9, as scripts/build-site and web/README.md count it. The modules loaded on demand (the
@@ -17,7 +17,7 @@ import { after, before, test } from 'node:test';
 
 import { launchBrowser, openPlayground, site, startGateway } from './support.mjs';
 
-const BUDGET = 400_000; // gzip -9 bytes (issue 18: 400 KB)
+const BUDGET = 400_000; // gzip -9 bytes
 
 let gateway;
 let browser;

@@ -1,4 +1,4 @@
-// The playground's agent input schema editor (issue 7) and provider selector (issue 6) end to end:
+// The playground's agent input schema editor and provider selector end to end:
 // a real agent-gateway serves the built site on 127.0.0.1, Debian's headless Chromium drives it.
 // Screenshots go to target/playground/.
 //
@@ -18,7 +18,7 @@ import {
   startGateway,
 } from './support.mjs';
 
-// Seed 004's schema (tests/fixtures/agent_schema.json's first cases).
+// The example schema (tests/fixtures/agent_schema.json's first cases).
 const SEED_SCHEMA = {
   type: 'object',
   required: ['topic', 'format'],
