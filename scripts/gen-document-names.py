@@ -6,7 +6,7 @@ transliteration) and the rules of docs/decisions.md
 crates/agent-input/tests/document_names.rs checks the library against the file.
 
 The first 4,000 committed names were drawn at random once (the script that drew them was not
-kept); 50 Latin names with diacritics were added for transliteration (issue 13). So
+kept); 50 Latin names with diacritics were added for transliteration. So
 by default this script keeps the names in the file and recomputes every expected name (a
 rerun must leave the file unchanged: scripts/test checks that). `--new N SEED` draws N new names
 the same way (ASCII, full-width forms, ligatures and other compatibility characters, combining

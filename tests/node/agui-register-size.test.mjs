@@ -1,5 +1,5 @@
-// Size budgets of the entries `agent-input/agui` (issue 14), `agent-input/register` (issue 16) and
-// `agent-input/response` (issue 18): each carries its own .wasm, loaded only by code that imports
+// Size budgets of the entries `agent-input/agui`, `agent-input/register` and
+// `agent-input/response`: each carries its own .wasm, loaded only by code that imports
 // the entry, built without the base entry's exports (the wasm crate's default feature `base`). The
 // budgets are the measured sizes (Node's zlib: 133,904 B, 176,171 B and 49,971 B) plus about 5%,
 // so growth is noticed (scripts/build-npm warns at the same figures).

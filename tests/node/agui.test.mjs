@@ -1,4 +1,4 @@
-// The entry `agent-input/agui` (issue 14) from the packed package: AG-UI `RunAgentInput` ⇄ the
+// The entry `agent-input/agui` from the packed package: AG-UI `RunAgentInput` ⇄ the
 // standard request, and the stream decoders fed each provider's documented stream (the core's
 // fixtures in crates/agent-input/tests/data/stream/) split anywhere. Every event and every
 // `RunAgentInput` written is checked against `@ag-ui/core`'s own zod schemas (pinned 1.0.0), and

@@ -1,4 +1,4 @@
-// The entry `agent-input/register` (issue 16) from the packed package: `planRegistration` and
+// The entry `agent-input/register` from the packed package: `planRegistration` and
 // `previewRegistration` against the same expectations as the core's tests/registration.rs and the
 // CLI's register-plan tests (crates/agent-input/tests/data/registration/: connector fields from
 // ml-commons' model providers at the commit each fixture names).

@@ -48,7 +48,7 @@ test('validateParameters reports every violation with its schema path', () => {
   assert.equal(Object.getPrototypeOf(format), Object.prototype);
 });
 
-test('formatInputs returns the seed\'s <inputs> block', () => {
+test('formatInputs returns the runner\'s <inputs> block', () => {
   const result = schemaPkg.formatInputs(
     { input: 'Create content.', parameters: { topic: 'AI Safety', format: 'summary', max_words: 200 } },
     SEED,
@@ -104,7 +104,7 @@ test('only arguments of the wrong JavaScript type throw', () => {
 });
 
 // In WebAssembly the patterns run on the JavaScript engine's own RegExp (the `u` flag): the
-// ECMA-262 dialect JSON Schema specifies, with no engine of its own in the module (issue 17).
+// ECMA-262 dialect JSON Schema specifies, with no engine of its own in the module (a smaller module).
 test('patterns are ECMA-262 regular expressions, Unicode properties and look-behind included', () => {
   const schema = {
     properties: {

@@ -1,7 +1,6 @@
-// The size budget of issue 3 (raised for issue 6's four providers and response reading, lowered
-// again by issues 12/18's cuts, raised for the request features): now issue 18's own 120 KiB,
+// The base module's size budget, 120 KiB gzip,
 // reached by wasm-opt's one-caller inlining left off and parseResponse in its own entry
-// (`agent-input/response`), with issue 17's payload splice and simd128 scan inside it. Node's zlib
+// (`agent-input/response`), with the payload splice and simd128 scan inside it. Node's zlib
 // reads about 1% more than `gzip -9` (docs/decisions.md, "npm size").
 
 import assert from 'node:assert/strict';
@@ -29,8 +28,8 @@ test('the JavaScript a browser loads is small', () => {
 });
 
 // `agent-input/schema` carries a JSON Schema validator in its own module, loaded only by those
-// who import that entry (issue 7), built without the base entry's exports. Issue 17 asked for
-// 300 KB at most: boon with its patterns on JavaScript's RegExp measures 254,629 B (Node's zlib;
+// who import that entry, built without the base entry's exports. The limit is
+// 300 KB: boon with its patterns on JavaScript's RegExp measures 254,629 B (Node's zlib;
 // 249,157 B by gzip -9); the budget (that + about 5%) keeps it from growing unnoticed.
 const SCHEMA_BUDGET = 262 * 1024;
 

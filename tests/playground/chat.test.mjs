@@ -10,7 +10,16 @@ import assert from 'node:assert/strict';
 import { createServer, request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 
-import { freePort, launchBrowser, openPlayground, settled, shot, startGateway } from './support.mjs';
+import {
+  TEXT_INPUT,
+  freePort,
+  launchBrowser,
+  openPlayground,
+  settled,
+  shot,
+  showForm,
+  startGateway,
+} from './support.mjs';
 
 let gateway;
 let browser;
@@ -22,6 +31,9 @@ let paced;
  * (the echo agent's events are all ready at once, and arrive in one network read otherwise).
  */
 async function pacedProxy(target, pauseMs) {
+  // Streams the browser closed before their end (Stop aborts the fetch), and who waits for them.
+  let aborted = 0;
+  const waiting = [];
   const server = createServer((req, res) => {
     const up = httpRequest(`${target}${req.url}`, { method: req.method, headers: req.headers }, (upRes) => {
       res.writeHead(upRes.statusCode, upRes.headers);
@@ -45,7 +57,13 @@ async function pacedProxy(target, pauseMs) {
         for (const e of events) later(() => res.write(`${e}\n\n`));
       });
       upRes.on('end', () => later(() => res.end(buffer)));
-      res.on('close', () => upRes.destroy());
+      res.on('close', () => {
+        upRes.destroy();
+        if (!res.writableEnded) {
+          aborted += 1;
+          for (const wake of waiting.splice(0)) wake();
+        }
+      });
     });
     up.on('error', () => res.destroy());
     req.pipe(up);
@@ -53,6 +71,12 @@ async function pacedProxy(target, pauseMs) {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return {
     base: `http://127.0.0.1:${server.address().port}`,
+    /** How many streams the browser has closed before their end. */
+    aborted: () => aborted,
+    /** Resolves once `n` streams have been closed by the browser before their end. */
+    async abortedAtLeast(n) {
+      while (aborted < n) await new Promise((wake) => waiting.push(wake));
+    },
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(r));
@@ -71,6 +95,14 @@ after(async () => {
   await paced?.close();
   await gateway?.stop();
 });
+
+/** Starts a new conversation and waits until the chat and the memory id are gone. */
+async function newConversation(page) {
+  await page.click('[data-testid="chat-new-conversation"]');
+  await page.waitForFunction(
+    () => !document.querySelector('[data-testid="chat-assistant"]') && !document.querySelector('[data-path="/parameters/memory_id"]'),
+  );
+}
 
 /** The event log of the assistant turn `n` (0-based) as `{type, ms, json, problem}`. */
 function eventLog(page, n) {
@@ -128,8 +160,8 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
 
   test('streaming is on by default; the answer grows chunk by chunk; the log has one RUN_STARTED first and one terminal event', async () => {
     assert.equal(await page.isChecked('[data-testid="stream-toggle"]'), true);
-    await page.click('[data-testid="form-text"]');
-    await page.fill('[data-path="/input"]', 'Hello there');
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, 'Hello there');
     await settled(page);
     const expected = await executed({ input: 'Hello there' });
     await watchAnswers(page);
@@ -165,14 +197,14 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     // The user's turn; continued in place: the memory id set, the input cleared for the next turn.
     assert.equal(await page.textContent('[data-testid="chat-user"] .said'), 'Hello there');
     assert.equal(await page.inputValue('[data-path="/parameters/memory_id"]'), started.threadId);
-    assert.equal(await page.inputValue('[data-path="/input"]'), '');
+    assert.equal(await page.inputValue(TEXT_INPUT), '');
     await page.$eval('[data-testid="event-log"]', (d) => (d.open = true));
     await shot(page, 'chat-01-streamed');
   });
 
   test('the conversation continues in place: the second turn uses the memory', async () => {
     const thread = await page.getAttribute('[data-testid="chat-assistant"]', 'data-thread');
-    await page.fill('[data-path="/input"]', 'And again?');
+    await page.fill(TEXT_INPUT, 'And again?');
     await settled(page);
     await page.click('[data-testid="execute-button"]');
     await page.waitForFunction(() => {
@@ -188,21 +220,20 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     assert.deepEqual(await page.$$eval('[data-testid="chat-user"] .said', (els) => els.map((e) => e.textContent)), ['Hello there', 'And again?']);
     await shot(page, 'chat-02-continued');
 
-    await page.click('[data-testid="chat-new-conversation"]');
-    assert.equal(await page.$$eval('[data-testid="chat-assistant"]', (els) => els.length), 0);
-    assert.equal(await page.$('[data-path="/parameters/memory_id"]'), null);
-    await page.fill('[data-path="/input"]', 'Fresh start');
+    await newConversation(page);
+    await page.fill(TEXT_INPUT, 'Fresh start');
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
     assert.notEqual(await page.getAttribute('[data-testid="chat-assistant"]', 'data-thread'), thread);
     assert.match(await page.textContent('[data-testid="chat-answer"]'), /^echo: 1 message \(user\)/);
-    await page.click('[data-testid="chat-new-conversation"]');
+    await newConversation(page);
   });
 
   test('Stop cancels mid-stream: the partial answer stays, the UI says stopped, nothing continues', async () => {
-    await page.fill('[data-path="/input"]', 'Stop me');
+    await page.fill(TEXT_INPUT, 'Stop me');
     await settled(page);
     const full = await executed({ input: 'Stop me' });
+    const abortedBefore = paced.aborted();
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="stop-button"]:not(.hidden)');
     await page.waitForSelector('[data-testid="chat-assistant"] [data-testid="event"][data-type="TEXT_MESSAGE_CONTENT"]', { state: 'attached' });
@@ -211,8 +242,8 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     assert.match(await page.textContent('[data-testid="chat-stopped"]'), /^Stopped/);
     const partial = await page.textContent('[data-testid="chat-answer"]');
     assert.ok(partial.length > 0 && partial.length < full.length && full.startsWith(partial), `${partial} / ${full}`);
-    // Nothing more arrives: the fetch was aborted.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Nothing more arrives: the fetch was aborted (the proxy sees the stream closed before its end).
+    await paced.abortedAtLeast(abortedBefore + 1);
     assert.equal(await page.textContent('[data-testid="chat-answer"]'), partial);
     const types = (await eventLog(page, 0)).map((e) => e.type);
     assert.equal(types[0], 'RUN_STARTED');
@@ -220,13 +251,13 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     assert.equal(await page.isEnabled('[data-testid="execute-button"]'), true);
     assert.ok(await page.$('[data-testid="stop-button"].hidden'));
     // A stopped turn is not continued: the input stays to send again.
-    assert.equal(await page.inputValue('[data-path="/input"]'), 'Stop me');
+    assert.equal(await page.inputValue(TEXT_INPUT), 'Stop me');
     await shot(page, 'chat-03-stopped');
-    await page.click('[data-testid="chat-new-conversation"]');
+    await newConversation(page);
   });
 
   test('a 400 before the stream shows the usual error list; no backend is shown clearly', async () => {
-    await page.fill('[data-path="/input"]', '   ');
+    await page.fill(TEXT_INPUT, '   ');
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="rejected"]');
     await page.waitForSelector('[data-testid="execute-response"][data-status="400"]');
@@ -238,18 +269,18 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
 
     const closed = await freePort();
     await page.fill('[data-testid="endpoint-input"]', `http://127.0.0.1:${closed}`);
-    await page.fill('[data-path="/input"]', 'Anyone?');
+    await page.fill(TEXT_INPUT, 'Anyone?');
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="unreachable"]');
     const text = await page.textContent('[data-testid="chat-assistant"][data-status="unreachable"] [data-testid="execute-network-error"]');
     assert.match(text, new RegExp(`Could not reach http://127.0.0.1:${closed}`));
     assert.match(text, /--cors-origin/);
     await page.fill('[data-testid="endpoint-input"]', paced.base);
-    await page.click('[data-testid="chat-new-conversation"]');
+    await newConversation(page);
   });
 
   test('images are thumbnails in the user turn; no CSP violation, no page error', async () => {
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     await page.fill('[data-path="/input/0/text"]', 'What is in this picture?');
     const png = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: 32, height: 24 } });
     await page.setInputFiles('[data-testid="file-upload"]', { name: 'tiny.png', mimeType: 'image/png', buffer: png });
@@ -257,6 +288,9 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await settled(page);
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    // Shown finished, the conversation is continued already (here the body ends a pace after
+    // RUN_FINISHED; continued only then, New conversation in between left the image behind).
+    assert.ok(await page.$('[data-path="/parameters/memory_id"]'), 'not continued at RUN_FINISHED');
     const thumb = await page.$eval('[data-testid="chat-thumbnail"] img', (img) => ({ src: img.src, width: img.naturalWidth, alt: img.alt }));
     assert.ok(thumb.src.startsWith('blob:') || thumb.src.startsWith('data:image/png'), thumb.src);
     assert.equal(thumb.width, 32, 'the thumbnail loaded');
@@ -265,13 +299,13 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await shot(page, 'chat-05-image');
     assert.deepEqual(await page.evaluate(() => window.__csp), []);
     assert.deepEqual(seen.errors, []);
-    await page.click('[data-testid="chat-new-conversation"]');
+    await newConversation(page);
   });
 
   test('streaming off: the _execute path as before', async () => {
     await page.uncheck('[data-testid="stream-toggle"]');
-    await page.click('[data-testid="form-text"]');
-    await page.fill('[data-path="/input"]', 'Not streamed');
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, 'Not streamed');
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
     assert.match(await page.textContent('[data-testid="execute-answer"]'), /^echo: 1 message \(user\)/);

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
-import { checkShownBody, settingsFields, settled, startPlayground } from './support.mjs';
+import { checkShownBody, settingsFields, settled, showForm, startPlayground } from './support.mjs';
 
 const PROVIDER = 'bedrock-converse'; // the selector's default, used for the validation runs
 
@@ -24,7 +24,7 @@ let page;
 before(async () => {
   playground = await startPlayground();
   ({ page } = playground);
-  await page.click('[data-testid="form-json"]');
+  await showForm(page, 'json');
   await page.$eval('.settings', (d) => (d.open = true));
   providers = await page.$$eval('[data-testid="provider-select"] option', (os) => os.map((o) => o.value));
 });
@@ -96,8 +96,7 @@ function runBatch(batch) {
       setField('[data-testid="schema-toggle"]', schema !== null);
       if (schema !== null) {
         await schemaReady();
-        // The load starts an analysis of its own: let the page show it, then count from there.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        // The load counts an edit of its own (before it shows as ready): count from there.
         rev0 = Number(app.dataset.rev);
       }
       setField('[data-testid="system-prompt"]', settings.system);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { artifacts, launchBrowser, openPlayground, settled, site, startGateway } from './support.mjs';
+import { artifacts, launchBrowser, openPlayground, settled, showForm, site, startGateway } from './support.mjs';
 
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 60);
 const IMAGE_BYTES = 5 * 1024 * 1024;
@@ -67,6 +67,7 @@ async function typeLatency(page, selector) {
   for (let i = 0; i < KEYSTROKES; i++) {
     await page.keyboard.type(String.fromCharCode(97 + (i % 26)));
     await page.waitForFunction((n) => window.__lat.length > n, i, { polling: 10 });
+    // Typing cadence, not a wait for the page: a person types a key every 50 ms or more.
     await page.waitForTimeout(50);
   }
   return {
@@ -107,16 +108,16 @@ try {
     await page.selectOption('[data-testid="provider-select"]', provider);
     const row = {};
     for (const [name, body] of Object.entries(bodies)) {
-      await page.click('[data-testid="form-json"]');
+      await showForm(page, 'json');
       await page.$eval('[data-testid="json-editor"]', (el, t) => {
         el.value = t;
         el.dispatchEvent(new Event('input', { bubbles: true }));
       }, JSON.stringify(body, null, 2));
       await settled(page);
-      await page.click('[data-testid="form-blocks"]');
+      await showForm(page, 'blocks');
       await settled(page);
       const form = await typeLatency(page, '[data-path="/input/0/text"]');
-      await page.click('[data-testid="form-json"]');
+      await showForm(page, 'json');
       await settled(page);
       // Put the caret inside the text block's string.
       await page.$eval('[data-testid="json-editor"]', (el) => {

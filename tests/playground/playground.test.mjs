@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
+  TEXT_INPUT,
+  copied,
   diagnostics,
   freePort,
   launchBrowser,
@@ -18,6 +20,7 @@ import {
   setJson,
   settled,
   shot,
+  showForm,
   startGateway,
 } from './support.mjs';
 
@@ -52,7 +55,7 @@ async function register(body) {
 const summary = () => page.textContent('[data-testid="validation-summary"]');
 const converse = async () => JSON.parse(await page.textContent('[data-testid="converse-output"]'));
 const jsonBody = async () => {
-  await page.click('[data-testid="form-json"]');
+  await showForm(page, 'json');
   return JSON.parse(await page.inputValue('[data-testid="json-editor"]'));
 };
 
@@ -89,35 +92,35 @@ describe('the playground', () => {
     const sources = files.map((f) => readFileSync(join(src, f), 'utf8'));
     assert.ok(sources.every((text) => !/inner_html|set_inner_html|insertAdjacentHTML/.test(text)));
     const markup = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
-    await page.click('[data-testid="form-text"]');
-    await page.fill('[data-path="/input"]', markup);
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, markup);
     await settled(page);
     await setJson(page, JSON.stringify({ input: [{ type: markup, text: markup }] }));
     assert.ok((await page.textContent('[data-testid="validation-errors"]')).includes('<img src=x'));
     assert.equal(await page.$('img[src="x"]'), null);
     assert.equal(await page.evaluate(() => window.__xss), undefined);
     await setJson(page, '{"input": "Hello"}');
-    await page.click('[data-testid="form-text"]');
+    await showForm(page, 'text');
   });
 
   test('1. text input, switching forms without losing content', async () => {
-    await page.click('[data-testid="form-text"]');
-    await page.fill('[data-path="/input"]', 'What is in this picture?');
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, 'What is in this picture?');
     await settled(page);
     assert.equal((await converse()).messages[0].content[0].text, 'What is in this picture?');
-    await page.click('[data-testid="form-messages"]');
+    await showForm(page, 'messages');
     assert.equal(await page.inputValue('[data-path="/input/0/content/0/text"]'), 'What is in this picture?');
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     assert.equal(await page.inputValue('[data-path="/input/0/text"]'), 'What is in this picture?');
-    await page.click('[data-testid="form-legacy"]');
+    await showForm(page, 'legacy');
     assert.equal(await page.inputValue('[data-path="/parameters/question"]'), 'What is in this picture?');
     assert.deepEqual(await jsonBody(), { parameters: { question: 'What is in this picture?' } });
-    await page.click('[data-testid="form-text"]');
+    await showForm(page, 'text');
     assert.deepEqual(await jsonBody(), { input: 'What is in this picture?' });
   });
 
   test('1. content blocks: a real PNG upload, JPEG and PDF files, drag and drop, paste, reorder, remove', async () => {
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     await page.setInputFiles('[data-testid="image-upload"]', { name: 'shot.png', mimeType: 'image/png', buffer: files.png });
     await page.waitForSelector('[data-path="/input/1/source/data"]');
     await settled(page);
@@ -132,10 +135,10 @@ describe('the playground', () => {
     const shown = body.messages[0].content[1].image.source.bytes;
     assert.ok(expected.length <= 256 || shown === `${expected.slice(0, 48)}… [${expected.length} base64 characters]`, shown);
     assert.equal((await jsonBody()).input[1].source.data, expected);
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
 
     // A JPEG (by MIME type "application/octet-stream": the bytes decide) and a PDF through the
-    // general file input: document names are made acceptable to Bedrock.
+    // general file input: document names as the Bedrock converter makes them.
     await page.setInputFiles('[data-testid="file-upload"]', [
       { name: 'photo', mimeType: 'application/octet-stream', buffer: files.jpeg },
       { name: 'Q3 report_final.pdf', mimeType: 'application/pdf', buffer: files.pdf },
@@ -144,7 +147,7 @@ describe('the playground', () => {
     await settled(page);
     assert.equal(await page.inputValue('[data-path="/input/2/source/format"]'), 'jpeg');
     assert.equal(await page.inputValue('[data-path="/input/3/source/format"]'), 'pdf');
-    assert.equal(await page.inputValue('[data-path="/input/3/name"]'), 'Q3 report-final');
+    assert.equal(await page.inputValue('[data-path="/input/3/name"]'), 'Q3 report final');
 
     // Drag and drop onto the page.
     const dropped = await page.evaluateHandle((bytes) => {
@@ -171,14 +174,14 @@ describe('the playground', () => {
     await settled(page);
     body = await jsonBody();
     assert.deepEqual(body.input.map((b) => b.source?.format ?? b.type), ['text', 'png', 'jpeg', 'pdf', 'jpeg', 'png']);
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     for (const n of [6, 5, 4, 3, 2]) await page.click(`[aria-label="Remove block ${n}"]`);
     await settled(page);
     assert.deepEqual((await jsonBody()).input, [{ type: 'text', text: 'What is in this picture?' }]);
   });
 
   test('1. URL sources are accepted as https/http/s3 and never loaded', async () => {
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     await page.click('text=+ Image');
     const url = 'https://images.invalid/cat.png';
     await page.fill('[data-path="/input/1/source/data"]', url);
@@ -198,7 +201,7 @@ describe('the playground', () => {
   });
 
   test('1. messages: roles, custom roles, tool calls and toolCallId, reorder', async () => {
-    await page.click('[data-testid="form-messages"]');
+    await showForm(page, 'messages');
     await page.click('text=+ Assistant');
     await page.click('text=+ Tool call');
     await page.fill('[data-path="/input/1/toolCalls/0/id"]', 'call-1');
@@ -231,7 +234,7 @@ describe('the playground', () => {
     await settled(page);
     assert.match(await summary(), /^Valid · MESSAGES/);
     assert.equal((await jsonBody()).input[2].role, 'critic');
-    await page.click('[data-testid="form-messages"]');
+    await showForm(page, 'messages');
     await page.fill('[data-testid="tools"]', '');
     await page.click('[data-testid="example-select"]');
     await page.selectOption('[data-testid="example-select"]', { label: 'Text' });
@@ -249,25 +252,25 @@ describe('the playground', () => {
     // A body no form can show stays in the JSON editor, whole.
     await setJson(page, '{"input": 42}');
     await page.click('[data-testid="form-text"]');
-    assert.match(await page.textContent('[data-testid="notice"]'), /Cannot switch to Text/);
+    await page.locator('[data-testid="notice"]', { hasText: 'Cannot switch to Text' }).waitFor();
     assert.deepEqual(JSON.parse(await page.inputValue('[data-testid="json-editor"]')), { input: 42 });
     await setJson(page, '{\n  "input": [\n    {"type": "text", "text": "from JSON"},\n  ]\n}');
     // Switching away from broken JSON is refused, with the reason.
     await page.click('[data-testid="form-blocks"]');
-    assert.match(await page.textContent('[data-testid="notice"]'), /Fix the JSON first/);
+    await page.locator('[data-testid="notice"]', { hasText: 'Fix the JSON first' }).waitFor();
     await setJson(page, '{"input": [{"type": "text", "text": "from JSON"}], "parameters": {"memory_id": "m-1"}}');
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     assert.equal(await page.inputValue('[data-path="/input/0/text"]'), 'from JSON');
     assert.equal(await page.inputValue('[data-path="/parameters/memory_id"]'), 'm-1');
     await page.fill('[data-path="/input/0/text"]', 'edited in the form');
     assert.deepEqual(await jsonBody(), { input: [{ type: 'text', text: 'edited in the form' }], parameters: { memory_id: 'm-1' } });
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     await page.click('[aria-label="Remove parameter memory_id"]');
     assert.deepEqual(await jsonBody(), { input: [{ type: 'text', text: 'edited in the form' }] });
   });
 
   test('1. legacy parameters.question and other parameters', async () => {
-    await page.click('[data-testid="form-legacy"]');
+    await showForm(page, 'legacy');
     await page.fill('[data-path="/parameters/question"]', 'legacy?');
     await page.$eval('.parameters', (d) => (d.open = true));
     await page.fill('#new-parameter', 'verbose');
@@ -291,7 +294,7 @@ describe('the playground', () => {
         ],
       }),
     );
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     await settled(page);
     const errors = await diagnostics(page);
     assert.deepEqual(
@@ -325,18 +328,14 @@ describe('the playground', () => {
     assert.deepEqual(body.system, [{ text: 'Be brief.' }]);
     assert.deepEqual(body.inferenceConfig, { maxTokens: 512, temperature: 0.2, stopSequences: ['END'] });
     assert.match(body.messages[0].content[1].image.source.bytes, /… \[400000 base64 characters\]$/);
-    await page.click('[data-testid="copy-body"]');
-    await page.waitForFunction(() => /Copied/.test(document.querySelector('.output ~ .actions, .actions')?.textContent ?? ''));
-    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
-    assert.equal(copied.messages[0].content[1].image.source.bytes, big.toString('base64'));
+    const whole = JSON.parse(await copied(page, '[data-testid="copy-body"]'));
+    assert.equal(whole.messages[0].content[1].image.source.bytes, big.toString('base64'));
     // Back in the JSON editor the payload is a placeholder; the body keeps it whole.
-    await page.click('[data-testid="form-blocks"]');
-    await page.click('[data-testid="form-json"]');
+    await showForm(page, 'blocks');
+    await showForm(page, 'json');
     const editor = await page.inputValue('[data-testid="json-editor"]');
     assert.ok(editor.length < 2000 && editor.includes('⟪media 1: '), editor.slice(0, 400));
-    await page.click('[data-testid="copy-body"]');
-    await page.waitForFunction(() => /Copied/.test(document.body.textContent));
-    const again = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+    const again = JSON.parse(await copied(page, '[data-testid="copy-body"]'));
     assert.equal(again.messages[0].content[1].image.source.bytes, big.toString('base64'));
     await page.fill('#temperature', 'hot');
     await settled(page);
@@ -349,16 +348,14 @@ describe('the playground', () => {
   test('3. Copy as curl: the execute request, credentials never inline', async () => {
     // These tests take the non-streaming path (_execute); chat.test.mjs covers streaming.
     await page.uncheck('[data-testid="stream-toggle"]');
-    await page.click('[data-testid="copy-curl"]');
-    await page.waitForFunction(() => /curl/.test(document.body.textContent));
-    const curl = await page.evaluate(() => navigator.clipboard.readText());
+    const curl = await copied(page, '[data-testid="copy-curl"]');
     assert.ok(curl.startsWith(`curl -sS -X POST '${gateway.base}/_plugins/_ml/agents/echo/_execute'`), curl);
     assert.match(curl, /\n\{"input": ?"Hello"\}\nJSON\n$/);
   });
 
   test('4. execute round trip and memory_id continuation', async () => {
-    await page.click('[data-testid="form-text"]');
-    await page.fill('[data-path="/input"]', 'Hello there');
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, 'Hello there');
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
     assert.match(await page.textContent('[data-testid="execute-answer"]'), /^echo: 1 message \(user\)/);
@@ -368,23 +365,23 @@ describe('the playground', () => {
     await shot(page, '07-execute');
     await page.click('[data-testid="continue-button"]');
     assert.equal(await page.inputValue('[data-path="/parameters/memory_id"]'), memoryId);
-    await page.fill('[data-path="/input"]', 'And again?');
+    await page.fill(TEXT_INPUT, 'And again?');
     await page.click('[data-testid="execute-button"]');
     await page.waitForFunction(() => /3 messages/.test(document.querySelector('[data-testid="execute-answer"]')?.textContent ?? ''));
     assert.equal(await page.textContent('[data-testid="execute-memory-id"]'), memoryId);
     await page.click('[data-testid="new-conversation"]');
-    assert.equal(await page.$('[data-path="/parameters/memory_id"]'), null);
+    await page.waitForSelector('[data-path="/parameters/memory_id"]', { state: 'detached' });
   });
 
   test('4. a 4xx shows its error list', async () => {
-    await page.fill('[data-path="/input"]', '   ');
+    await page.fill(TEXT_INPUT, '   ');
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="execute-response"][data-status="400"]');
     const errors = await diagnostics(page, 'execute-error');
     assert.ok(errors.length >= 1);
     assert.equal(errors[0].path, '/input');
     await shot(page, '08-execute-400');
-    await page.fill('[data-path="/input"]', 'Hello');
+    await page.fill(TEXT_INPUT, 'Hello');
   });
 
   test('4. a network failure and the CORS hint', async () => {
@@ -418,9 +415,9 @@ describe('the playground', () => {
       await page.click('[data-testid="share-button"]');
       const link = await page.inputValue('[data-testid="share-link"]');
       assert.ok(!link.includes(token) && !Buffer.from(link.split('#share=')[1], 'base64url').toString().includes(token));
-      await page.click('[data-testid="copy-curl"]');
-      await page.waitForFunction(() => /AGENT_TOKEN/.test(document.body.textContent));
-      assert.ok(!(await page.evaluate(() => navigator.clipboard.readText())).includes(token));
+      const curl = await copied(page, '[data-testid="copy-curl"]');
+      assert.match(curl, /AGENT_TOKEN/);
+      assert.ok(!curl.includes(token));
       await page.check('[data-testid="remember-secret"]');
       stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
       assert.ok(stored.includes(token), 'remember keeps the token');
@@ -472,7 +469,7 @@ describe('the playground', () => {
   });
 
   test('6. labelled controls, keyboard use, and a phone-width layout', async () => {
-    await page.click('[data-testid="form-blocks"]');
+    await showForm(page, 'blocks');
     const unlabelled = await page.$$eval('input, select, textarea', (els) =>
       els
         .filter((el) => el.type !== 'hidden' && !el.labels?.length && !el.getAttribute('aria-label'))

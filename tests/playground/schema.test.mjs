@@ -1,4 +1,4 @@
-// The playground's agent input schema editor (issue 7) and provider selector (issue 6) end to end:
+// The playground's agent input schema editor and provider selector end to end:
 // a real agent-gateway serves the built site on 127.0.0.1, Debian's headless Chromium drives it.
 // Screenshots go to target/playground/.
 //
@@ -7,9 +7,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { diagnostics, launchBrowser, openPlayground, setJson, settled, shot, startGateway } from './support.mjs';
+import {
+  diagnostics,
+  launchBrowser,
+  openPlayground,
+  setJson,
+  settled,
+  shot,
+  showForm,
+  startGateway,
+} from './support.mjs';
 
-// Seed 004's schema (tests/fixtures/agent_schema.json's first cases).
+// The example schema (tests/fixtures/agent_schema.json's first cases).
 const SEED_SCHEMA = {
   type: 'object',
   required: ['topic', 'format'],
@@ -67,11 +76,9 @@ describe('the schema editor', () => {
 
     await setSchema(page, '{"properties": {"max_words": {"type": "integr"}}, "required": "topic"}');
     await page.click('[data-testid="schema-prettify"]');
+    const pretty = '{\n  "properties": {\n    "max_words": {\n      "type": "integr"\n    }\n  },\n  "required": "topic"\n}';
+    await page.waitForFunction((text) => document.querySelector('[data-testid="schema-editor"]').value === text, pretty);
     await settled(page);
-    assert.equal(
-      await page.inputValue('[data-testid="schema-editor"]'),
-      '{\n  "properties": {\n    "max_words": {\n      "type": "integr"\n    }\n  },\n  "required": "topic"\n}',
-    );
     const problems = await diagnostics(page, 'schema-problem');
     assert.deepEqual(problems.map((p) => `${p.code} ${p.path}`).sort(), ['invalid_schema /properties/max_words/type', 'invalid_schema /required']);
     assert.equal(await page.$eval('[data-testid="validation-summary"]', (el) => el.dataset.valid), 'false');
@@ -80,7 +87,7 @@ describe('the schema editor', () => {
 
   test('a form generated from the schema edits the parameters, with live violations and the formatted prompt', async () => {
     await setJson(page, JSON.stringify({ input: 'Create content about this topic.' }));
-    await page.click('[data-testid="form-text"]');
+    await showForm(page, 'text');
     await setSchema(page, JSON.stringify(SEED_SCHEMA));
     await page.click('[data-testid="schema-prettify"]');
     await settled(page);
@@ -125,17 +132,17 @@ describe('the schema editor', () => {
     await shot(page, 'schema-03-valid');
 
     // Two-way with the JSON editor.
-    await page.click('[data-testid="form-json"]');
+    await showForm(page, 'json');
     const body = JSON.parse(await page.inputValue('[data-testid="json-editor"]'));
     assert.deepEqual(body.parameters, { topic: 'AI Safety', format: 'summary', max_words: 200, audience: ['engineers', 'managers'] });
     body.parameters.format = 'essay';
     body.parameters.draft = true;
     await setJson(page, JSON.stringify(body));
-    await page.click('[data-testid="form-text"]');
+    await showForm(page, 'text');
     assert.equal(await page.inputValue('[data-name="format"]'), '"essay"');
     assert.equal(await page.inputValue('[data-name="draft"]'), 'true');
     // A parameter the schema does not define stays in the parameters editor, and is a violation.
-    await page.click('[data-testid="form-json"]');
+    await showForm(page, 'json');
     body.parameters.tone = 'dry';
     await setJson(page, JSON.stringify(body));
     errors = await diagnostics(page);
@@ -143,7 +150,7 @@ describe('the schema editor', () => {
     assert.equal(await page.$('[data-testid="formatted-prompt"]'), null);
     delete body.parameters.tone;
     await setJson(page, JSON.stringify(body));
-    await page.click('[data-testid="form-text"]');
+    await showForm(page, 'text');
   });
 
   test('execute: the gateway checks the agent parameters_schema (400 with its list, then 200)', async () => {

@@ -41,17 +41,26 @@ export async function launchBrowser() {
 
 /**
  * Opens the playground in a fresh context. Collects console messages, page errors, CSP
- * violations and every requested URL, for the security checks.
+ * violations and every requested URL (and those whose answer was read whole), for the security
+ * checks.
  */
 export async function openPlayground(browser, base, { width = 1280, height = 900, path = '/' } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = await context.newPage();
-  const seen = { console: [], errors: [], requests: [] };
+  const seen = { console: [], errors: [], requests: [], finished: [] };
   page.on('console', (m) => seen.console.push(m.text()));
   page.on('pageerror', (e) => seen.errors.push(String(e)));
   page.on('request', (r) => seen.requests.push(r.url()));
+  page.on('requestfinished', (r) => seen.finished.push(r.url()));
   await page.addInitScript(() => {
+    // Counts what the page has written to the clipboard (`copied` waits for the next write).
+    window.__copies = 0;
+    const clipboard = navigator.clipboard;
+    const write = clipboard.writeText.bind(clipboard);
+    clipboard.writeText = (text) => write(text).then(() => {
+      window.__copies += 1;
+    });
     window.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) =>
       window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
@@ -105,9 +114,33 @@ export function diagnostics(page, testid = 'validation-error') {
   );
 }
 
+/**
+ * Chooses an editor tab (`text`, `blocks`, `messages`, `legacy`, `json`) and waits until the
+ * chosen editor is the one shown: fields of the form left behind (the content blocks list and
+ * the text field both carry `/input`) are gone by then. A switch the playground refuses times out.
+ */
+export async function showForm(page, id) {
+  await page.click(`[data-testid="form-${id}"]`);
+  await page.waitForSelector(id === 'json' ? '.json-area:not(.hidden)' : `.form-area:not(.hidden) .form[data-form="${id}"]`);
+}
+
+/** The text form's input field (the content blocks and messages lists carry `/input` too). */
+export const TEXT_INPUT = '.form[data-form="text"] [data-path="/input"]';
+
+/**
+ * Clicks a copy button and returns the clipboard's text once the page has written it (the
+ * clipboard may hold an earlier copy until then).
+ */
+export async function copied(page, selector) {
+  const before = await page.evaluate(() => window.__copies);
+  await page.click(selector);
+  await page.waitForFunction((n) => window.__copies > n, before);
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
 /** Replaces the JSON editor's text the way typing does (an input event). */
 export async function setJson(page, text) {
-  await page.click('[data-testid="form-json"]');
+  await showForm(page, 'json');
   await page.$eval(
     '[data-testid="json-editor"]',
     (el, value) => {

@@ -16,7 +16,17 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { checkDiagnostics, loadAll, subject } from '../node/support.mjs';
-import { SHORTEN_KEEP, checkShownBody, repo, setJson, settingsFields, settled, shot, startPlayground } from './support.mjs';
+import {
+  SHORTEN_KEEP,
+  checkShownBody,
+  copied,
+  repo,
+  setJson,
+  settingsFields,
+  settled,
+  shot,
+  startPlayground,
+} from './support.mjs';
 
 let playground;
 let page;
@@ -205,8 +215,13 @@ describe('deploy to OpenSearch', () => {
       await openDeploy();
       await setDeploy('[data-testid="deploy-version"]', fixture.version);
       await setDeploy('[data-testid="deploy-body"]', JSON.stringify(fixture.registration, null, 2));
-      await page.waitForSelector('[data-testid="deploy-step"]');
-      assert.equal(await page.getAttribute('[data-testid="deploy-status"]', 'data-api'), fixture.expect.api);
+      // The plan shown is this fixture's (the one before stays until the new one is made).
+      await page.waitForFunction(
+        ({ api, steps }) =>
+          document.querySelector('[data-testid="deploy-status"]')?.dataset.api === api &&
+          document.querySelectorAll('[data-testid="deploy-step"]').length === steps,
+        { api: fixture.expect.api, steps: fixture.expect.steps.length },
+      );
       const steps = await shownSteps();
       assert.deepEqual(
         steps,
@@ -218,8 +233,7 @@ describe('deploy to OpenSearch', () => {
       assert.deepEqual(out, []);
 
       // Dev Tools console text: each call as `METHOD path` and its body, the ids to paste named.
-      await page.click('[data-testid="deploy-copy-console"]');
-      const console = await page.evaluate(() => navigator.clipboard.readText());
+      const console = await copied(page, '[data-testid="deploy-copy-console"]');
       const blocks = console.split(/\n(?=(?:POST|PUT) )/).slice(1);
       assert.equal(blocks.length, fixture.expect.steps.length, console);
       fixture.expect.steps.forEach((step, i) => {
@@ -234,8 +248,7 @@ describe('deploy to OpenSearch', () => {
       }
 
       // The curl script, run against a stub cluster: the calls arrive in order with the ids threaded.
-      await page.click('[data-testid="deploy-copy-curl"]');
-      const script = await page.evaluate(() => navigator.clipboard.readText());
+      const script = await copied(page, '[data-testid="deploy-copy-curl"]');
       assert.equal(script, await page.textContent('[data-testid="deploy-curl"]'));
       const cluster = await stubCluster();
       try {
@@ -283,7 +296,7 @@ describe('deploy to OpenSearch', () => {
     assert.ok(errors.includes('missing_field /type'), errors.join(', '));
     assert.ok(errors.includes('invalid_parameter /model/model_provider'), errors.join(', '));
     await page.click('[data-testid="deploy-copy-curl"]');
-    assert.match(await page.textContent('.deploy [role="status"]'), /Nothing to copy/);
+    await page.locator('.deploy [role="status"]', { hasText: 'Nothing to copy' }).waitFor();
 
     // ml-commons' model block has no Anthropic provider.
     await page.click('[data-testid="deploy-rebuild"]');

@@ -8,6 +8,8 @@ use std::time::Duration;
 use clap::Parser;
 use serde::Deserialize;
 
+use crate::allowlist::Allowlist;
+
 /// The command line. Every option can also come from the environment or the TOML file.
 #[derive(Debug, Default, Parser)]
 #[command(
@@ -147,63 +149,6 @@ struct File {
     upstream_password: Option<String>,
     upstream_token: Option<String>,
     upstream_ca: Option<PathBuf>,
-}
-
-/// Hosts (https) and origins (http) whose URL sources may be fetched (`--fetch-allow`; used by
-/// [`crate::fetch`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Allowlist {
-    hosts: Vec<String>,
-    http_origins: Vec<(String, u16)>,
-}
-
-impl Allowlist {
-    /// Reads `--fetch-allow` entries.
-    ///
-    /// # Errors
-    /// An entry that is neither a host name nor an `http://host:port` origin.
-    pub fn parse(entries: &[String]) -> Result<Self, String> {
-        let mut allow = Self::default();
-        for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {
-            if let Some(origin) = entry.strip_prefix("http://") {
-                let url = reqwest::Url::parse(entry).map_err(|e| format!("--fetch-allow {entry}: {e}"))?;
-                let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
-                    return Err(format!("--fetch-allow {entry}: an http entry must be http://host:port"));
-                };
-                if origin.trim_end_matches('/').contains('/') {
-                    return Err(format!("--fetch-allow {entry}: an http entry is an origin, without a path"));
-                }
-                allow.http_origins.push((host.to_ascii_lowercase(), port));
-            } else if entry.contains(['/', ':', '@', ' ', '*']) {
-                return Err(format!(
-                    "--fetch-allow {entry}: give a host name (images.example.com) or an http://host:port origin"
-                ));
-            } else {
-                allow.hosts.push(entry.trim_end_matches('.').to_ascii_lowercase());
-            }
-        }
-        Ok(allow)
-    }
-
-    /// Whether nothing is allowed.
-    pub fn is_empty(&self) -> bool {
-        self.hosts.is_empty() && self.http_origins.is_empty()
-    }
-
-    /// Whether `url` may be fetched.
-    pub fn allows(&self, url: &reqwest::Url) -> bool {
-        let Some(host) = url.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase()) else {
-            return false;
-        };
-        if !url.username().is_empty() || url.password().is_some() {
-            return false;
-        }
-        match url.scheme() {
-            "https" => self.hosts.contains(&host),
-            "http" => url.port_or_known_default().is_some_and(|port| self.http_origins.contains(&(host, port))),
-            _ => false,
-        }
-    }
 }
 
 /// How callers must authenticate to the gateway's own API.

@@ -283,7 +283,7 @@ fn prepare(
     let document = validate::parse(text, &limits).map_err(ApiError::invalid)?;
     let mut validation = validate::validate_request(&document, &validation_options);
     if schema.is_some() {
-        validation = validation.with_prompt_as_input(); // seed 004's prompt-only request
+        validation = validation.with_prompt_as_input(); // the prompt-only request
     }
     let (mut request, report) = validation.into_result().map_err(ApiError::invalid)?;
     if let Some(schema) = schema {

@@ -8,11 +8,13 @@
 //! With `--upstream URL` the agent API is validated here and forwarded to an `OpenSearch` cluster
 //! ([`upstream`]) instead.
 //!
-//! Layers, each importing only those below it: [`config`] and [`error`]; [`store`], [`sigv4`],
-//! [`schema`] and [`history`]; [`provider`], [`fetch`] and [`upstream`]; [`state`]; the pipeline
+//! Layers, each importing only those below it: [`allowlist`] and [`error`]; [`config`],
+//! [`store`], [`sigv4`], [`schema`] and [`history`]; [`provider`] (whose clients share only its
+//! `client` module, never each other); [`fetch`] and [`upstream`]; [`state`]; the pipeline
 //! ([`execute`], and [`streaming`] for `_execute/stream`); the HTTP handlers ([`api`]); the router
-//! ([`app`]) and the server (here).
+//! ([`app`]) and the server (here). `tests/module_graph.rs` fails on any import circle.
 
+pub mod allowlist;
 pub mod api;
 pub mod app;
 pub mod config;

@@ -1,4 +1,4 @@
-//! Agent input schemas (contract §8, seed 004): an agent's `parameters_schema`, checked at
+//! Agent input schemas (contract §8): an agent's `parameters_schema`, checked at
 //! registration, validates each `_execute`'s parameters; the `<inputs>` block of the parameters
 //! enters the conversation as the user's text (docs/decisions.md, "agent-gateway").
 
@@ -8,7 +8,7 @@ use agent_input::schema::Schema;
 use agent_input::{AgentInput, ContentBlock, Diagnostic, ExecuteRequest, Message, Path, Report, Role};
 use serde_json::Value;
 
-/// A registration's `parameters_schema`: absent or `null` is none (seed 004: `null` means not
+/// A registration's `parameters_schema`: absent or `null` is none (`null` means not
 /// configured); anything else must be a usable JSON Schema, its problems reported under
 /// `/parameters_schema`.
 ///
@@ -27,13 +27,13 @@ pub fn registered(value: Option<&Value>) -> Result<Option<Value>, Report> {
 /// Validates the request's parameters against the agent's schema and writes the `<inputs>` block
 /// into the new user input (`input_type` stays what the request sent):
 /// - a prompt taken from text input (or the legacy `parameters.question`) becomes the formatted
-///   prompt, exactly as seed 004's runner sends it;
+///   prompt, exactly as the autonomous-agent runner sends it;
 /// - a prompt taken from content blocks or messages stays where it is, and the `<inputs>` block is
 ///   a text block put before the first block of the user turn (before the blocks; for messages,
 ///   at the start of the last message if it is the user's, else in a user message after it);
 /// - a `parameters.prompt` is user text the input does not hold: the whole formatted prompt is put
 ///   in a text block the same way (for text input, before the text);
-/// - seed 004's prompt-only request (`{"parameters": {"prompt": ...}}`, no `input`): the
+/// - the prompt-only request (`{"parameters": {"prompt": ...}}`, no `input`): the
 ///   formatted prompt is the text input.
 ///
 /// # Errors
@@ -57,7 +57,7 @@ pub fn apply(request: &mut ExecuteRequest<'_>, schema: &Value) -> Result<(), Rep
     };
     match &mut request.input {
         AgentInput::Text(input) if !prompt_given => {
-            // The block, a blank line, the prompt: the seed's formatted prompt itself.
+            // The block, a blank line, the prompt: the formatted prompt itself.
             *input = Cow::Owned(format!("{text}\n{input}"));
         }
         AgentInput::Text(input) => {

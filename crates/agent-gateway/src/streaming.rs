@@ -21,7 +21,7 @@ use agent_input::agui::events::{Event, RunEvents};
 use agent_input::agui::{self, AgUiRun};
 use agent_input::response::ProviderResponse;
 use agent_input::stream::{Decoder, StreamEvent};
-use agent_input::{Code, Diagnostic, Message, Path, Segment, validate};
+use agent_input::{Code, Diagnostic, Path, validate};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
@@ -46,14 +46,14 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// # Errors
 /// Everything [`execute::begin`] refuses, and AG-UI input problems with paths into the AG-UI body.
 pub async fn respond(state: &AppState, agent_id: String, body: Vec<u8>) -> Result<Response, ApiError> {
-    let (input, run_id, offset) = match read_agui(&body, state.config.max_body_bytes)? {
+    let (input, run_id, thread_turn) = match read_agui(&body, state.config.max_body_bytes)? {
         Some(run) => agui_turn(state, run).await?,
         None => (TurnInput::standard(body), new_id(), None),
     };
     let turn = execute::begin(state, agent_id, input).await.map_err(|mut error| {
-        if let Some(offset) = offset {
+        if let Some(thread_turn) = &thread_turn {
             error.details =
-                error.details.into_iter().map(|d| Diagnostic { path: to_messages(&d.path, offset), ..d }).collect();
+                error.details.into_iter().map(|d| Diagnostic { path: thread_turn.agui_path(&d.path), ..d }).collect();
         }
         error
     })?;
@@ -109,12 +109,9 @@ fn array_marker(raw: &RawValue) -> Value {
     if raw.get().trim_start().starts_with('[') { Value::Array(Vec::new()) } else { Value::Null }
 }
 
-/// The turn an AG-UI run asks for: its `threadId` is the memory. A client such as `HttpAgent`
-/// sends the whole conversation every time; the memory already holds what came before, so when
-/// the thread exists only the messages after the last assistant message are new. An unknown
-/// thread starts a memory under its id with every message.
-async fn agui_turn(state: &AppState, run: AgUiRun) -> Result<(TurnInput, String, Option<usize>), ApiError> {
-    let messages: Vec<Message<'static>> = run.input.map(agent_input::AgentInput::into_messages).unwrap_or_default();
+/// The turn an AG-UI run asks for: its `threadId` is the memory, which an unknown thread starts
+/// under its id; [`AgUiRun::turn`] tells which of its messages are new to the thread.
+async fn agui_turn(state: &AppState, run: AgUiRun) -> Result<(TurnInput, String, Option<agui::Turn>), ApiError> {
     let thread = run.thread_id.clone();
     let known = state
         .store
@@ -122,41 +119,11 @@ async fn agui_turn(state: &AppState, run: AgUiRun) -> Result<(TurnInput, String,
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?
         .is_some();
-    let offset =
-        if known { messages.iter().rposition(|m| m.role.as_str() == "assistant").map_or(0, |i| i + 1) } else { 0 };
-    let new = &messages[offset..];
-    if new.is_empty() {
-        let why = if messages.is_empty() {
-            "messages is empty: send at least one message to answer"
-        } else {
-            "no message follows the last assistant message: the thread's memory already holds the conversation, \
-             so there is nothing new to answer"
-        };
-        return Err(ApiError::invalid_one(Diagnostic::new(Code::EmptyField, Path::root().key("messages"), why)));
-    }
-    let body = json!({"input": new, "parameters": {"memory_id": run.thread_id}});
-    let body =
-        serde_json::to_vec(&body).map_err(|e| ApiError::internal(format!("the input could not be written: {e}")))?;
-    Ok((TurnInput { body, create_memory: true, tools: run.tools }, run.run_id, Some(offset)))
-}
-
-/// `/input/<i>/...` of the standard request built from an AG-UI body → `/messages/<offset+i>/...`.
-fn to_messages(path: &Path, offset: usize) -> Path {
-    let segments = path.segments();
-    match segments {
-        [Segment::Key(input), Segment::Index(i), rest @ ..] if &**input == "input" => {
-            let mut out = Path::root().key("messages").index(offset + i);
-            for segment in rest {
-                out = match segment {
-                    Segment::Key(key) => out.key(key),
-                    Segment::Index(index) => out.index(*index),
-                };
-            }
-            out
-        }
-        [Segment::Key(input), ..] if &**input == "input" => Path::root().key("messages"),
-        _ => path.clone(),
-    }
+    let mut turn = run.turn(known).map_err(ApiError::invalid)?;
+    // Only the bytes are sent on; the turn is kept to map error paths into the AG-UI body.
+    let body = serde_json::to_vec(&std::mem::take(&mut turn.request))
+        .map_err(|e| ApiError::internal(format!("the input could not be written: {e}")))?;
+    Ok((TurnInput { body, create_memory: true, tools: run.tools }, run.run_id, Some(turn)))
 }
 
 /// Why a run stopped early.

@@ -1,4 +1,4 @@
-//! Seed 004's own request over real HTTP: `{"parameters": {"prompt": ..., "topic": ...}}` with no
+//! The prompt-only request over real HTTP: `{"parameters": {"prompt": ..., "topic": ...}}` with no
 //! `input` runs on an agent that declares a `parameters_schema` (the prompt is the prompt, the
 //! other parameters its `<inputs>` block), and is `missing_input` on one that does not.
 
@@ -26,7 +26,7 @@ async fn the_seeds_prompt_only_request_needs_a_schema() {
         "topic": "Machine Learning in Healthcare", "format": "bullet_points", "max_words": 300}});
     let (status, answer) = post(&http, &with_schema, &request.to_string()).await;
     assert_eq!(status, 200, "{answer}");
-    // Seed 004's format_autonomous_inputs of these parameters, written out by hand.
+    // format_autonomous_inputs (scripts/gen-schema-fixtures.py) of these parameters, written out by hand.
     let formatted = "<inputs>\ntopic: Machine Learning in Healthcare\nformat: bullet_points\nmax_words: 300\n\
                      </inputs>\n\nCreate content about this topic.";
     let conversation = &output(&answer, "response")["dataAsMap"]["conversation"];

@@ -1,4 +1,4 @@
-//! Agent input schemas over real HTTP (contract §8, seed 004): `parameters_schema` at registration,
+//! Agent input schemas over real HTTP (contract §8): `parameters_schema` at registration,
 //! every violation in a 400, and the `<inputs>` block in the conversation the model receives.
 
 mod common;
@@ -43,7 +43,7 @@ async fn schemas_are_checked_stored_returned_and_applied() {
     assert_eq!(paths, ["/parameters_schema/properties/max_words/type", "/parameters_schema/required"]);
     assert!(body["error"]["details"].as_array().unwrap().iter().all(|d| d["code"] == "invalid_schema"));
 
-    // The seed's schema: stored, and returned by GET as given (not merged with the prompt).
+    // The example schema: stored, and returned by GET as given (not merged with the prompt).
     let (status, body) = post(&http, &register, &agent(&seed_schema())).await;
     assert_eq!(status, 200, "{body}");
     let agent_id = body["agent_id"].as_str().unwrap().to_string();
@@ -75,7 +75,7 @@ async fn schemas_are_checked_stored_returned_and_applied() {
     assert!(body["error"]["details"].as_array().unwrap().iter().all(|d| d["code"] == "schema_violation"));
     assert_eq!(body["error"]["reason"], body["error"]["details"][0]["message"]);
 
-    // Valid: the model receives the seed's formatted prompt as the user's text.
+    // Valid: the model receives the formatted prompt as the user's text.
     let good = json!({"input": "Create content about this topic.",
         "parameters": {"topic": "AI Safety", "format": "summary", "max_words": 200}});
     let (status, answer) = post(&http, &execute, &good.to_string()).await;

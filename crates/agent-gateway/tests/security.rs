@@ -1,4 +1,4 @@
-//! Issue 15, second round, against the real binary on 127.0.0.1: no web page can drive the
+//! The gateway's defences against the real binary on 127.0.0.1: no web page can drive the
 //! gateway, no agent can turn it into a proxy, no slow client can exhaust it.
 
 mod common;

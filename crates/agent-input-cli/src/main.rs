@@ -133,7 +133,7 @@ enum Command {
         #[arg(long, conflicts_with = "schema")]
         bare: bool,
         /// The agent's `parameters_schema` (a JSON file): the request is read as that agent reads
-        /// it, so seed 004's `{"parameters": {"prompt": ...}}` has its prompt as the question.
+        /// it, so the prompt-only `{"parameters": {"prompt": ...}}` has its prompt as the question.
         #[arg(long, value_name = "FILE")]
         schema: Option<PathBuf>,
     },

@@ -1,4 +1,4 @@
-// The declarations of `agent-input/agui`: AG-UI input both ways and stream decoders (issue 14).
+// The declarations of `agent-input/agui`: AG-UI input both ways and stream decoders.
 export { createStreamDecoder, fromAgUi, toAgUi } from './agent_input_agui.js';
 
 export type {

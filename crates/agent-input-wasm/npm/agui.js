@@ -1,5 +1,5 @@
 // The entry `agent-input/agui` for browsers and bundlers: AG-UI `RunAgentInput` ⇄ the standard
-// request, and stream decoders from a provider's streaming answer to AG-UI events (issue 14). It
+// request, and stream decoders from a provider's streaming answer to AG-UI events. It
 // loads its own WebAssembly module, so the base entry stays small. See index.js for how the module
 // is found.
 import init, { createStreamDecoder, fromAgUi, toAgUi } from './agent_input_agui.js';

@@ -1,4 +1,4 @@
-// The declarations of `agent-input/register`: registration plans (issue 16).
+// The declarations of `agent-input/register`: registration plans for an ml-commons cluster.
 export { planRegistration, previewRegistration } from './agent_input_register.js';
 
 export type {

@@ -1,5 +1,5 @@
 // The entry `agent-input/register` for browsers and bundlers: registration plans for an
-// ml-commons cluster (issue 16). It loads its own WebAssembly module, so the base entry stays
+// ml-commons cluster. It loads its own WebAssembly module, so the base entry stays
 // small. See index.js for how the module is found.
 import init, { planRegistration, previewRegistration } from './agent_input_register.js';
 

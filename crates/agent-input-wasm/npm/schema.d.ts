@@ -1,4 +1,4 @@
-// The declarations of `agent-input/schema`: agent input schemas (SPEC §8).
+// The declarations of `agent-input/schema`: agent input schemas (an agent's `parameters_schema`).
 export { checkSchema, formatInputs, formatInputsJson, validateParameters, validateParametersJson } from './agent_input_schema.js';
 
 export type {

@@ -1,5 +1,5 @@
 // The entry `agent-input/schema` for browsers and bundlers: agent input schemas (an agent's
-// `parameters_schema`, SPEC §8). It loads its own WebAssembly module, which carries a JSON Schema
+// `parameters_schema`, contract §8). It loads its own WebAssembly module, which carries a JSON Schema
 // validator and is several times larger than the base package's: import it only where schemas
 // are used (a dynamic `import('agent-input/schema')` loads it on demand). See index.js for how the
 // module is found.

@@ -1,4 +1,4 @@
-//! AG-UI (issue 14), built with the `agui` feature into the package's module `agent-input/agui`:
+//! AG-UI, built with the `agui` feature into the package's module `agent-input/agui`:
 //! `RunAgentInput` ⇄ the standard request, and stream decoders that turn a provider's streaming
 //! answer (bytes, split anywhere) into AG-UI events. The rules are the core's
 //! ([`agent_input::agui`], [`agent_input::stream`]); this file reads arguments and writes reports.
@@ -206,34 +206,19 @@ pub(crate) fn from_agui(text: &str, options: &(validate::Options, Report)) -> St
     let failed = |report: &Report| {
         to_json(&FromReport::Failed { ok: false, errors: list(&report.errors), warnings: list(&report.warnings) })
     };
-    // The size and depth limits hold before the body is read into values.
-    if let Err(errors) = validate::parse(text, &options.limits) {
-        report.extend(errors);
-        return failed(&report);
-    }
-    let body: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-    match agui::from_agui(&body, &options) {
-        Ok(run) if report.is_ok() => {
-            let mut parameters = Map::new();
-            parameters.insert("memory_id".into(), Value::String(run.thread_id.clone()));
-            let mut request = Map::new();
-            if let Some(input) = &run.input {
-                request.insert("input".into(), serde_json::to_value(input).unwrap_or(Value::Null));
-            }
-            request.insert("parameters".into(), Value::Object(parameters));
-            to_json(&FromReport::Read {
-                ok: true,
-                request: Value::Object(request),
-                thread_id: &run.thread_id,
-                run_id: &run.run_id,
-                tools: run.tools.iter().map(JsToolSpec::from).collect(),
-                context: &run.context,
-                state: &run.state,
-                forwarded_props: &run.forwarded_props,
-                errors: [],
-                warnings: list(&run.warnings),
-            })
-        }
+    match agui::from_agui_str(text, &options) {
+        Ok(run) if report.is_ok() => to_json(&FromReport::Read {
+            ok: true,
+            request: run.request(),
+            thread_id: &run.thread_id,
+            run_id: &run.run_id,
+            tools: run.tools.iter().map(JsToolSpec::from).collect(),
+            context: &run.context,
+            state: &run.state,
+            forwarded_props: &run.forwarded_props,
+            errors: [],
+            warnings: list(&run.warnings),
+        }),
         Ok(run) => {
             report.warnings.extend(run.warnings);
             failed(&report)

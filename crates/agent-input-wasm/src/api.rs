@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agent_input::convert::{MARK, spliced};
+use agent_input::convert::{MARK, Splice};
 use agent_input::json::Document;
 use agent_input::options::ConvertSettings;
 use agent_input::{InputType, Report, validate};
@@ -135,16 +135,18 @@ pub(crate) fn convert(
 ) -> (bool, String) {
     SPLICES.with_borrow_mut(Vec::clear);
     let (Ok(source), Some(units)) = (text, splice) else {
-        return convert_whole(text, subject, settings, report, body);
+        return convert_whole(text, subject, settings, report, body, None);
     };
-    let (result, spans) = spliced(source, || convert_whole(text, subject, settings, report, body));
+    let splice = Splice::new(&[source]);
+    let result = convert_whole(text, subject, settings, report, body, Some(&splice));
+    let spans: Vec<(usize, usize)> = splice.into_spans().into_iter().map(|(_, start, len)| (start, len)).collect();
     if spans.is_empty() {
         return result;
     }
     // Counted as npm/splice.js splits the body: every `\uFFFF` in its text, escaped or not.
     if body.matches(MARK).count() != spans.len() {
         // The mark also in text copied raw from the request (tool arguments): the whole body then.
-        return convert_whole(text, subject, settings, report, body);
+        return convert_whole(text, subject, settings, report, body, None);
     }
     SPLICES.with_borrow_mut(|splices| *splices = utf16_spans(source, units, &spans));
     result
@@ -197,6 +199,7 @@ fn convert_whole(
     settings: &ConvertSettings,
     report: &Report,
     body: &mut String,
+    splice: Option<&Splice<'_>>,
 ) -> (bool, String) {
     let failed = |report: Report| (false, to_json(&JsConversionReport::failed(&report)));
     let report = report.clone();
@@ -212,7 +215,7 @@ fn convert_whole(
         return failed(merged(report, validated));
     };
     // Converted even when some options were unreadable, so every problem is reported at once.
-    match agent_input::convert::convert_into(provider, &request, &settings.convert, false, body) {
+    match agent_input::convert::convert_into_spliced(provider, &request, &settings.convert, false, body, splice) {
         Ok(warnings) if report.is_ok() => {
             validated.warnings.extend(warnings);
             if validated.warnings.is_empty() {

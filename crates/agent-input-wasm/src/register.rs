@@ -1,4 +1,4 @@
-//! Registration plans (issue 16), built with the `register` feature into the package's module
+//! Registration plans, built with the `register` feature into the package's module
 //! `agent-input/register`: the calls that register an agent on an ml-commons cluster of a given
 //! version, and the legacy connector's template preview. The rules are the core's
 //! ([`agent_input::register`]); this file reads arguments and writes reports.

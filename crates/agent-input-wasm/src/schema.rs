@@ -1,4 +1,4 @@
-//! Agent input schemas (SPEC §8), built with the `schema` feature into the package's second
+//! Agent input schemas (contract §8), built with the `schema` feature into the package's second
 //! WebAssembly module, `agent-input/schema` (the JSON Schema validator is large; the base entry
 //! stays without it).
 
@@ -178,7 +178,7 @@ pub fn validate_parameters_js(
 
 /// Validates like `validateParameters` and, when everything is valid, returns the prompt the
 /// model receives: the parameters other than the prompt in an `<inputs>` block, a blank line,
-/// and the prompt (seed 004's `format_autonomous_inputs`). A whole number is written as an
+/// and the prompt (the runner's `format_autonomous_inputs`). A whole number is written as an
 /// integer (`300`): JavaScript numbers do not say whether `300.0` was written; `formatInputsJson`
 /// keeps the text's numbers as written.
 #[wasm_bindgen(js_name = formatInputs, unchecked_return_type = "FormatInputsResult")]

@@ -21,6 +21,12 @@ pub(crate) fn quote_char(ch: char) -> String {
     if ch.is_control() || ch.is_whitespace() { format!("character U+{:04X}", ch as u32) } else { format!("'{ch}'") }
 }
 
+/// Letters, digits, `_` and `-`, 1 to 64 of them: the tool name rule of Bedrock, `OpenAI` and
+/// Anthropic, and the name rule of a structured-output schema.
+pub(crate) fn is_plain_name(name: &str) -> bool {
+    (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

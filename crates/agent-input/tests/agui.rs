@@ -3,7 +3,7 @@
 //! round trips, and every problem at its path in the AG-UI body.
 
 use agent_input::agui::model::{Content, Message as AgUiMessage, Part, PartSource, RunAgentInput};
-use agent_input::agui::{from_agui, is_run_agent_input, to_agui};
+use agent_input::agui::{from_agui, from_agui_str, is_run_agent_input, to_agui};
 use agent_input::validate::Options;
 use agent_input::{AgentInput, Code, ContentBlock, Role, Source};
 use serde_json::{Value, json};
@@ -122,6 +122,22 @@ fn reads_agui_1_0_parts_with_data_and_url_sources() {
 fn empty_messages_continue_the_thread() {
     let run = from_agui(&run(json!([])), &Options::default()).unwrap();
     assert_eq!(run.input, None);
+}
+
+#[test]
+fn text_is_read_as_its_value_is_and_the_limits_hold_before() {
+    let body = run(json!([{"id": "u", "role": "user", "content": "hi"}]));
+    let text = format!("\u{feff}{body}");
+    assert_eq!(from_agui_str(&text, &Options::default()), from_agui(&body, &Options::default()));
+    let code = |text: &str, options: &Options| from_agui_str(text, options).unwrap_err().errors[0].code.as_str();
+    assert_eq!(code("{\"threadId\": ", &Options::default()), "invalid_json");
+    let mut deep = body.clone();
+    deep["state"] = json!({"a": {"b": {"c": {}}}});
+    let shallow = Options { limits: agent_input::Limits { max_depth: 3, ..Default::default() }, ..Options::default() };
+    assert_eq!(code(&deep.to_string(), &shallow), "too_deep");
+    let small =
+        Options { limits: agent_input::Limits { max_body_bytes: 10, ..Default::default() }, ..Options::default() };
+    assert_eq!(code(&body.to_string(), &small), "too_large");
 }
 
 #[test]

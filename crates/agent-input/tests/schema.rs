@@ -1,5 +1,5 @@
 //! Agent input schemas beyond the shared fixtures (`tests/fixtures/agent_schema.json`): the merge
-//! rule and Python's number rendering, with expectations printed by seed 004's Python
+//! rule and Python's number rendering, with expectations printed by the autonomous-agent runner's Python (scripts/gen-schema-fixtures.py)
 //! (`_merge_autonomous_schema_with_prompt`, `format_autonomous_inputs`, run on Python 3.11).
 
 use agent_input::schema::{self, Schema};

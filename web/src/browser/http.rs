@@ -8,13 +8,13 @@
 //! `model::backend::read`, 400's detail list included), or a body over
 //! `model::backend::MAX_ANSWER_BYTES` (not read past the limit).
 
+use agent_input::stream::sse::SseParser;
 use gloo_net::http::{Request, Response};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use super::page;
 use crate::model::backend::{Backend, MAX_ANSWER_BYTES, Reply};
-use crate::model::sse::SseParser;
 
 /// POSTs `body` to the backend's execute URL with its auth header.
 pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
@@ -115,7 +115,8 @@ pub(crate) async fn execute_stream(
     }
     on(Step::Streaming, since());
     let mut chunks = Chunks::of(&response);
-    let mut parser = SseParser::new();
+    // One event can be as large as the whole answer the playground reads.
+    let mut parser = SseParser::new(MAX_ANSWER_BYTES);
     let mut read = 0usize;
     loop {
         match chunks.next().await {
@@ -129,9 +130,14 @@ pub(crate) async fn execute_stream(
                     );
                     return (StreamEnd::Broken { reason }, since());
                 }
-                let events = parser.push(&chunk);
-                if !events.is_empty() {
-                    on(Step::Events(events), since());
+                match parser.feed(&chunk) {
+                    Ok(events) if events.is_empty() => {}
+                    Ok(events) => on(Step::Events(events.into_iter().map(|e| e.data).collect()), since()),
+                    Err(e) => {
+                        chunks.cancel();
+                        let reason = format!("the event stream could not be read: {e}");
+                        return (StreamEnd::Broken { reason }, since());
+                    }
                 }
             }
             Ok(None) => return (StreamEnd::Complete, since()),

@@ -216,7 +216,7 @@ fn analyze_document(document: &Document<'_>, settings: &Settings, compare: bool,
         (!known.entries.is_empty()).then_some(&is_known as &dyn Fn(&str) -> bool),
     );
     if settings.schema_on {
-        // Seed 004's `{"parameters": {"prompt": ...}}` is valid under a schema (contract §8).
+        // The prompt-only `{"parameters": {"prompt": ...}}` is valid under a schema (contract §8).
         validation = validation.with_prompt_as_input();
     }
     let input_type = validation.input_type.map(agent_input::InputType::as_str);
@@ -281,8 +281,9 @@ fn convert_for(
     BODY.with_borrow_mut(|body| {
         let mut marked = payloads;
         loop {
-            let (result, spans) =
-                convert::spliced_from(marked, || convert::convert_into(provider, request, options, false, body));
+            let splice = convert::Splice::new(marked);
+            let result = convert::convert_into_spliced(provider, request, options, false, body, Some(&splice));
+            let spans = splice.into_spans();
             let short = match &result {
                 Ok(_) if report.errors.is_empty() => match marks_shortened(body, &spans, payloads) {
                     Some(text) => Some(shorten_json_text(&text, payloads)),
@@ -601,9 +602,9 @@ mod tests {
                 let (options, report) = settings.options();
                 let got = convert_for(provider, &request, &options, &report, &payloads);
                 let mut marked = String::new();
-                let (_, spans) = convert::spliced_from(&payloads, || {
-                    convert::convert_into(provider, &request, &options, false, &mut marked)
-                });
+                let splice = convert::Splice::new(&payloads);
+                let _ = convert::convert_into_spliced(provider, &request, &options, false, &mut marked, Some(&splice));
+                let spans = splice.into_spans();
                 collisions += usize::from(marked.matches(convert::MARK).count() > spans.len());
                 let mut whole = String::new();
                 let want = match convert::convert_into(provider, &request, &options, false, &mut whole) {

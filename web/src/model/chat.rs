@@ -6,116 +6,16 @@
 //! event, for a message never started) is kept in the log with what is wrong with it and shown,
 //! never dropped in silence and never a panic; event types it does not know are logged.
 
+mod event;
+mod user;
+
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use self::event::Event;
+pub(crate) use self::user::{Media, UserTurn};
 use super::backend::Reading;
-use super::media::{is_image_bytes, preview_key};
-
-/// The AG-UI events the chat reads (`@ag-ui/core` 1.0, as CONTRACTS B has the gateway write
-/// them); any other type is [`Event::Other`], logged and not applied. Not the core's
-/// `agui::Event`, whose derived readers for every AG-UI event cost the first download 26 KB gzip;
-/// and read by [`Event::read`] from the parsed value rather than by a derived `Deserialize`, which
-/// cost 9 KB more (docs/decisions.md, "The chat reads events with its own small enum").
-#[derive(Debug)]
-enum Event {
-    RunStarted {
-        thread_id: String,
-        run_id: String,
-    },
-    RunFinished {
-        thread_id: String,
-    },
-    RunError {
-        message: String,
-        code: Option<String>,
-    },
-    TextMessageStart {
-        message_id: String,
-    },
-    TextMessageContent {
-        message_id: String,
-        delta: String,
-    },
-    TextMessageEnd {
-        message_id: String,
-    },
-    ToolCallStart {
-        tool_call_id: String,
-        tool_call_name: String,
-    },
-    ToolCallArgs {
-        tool_call_id: String,
-        delta: String,
-    },
-    ToolCallEnd {
-        tool_call_id: String,
-    },
-    ToolCallResult {
-        tool_call_id: String,
-        content: String,
-    },
-    ReasoningMessageStart {
-        message_id: String,
-    },
-    ReasoningMessageContent {
-        message_id: String,
-        delta: String,
-    },
-    ReasoningMessageEnd {
-        message_id: String,
-    },
-    /// A type the chat does not read.
-    Other,
-}
-
-impl Event {
-    /// The event `value` is; `Err` says what is missing or of the wrong type.
-    fn read(value: &Value) -> Result<Self, String> {
-        let text = |key: &str| match value.get(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(format!("`{key}` is not a string: {other}")),
-            None => Err(format!("missing field `{key}`")),
-        };
-        let Some(object) = value.as_object() else {
-            return Err(format!("not an object: {value}"));
-        };
-        let kind = match object.get("type") {
-            Some(Value::String(kind)) => kind.as_str(),
-            Some(other) => return Err(format!("`type` is not a string: {other}")),
-            None => return Err("missing field `type`".into()),
-        };
-        Ok(match kind {
-            "RUN_STARTED" => Self::RunStarted { thread_id: text("threadId")?, run_id: text("runId")? },
-            "RUN_FINISHED" => Self::RunFinished { thread_id: text("threadId")? },
-            "RUN_ERROR" => Self::RunError {
-                message: text("message")?,
-                code: match object.get("code") {
-                    None | Some(Value::Null) => None,
-                    Some(_) => Some(text("code")?),
-                },
-            },
-            "TEXT_MESSAGE_START" => Self::TextMessageStart { message_id: text("messageId")? },
-            "TEXT_MESSAGE_CONTENT" => {
-                Self::TextMessageContent { message_id: text("messageId")?, delta: text("delta")? }
-            }
-            "TEXT_MESSAGE_END" => Self::TextMessageEnd { message_id: text("messageId")? },
-            "TOOL_CALL_START" => {
-                Self::ToolCallStart { tool_call_id: text("toolCallId")?, tool_call_name: text("toolCallName")? }
-            }
-            "TOOL_CALL_ARGS" => Self::ToolCallArgs { tool_call_id: text("toolCallId")?, delta: text("delta")? },
-            "TOOL_CALL_END" => Self::ToolCallEnd { tool_call_id: text("toolCallId")? },
-            "TOOL_CALL_RESULT" => Self::ToolCallResult { tool_call_id: text("toolCallId")?, content: text("content")? },
-            "REASONING_MESSAGE_START" => Self::ReasoningMessageStart { message_id: text("messageId")? },
-            "REASONING_MESSAGE_CONTENT" => {
-                Self::ReasoningMessageContent { message_id: text("messageId")?, delta: text("delta")? }
-            }
-            "REASONING_MESSAGE_END" => Self::ReasoningMessageEnd { message_id: text("messageId")? },
-            _ => Self::Other,
-        })
-    }
-}
 
 /// Most events one run's log keeps; past it they are counted, not kept (a long answer can be
 /// thousands of deltas, each already in the answer).
@@ -139,94 +39,6 @@ impl Chat {
 pub(crate) struct Turn {
     pub(crate) user: UserTurn,
     pub(crate) run: Run,
-}
-
-/// The user's side of a turn, as shown: texts and media chips.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct UserTurn {
-    /// `user`, or the role of the input's last message.
-    pub(crate) role: String,
-    /// Messages sent before the last one (an input of several messages shows its last).
-    pub(crate) earlier: usize,
-    pub(crate) texts: Vec<String>,
-    pub(crate) media: Vec<Media>,
-}
-
-/// A media block of the user's turn.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Media {
-    /// `image`, `video`, `document`, or another block type.
-    pub(crate) kind: String,
-    /// The format and size, or the URL: what the chip says.
-    pub(crate) label: String,
-    /// The key of the editor's preview of these bytes (`media::preview_key`).
-    pub(crate) preview_key: Option<String>,
-    /// A small image's `data:` URL, when the editor has no preview.
-    pub(crate) inline: Option<String>,
-}
-
-/// Images up to this much base64 are shown from a `data:` URL when the editor has no preview.
-const INLINE_IMAGE_BASE64: usize = 96 * 1024;
-
-impl UserTurn {
-    /// The user's turn in a request body (any of the four input forms).
-    pub(crate) fn of(body: &Value) -> Self {
-        let mut turn = Self { role: "user".into(), ..Self::default() };
-        match body.get("input") {
-            Some(Value::String(text)) => turn.texts.push(text.clone()),
-            Some(Value::Array(items)) if items.iter().any(|i| i.get("role").is_some()) => {
-                turn.earlier = items.len().saturating_sub(1);
-                if let Some(last) = items.last() {
-                    last["role"].as_str().unwrap_or("?").clone_into(&mut turn.role);
-                    match &last["content"] {
-                        Value::String(text) => turn.texts.push(text.clone()),
-                        Value::Array(blocks) => turn.add_blocks(blocks),
-                        _ => {}
-                    }
-                }
-            }
-            Some(Value::Array(blocks)) => turn.add_blocks(blocks),
-            _ => {
-                if let Some(question) = body.pointer("/parameters/question").and_then(Value::as_str) {
-                    turn.texts.push(question.to_string());
-                }
-            }
-        }
-        turn
-    }
-
-    fn add_blocks(&mut self, blocks: &[Value]) {
-        for block in blocks {
-            let kind = block["type"].as_str().unwrap_or("?");
-            if kind == "text" {
-                self.texts.push(block["text"].as_str().unwrap_or_default().to_string());
-                continue;
-            }
-            let format = block.pointer("/source/format").and_then(Value::as_str).unwrap_or_default();
-            let data = block.pointer("/source/data").and_then(Value::as_str);
-            let mut media = Media { kind: kind.to_string(), label: String::new(), preview_key: None, inline: None };
-            match (block.pointer("/source/type").and_then(Value::as_str), data) {
-                (Some("base64"), Some(data)) => {
-                    let padding = data.bytes().rev().take_while(|&b| b == b'=').count();
-                    let bytes = (data.len() / 4 * 3).saturating_sub(padding);
-                    media.label = format!("{format} {}", super::display::human_bytes(bytes));
-                    if kind == "image" {
-                        media.preview_key = Some(preview_key(data));
-                        if data.len() <= INLINE_IMAGE_BASE64 && is_image_bytes(data) {
-                            let mime = agent_input::format::ImageFormat::ALL
-                                .iter()
-                                .find(|f| f.as_str() == format.to_ascii_lowercase())
-                                .map_or("image/png", |f| f.mime_type());
-                            media.inline = Some(format!("data:{mime};base64,{data}"));
-                        }
-                    }
-                }
-                (Some("url"), Some(url)) => media.label = format!("{format} {url}"),
-                _ => media.label = format.to_string(),
-            }
-            self.media.push(media);
-        }
-    }
 }
 
 /// How a run stands.
@@ -602,26 +414,6 @@ mod tests {
     }
 
     #[test]
-    fn events_are_read_field_by_field() {
-        let read = |v: Value| Event::read(&v);
-        assert!(matches!(
-            read(json!({"type": "RUN_ERROR", "message": "m", "code": null})),
-            Ok(Event::RunError { code: None, .. })
-        ));
-        assert!(matches!(read(json!({"type": "RUN_ERROR", "message": "m", "code": "c"})),
-            Ok(Event::RunError { code: Some(c), .. }) if c == "c"));
-        assert_eq!(
-            read(json!({"type": "RUN_ERROR", "message": "m", "code": 5})).unwrap_err(),
-            "`code` is not a string: 5"
-        );
-        assert_eq!(read(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "t"})).unwrap_err(), "missing field `delta`");
-        assert_eq!(read(json!({"type": 1})).unwrap_err(), "`type` is not a string: 1");
-        assert_eq!(read(json!({})).unwrap_err(), "missing field `type`");
-        assert_eq!(read(json!([1])).unwrap_err(), "not an object: [1]");
-        assert!(matches!(read(json!({"type": "STATE_SNAPSHOT", "snapshot": {}})), Ok(Event::Other)));
-    }
-
-    #[test]
     fn not_json_and_a_stream_without_a_terminal_event() {
         let mut run = run_of(&[json!("x")]);
         run.apply("{not json", 3.0);
@@ -661,47 +453,5 @@ mod tests {
         assert_eq!(run.log.len(), MAX_LOG);
         assert_eq!(run.unlogged, 7);
         assert_eq!(run.text().len(), MAX_LOG + 5, "the answer keeps every delta");
-    }
-
-    #[test]
-    fn the_user_turn_of_each_input_form() {
-        let text = UserTurn::of(&json!({"input": "hi", "parameters": {"memory_id": "m"}}));
-        assert_eq!((text.role.as_str(), text.texts.as_slice()), ("user", ["hi".to_string()].as_slice()));
-        let legacy = UserTurn::of(&json!({"parameters": {"question": "q"}}));
-        assert_eq!(legacy.texts, ["q"]);
-        // A 1×1 PNG: small, so shown inline; the chip says its format and size.
-        let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-        let blocks = UserTurn::of(&json!({"input": [
-            {"type": "text", "text": "what is this?"},
-            {"type": "image", "source": {"type": "base64", "format": "png", "data": png}},
-            {"type": "document", "source": {"type": "url", "format": "pdf", "data": "s3://b/k.pdf"}},
-        ]}));
-        assert_eq!(blocks.texts, ["what is this?"]);
-        assert_eq!(blocks.media.len(), 2);
-        assert_eq!(blocks.media[0].label, "png 70 B");
-        assert_eq!(blocks.media[0].preview_key.as_deref(), Some(preview_key(png).as_str()));
-        assert_eq!(blocks.media[0].inline, Some(format!("data:image/png;base64,{png}")));
-        assert_eq!(
-            blocks.media[1],
-            Media { kind: "document".into(), label: "pdf s3://b/k.pdf".into(), preview_key: None, inline: None }
-        );
-        let messages = UserTurn::of(&json!({"input": [
-            {"role": "user", "content": [{"type": "text", "text": "a"}]},
-            {"role": "assistant", "content": [{"type": "text", "text": "b"}]},
-            {"role": "user", "content": [{"type": "text", "text": "c"}]},
-        ]}));
-        assert_eq!(
-            (messages.role.as_str(), messages.earlier, messages.texts.as_slice()),
-            ("user", 2, ["c".to_string()].as_slice())
-        );
-    }
-
-    #[test]
-    fn bytes_that_are_not_an_image_get_no_inline_preview() {
-        let turn = UserTurn::of(
-            &json!({"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": "AAAA"}}]}),
-        );
-        assert_eq!(turn.media[0].inline, None);
-        assert!(turn.media[0].preview_key.is_some());
     }
 }

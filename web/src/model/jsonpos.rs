@@ -1,13 +1,24 @@
 //! Where a JSON Pointer's value is in JSON text, so that clicking an error in the JSON editor
 //! selects the offending value. A small scanner over text that already parsed.
 
+use agent_input::{Path, Segment};
+
 /// The byte range of the value at `pointer` in `text`, or of its nearest existing ancestor.
 pub(crate) fn locate(text: &str, pointer: &str) -> Option<(usize, usize)> {
-    let target: Vec<String> = pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
+    let target = Path::parse(pointer)?;
     let mut scanner = Scanner { bytes: text.as_bytes(), pos: 0 };
     let mut best = None;
-    scanner.value(&target, 0, &mut best)?;
+    scanner.value(target.segments(), 0, &mut best)?;
     best
+}
+
+/// Whether an object member's name is the segment (a key that reads as a number parses as an
+/// index).
+fn names(segment: &Segment, key: &str) -> bool {
+    match segment {
+        Segment::Key(k) => **k == *key,
+        Segment::Index(i) => key == i.to_string(),
+    }
 }
 
 struct Scanner<'a> {
@@ -23,7 +34,7 @@ impl Scanner<'_> {
     }
 
     /// Scans one value; records its range in `best` when the path so far matches the target.
-    fn value(&mut self, target: &[String], depth: usize, best: &mut Option<(usize, usize)>) -> Option<()> {
+    fn value(&mut self, target: &[Segment], depth: usize, best: &mut Option<(usize, usize)>) -> Option<()> {
         self.skip_ws();
         let start = self.pos;
         let on_path = depth <= target.len();
@@ -43,7 +54,7 @@ impl Scanner<'_> {
                             self.skip_ws();
                             (*self.bytes.get(self.pos)? == b':').then_some(())?;
                             self.pos += 1;
-                            let matches = on_path && target.get(depth).is_some_and(|t| *t == key);
+                            let matches = on_path && target.get(depth).is_some_and(|t| names(t, &key));
                             if matches {
                                 self.value(target, depth + 1, best)?;
                             } else {
@@ -69,7 +80,8 @@ impl Scanner<'_> {
                             index += 1;
                         }
                         _ => {
-                            let matches = on_path && target.get(depth).is_some_and(|t| *t == index.to_string());
+                            let matches =
+                                on_path && matches!(target.get(depth), Some(Segment::Index(i)) if *i == index);
                             if matches {
                                 self.value(target, depth + 1, best)?;
                             } else {
@@ -142,5 +154,9 @@ mod tests {
         assert_eq!(at("/input/1/source/data"), Some(r#"{"format": "bmp"}"#));
         assert_eq!(at(""), Some(text));
         assert_eq!(at("/parameters"), Some(text));
+        let keys = r#"{"parameters": {"7": 1, "a/b~": 2}}"#;
+        let at = |p: &str| locate(keys, p).map(|(s, e)| &keys[s..e]);
+        assert_eq!(at("/parameters/7"), Some("1"));
+        assert_eq!(at("/parameters/a~1b~0"), Some("2"));
     }
 }

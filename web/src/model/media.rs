@@ -1,7 +1,9 @@
 //! Files as content blocks: the kind and format come from the file's bytes first, then its MIME
-//! type, then its name; document names Bedrock accepts; the key previews are filed under.
+//! type, then its name; document names as the Bedrock converter makes them; the key previews are
+//! filed under.
 //! (`browser::files` reads the files themselves.)
 
+use agent_input::convert::bedrock_converse::names;
 use agent_input::format::{self, DocumentFormat, ImageFormat, Signature, VideoFormat};
 use serde_json::{Value, json};
 
@@ -100,28 +102,19 @@ pub(crate) fn classify(head: &[u8], mime: &str, name: &str) -> (&'static str, Op
     (kind, pick)
 }
 
-/// A document name Bedrock accepts: letters, digits, spaces, hyphens, parentheses and brackets.
-pub(crate) fn document_name(file_name: &str) -> String {
-    let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
-    let mut out = String::new();
-    for c in stem.chars() {
-        let c = if c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '[' | ']') { c } else { '-' };
-        if !(c == ' ' && out.ends_with(' ')) {
-            out.push(c);
-        }
-    }
-    let out = out.trim().to_string();
-    if out.is_empty() { "document".into() } else { out }
-}
-
 /// The content block for a file's bytes: base64, with the kind and format [`classify`] finds.
 pub(crate) fn block_for(bytes: &[u8], mime: &str, name: &str) -> MediaFile {
     let (kind, format) = classify(&bytes[..bytes.len().min(format::SNIFF_LEN)], mime, name);
     let data = agent_input::base64::encode(bytes);
     let preview_key = preview_key(&data);
     let mut block = json!({"type": kind, "source": {"type": "base64", "format": format.unwrap_or(""), "data": data}});
-    if kind == "document" {
-        block["name"] = Value::String(document_name(name));
+    // The name the Bedrock converter would make of the file's (it drops the extension, keeps
+    // the characters Bedrock allows); none when nothing of it is left, and the converter
+    // numbers the document instead.
+    if kind == "document"
+        && let Some(name) = names::sanitize(name)
+    {
+        block["name"] = Value::String(name);
     }
     MediaFile { block, preview: None, preview_key }
 }
@@ -153,10 +146,13 @@ mod tests {
     }
 
     #[test]
-    fn document_names_fit_bedrock() {
-        assert_eq!(document_name("Q3 report_final.v2.pdf"), "Q3 report-final-v2");
-        assert_eq!(document_name("..pdf"), "-");
-        assert_eq!(document_name("   .pdf"), "document");
+    fn document_names_are_the_bedrock_converters() {
+        let name = |file: &str| block_for(b"%PDF-1.7\n", "", file).block.get("name").cloned();
+        assert_eq!(name("Q3 report_final.v2.pdf"), Some(json!("Q3 report final v2")));
+        assert_eq!(name("Résumé (draft).docx"), Some(json!("Resume (draft)")));
+        // Nothing usable left: no name, so the converter numbers the document.
+        assert_eq!(name("..pdf"), None);
+        assert_eq!(name("   .pdf"), None);
     }
 
     #[test]

@@ -16,5 +16,4 @@ pub(crate) mod pointer;
 pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod share;
-pub(crate) mod sse;
 pub(crate) mod text_offsets;

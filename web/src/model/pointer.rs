@@ -1,31 +1,41 @@
 //! JSON Pointer (RFC 6901) edits of the request body: every form field writes its value at the
 //! pointer it carries in `data-path`, which is also the path the diagnostics report.
 
+use agent_input::{Path, Segment};
 use serde_json::{Map, Value};
 
-/// Escapes one JSON Pointer segment (RFC 6901).
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
+/// `pointer` extended by an object key, escaped as RFC 6901 says.
 pub(crate) fn key(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", escape(key))
+    format!("{pointer}{}", Path::root().key(key))
 }
 
 pub(crate) fn index(pointer: &str, index: usize) -> String {
     format!("{pointer}/{index}")
 }
 
-fn segments(pointer: &str) -> Vec<String> {
-    pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect()
+/// An object member's name for a segment (a key that reads as a number parses as an index).
+fn member(segment: &Segment) -> String {
+    match segment {
+        Segment::Key(key) => key.to_string(),
+        Segment::Index(i) => i.to_string(),
+    }
+}
+
+/// The value at `segments` under `root`.
+fn at_mut<'v>(root: &'v mut Value, segments: &[Segment]) -> Option<&'v mut Value> {
+    segments.iter().try_fold(root, |current, segment| match (current, segment) {
+        (Value::Object(map), segment) => map.get_mut(&member(segment)),
+        (Value::Array(items), Segment::Index(i)) => items.get_mut(*i),
+        _ => None,
+    })
 }
 
 /// Sets the value at `pointer`, creating objects on the way; an index one past an array's end
 /// appends. Returns false when the pointer runs through a value that is not a container.
 pub(crate) fn set(root: &mut Value, pointer: &str, new: Value) -> bool {
+    let Some(path) = Path::parse(pointer) else { return false };
     let mut current = root;
-    let segments = segments(pointer);
-    let Some((last, parents)) = segments.split_last() else {
+    let Some((last, parents)) = path.segments().split_last() else {
         *current = new;
         return true;
     };
@@ -33,9 +43,9 @@ pub(crate) fn set(root: &mut Value, pointer: &str, new: Value) -> bool {
         if current.is_null() {
             *current = Value::Object(Map::new());
         }
-        current = match current {
-            Value::Object(map) => map.entry(segment.clone()).or_insert(Value::Null),
-            Value::Array(items) => match segment.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+        current = match (current, segment) {
+            (Value::Object(map), segment) => map.entry(member(segment)).or_insert(Value::Null),
+            (Value::Array(items), Segment::Index(i)) => match items.get_mut(*i) {
                 Some(item) => item,
                 None => return false,
             },
@@ -45,43 +55,37 @@ pub(crate) fn set(root: &mut Value, pointer: &str, new: Value) -> bool {
     if current.is_null() {
         *current = Value::Object(Map::new());
     }
-    match current {
-        Value::Object(map) => {
-            map.insert(last.clone(), new);
+    match (current, last) {
+        (Value::Object(map), last) => {
+            map.insert(member(last), new);
             true
         }
-        Value::Array(items) => match last.parse::<usize>() {
-            Ok(i) if i < items.len() => {
-                items[i] = new;
-                true
-            }
-            Ok(i) if i == items.len() => {
-                items.push(new);
-                true
-            }
-            _ => false,
-        },
+        (Value::Array(items), Segment::Index(i)) if *i < items.len() => {
+            items[*i] = new;
+            true
+        }
+        (Value::Array(items), Segment::Index(i)) if *i == items.len() => {
+            items.push(new);
+            true
+        }
         _ => false,
     }
 }
 
 /// Removes the value at `pointer` (an object key or an array item).
 pub(crate) fn remove(root: &mut Value, pointer: &str) -> Option<Value> {
-    let (parent, last) = pointer.rsplit_once('/')?;
-    let last = last.replace("~1", "/").replace("~0", "~");
-    match root.pointer_mut(parent)? {
-        Value::Object(map) => map.shift_remove(&last),
-        Value::Array(items) => {
-            let i = last.parse::<usize>().ok().filter(|i| *i < items.len())?;
-            Some(items.remove(i))
-        }
+    let path = Path::parse(pointer)?;
+    let (last, parent) = path.segments().split_last()?;
+    match (at_mut(root, parent)?, last) {
+        (Value::Object(map), last) => map.shift_remove(&member(last)),
+        (Value::Array(items), Segment::Index(i)) if *i < items.len() => Some(items.remove(*i)),
         _ => None,
     }
 }
 
 /// Swaps items `i` and `j` of the array at `pointer`.
 pub(crate) fn swap(root: &mut Value, pointer: &str, i: usize, j: usize) -> bool {
-    match root.pointer_mut(pointer) {
+    match Path::parse(pointer).and_then(|path| at_mut(root, path.segments())) {
         Some(Value::Array(items)) if i < items.len() && j < items.len() => {
             items.swap(i, j);
             true
@@ -92,7 +96,7 @@ pub(crate) fn swap(root: &mut Value, pointer: &str, i: usize, j: usize) -> bool 
 
 /// Appends to the array at `pointer`, creating it when missing.
 pub(crate) fn push(root: &mut Value, pointer: &str, item: Value) -> bool {
-    match root.pointer_mut(pointer) {
+    match Path::parse(pointer).and_then(|path| at_mut(root, path.segments())) {
         Some(Value::Array(items)) => {
             items.push(item);
             true
@@ -124,6 +128,11 @@ mod tests {
         assert!(!set(&mut v, "/input/5", json!(1)));
         assert!(!set(&mut v, "/parameters/memory_id/x", json!(1)));
         assert_eq!(v, json!({"parameters": {"memory_id": "m1"}, "input": [{"type": "text", "text": "hi"}]}));
+        // A key that reads as a number is still a key in an object; an index is never "01".
+        assert!(set(&mut v, "/parameters/7", json!(true)));
+        assert_eq!(v["parameters"]["7"], json!(true));
+        assert!(!set(&mut v, "/input/00", json!(1)));
+        assert!(!set(&mut v, "input", json!(1)), "not a pointer");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The agent input schema (SPEC §8) as data: the schema module's report on the current body
+//! The agent input schema (contract §8) as data: the schema module's report on the current body
 //! (`SchemaReport`, reached through the `SchemaModule` trait so this stays free of JavaScript),
 //! the form generated from the schema's properties, and a field's text as a parameter value.
 

@@ -1,6 +1,8 @@
 //! The streamed conversation's state: the [`Chat`] as a signal, the run under way and its Stop.
 //! Each network chunk's events are applied together (one re-render a chunk, not one an event).
 
+use std::cell::Cell;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -59,13 +61,32 @@ impl ChatState {
             });
         };
         spawn_local(async move {
+            // The conversation continues (memory id set, input cleared) as soon as the run is
+            // shown finished: at RUN_FINISHED, not when the body ends after it, so that what the
+            // user types next is never cleared under them.
+            let continued = Cell::new(false);
+            let continue_if_finished = || {
+                if continued.get() || self.generation.get_value() != generation {
+                    return;
+                }
+                let memory = self.chat.with_untracked(|c| {
+                    c.turns.last().filter(|t| t.run.status == Status::Finished).and_then(|t| t.run.thread_id.clone())
+                });
+                if let Some(memory) = memory {
+                    continued.set(true);
+                    finished(memory);
+                }
+            };
             let (end, millis) = http::execute_stream(&backend, body, &signal, |step, millis| match step {
                 Step::Streaming => update(&|run| run.streaming(millis)),
-                Step::Events(events) => update(&|run| {
-                    for data in &events {
-                        run.apply(data, millis);
-                    }
-                }),
+                Step::Events(events) => {
+                    update(&|run| {
+                        for data in &events {
+                            run.apply(data, millis);
+                        }
+                    });
+                    continue_if_finished();
+                }
             })
             .await;
             if self.generation.get_value() == generation {
@@ -97,15 +118,6 @@ impl ChatState {
                 Some(status) => run.end(status.clone(), millis),
                 None => run.end_of_stream(millis),
             });
-            if self.generation.get_value() != generation {
-                return;
-            }
-            let memory = self.chat.with_untracked(|c| {
-                c.turns.last().filter(|t| t.run.status == Status::Finished).and_then(|t| t.run.thread_id.clone())
-            });
-            if let Some(memory) = memory {
-                finished(memory);
-            }
         });
     }
 

@@ -14,13 +14,13 @@ use agent_input::response::{ProviderResponse, parse_bedrock_converse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
 use serde_json::Value;
 
-use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming};
+use super::client::{
+    BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming, endpoint_trust, parse_endpoint, read_limited,
+    transport_error, withheld,
+};
 use crate::error::{ApiError, ErrorKind};
 use crate::sigv4::{self, Credentials};
 use crate::store::ModelSpec;
-
-/// Largest response body read from the provider.
-pub(super) const MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
 /// How requests are authenticated. `Debug` hides the key.
 #[derive(Clone)]
@@ -46,7 +46,7 @@ pub struct Bedrock {
     url: reqwest::Url,
     /// `…/converse-stream`.
     stream_url: reqwest::Url,
-    /// Whether error bodies are passed on ([`super::endpoint_trust`]).
+    /// Whether error bodies are passed on ([`endpoint_trust`]).
     trusted: bool,
     region: String,
     auth: Auth,
@@ -87,7 +87,7 @@ pub(super) fn check(model: &ModelSpec, endpoint_allow: &[String], report: &mut R
     }
     if let Some(endpoint) = parameter(model, "endpoint")
         && let Err(message) =
-            parse_endpoint(endpoint).and_then(|url| super::endpoint_trust(&url, &official_host(model), endpoint_allow))
+            parse_endpoint(endpoint).and_then(|url| endpoint_trust(&url, &official_host(model), endpoint_allow))
     {
         report.push(Diagnostic::new(Code::InvalidParameter, parameters.key("endpoint"), message).received(endpoint));
     }
@@ -95,21 +95,6 @@ pub(super) fn check(model: &ModelSpec, endpoint_allow: &[String], report: &mut R
 
 fn official_host(model: &ModelSpec) -> String {
     format!("bedrock-runtime.{}.amazonaws.com", parameter(model, "region").unwrap_or("us-east-1"))
-}
-
-pub(super) fn parse_endpoint(endpoint: &str) -> Result<reqwest::Url, String> {
-    let url = reqwest::Url::parse(endpoint).map_err(|e| format!("endpoint is not a URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err("endpoint must be an http or https URL with a host, such as http://127.0.0.1:9000".into());
-    }
-    if url.query().is_some() || url.fragment().is_some() {
-        return Err("endpoint must not have a query or fragment".into());
-    }
-    // The endpoint is returned by GET agent: it must not carry a credential.
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err("endpoint must not contain a user or password; put credentials in \"credential\"".into());
-    }
-    Ok(url)
 }
 
 impl Bedrock {
@@ -132,7 +117,7 @@ impl Bedrock {
         let url = parse_endpoint(&url).map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let mut stream_url = url.clone();
         stream_url.set_path(&format!("{}-stream", url.path()));
-        let trusted = super::endpoint_trust(&url, &official_host(model), &clients.endpoint_allow)
+        let trusted = endpoint_trust(&url, &official_host(model), &clients.endpoint_allow)
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let credential = &model.credential;
         let auth = match (credential.get("access_key"), credential.get("secret_key")) {
@@ -214,7 +199,7 @@ impl Bedrock {
         }
         let text = read_limited(response).await.map_err(|e| self.transport_error(&e))?;
         if !self.trusted {
-            let message = super::withheld(&self.url);
+            let message = withheld(&self.url);
             return Err(ProviderError::Status { status, error_type: None, message, retry_after });
         }
         Err(ProviderError::Status { status, error_type, message: error_message(&text), retry_after })
@@ -223,39 +208,6 @@ impl Bedrock {
     fn transport_error(&self, error: &reqwest::Error) -> ProviderError {
         transport_error(error, self.timeout)
     }
-}
-
-/// A failed exchange with a provider, without the provider's URL in the message.
-pub(super) fn transport_error(error: &reqwest::Error, timeout: Duration) -> ProviderError {
-    if error.is_timeout() {
-        ProviderError::Timeout(timeout)
-    } else if error.is_body() || error.is_decode() {
-        ProviderError::BadResponse(error.to_string())
-    } else {
-        // Without the URL: it is ours and known; the error's source chain says what failed.
-        let mut detail = error.to_string();
-        if let Some(url) = error.url() {
-            detail = detail.replace(url.as_str(), "the provider's endpoint");
-        }
-        let mut source = std::error::Error::source(error);
-        while let Some(cause) = source {
-            detail = format!("{detail}: {cause}");
-            source = cause.source();
-        }
-        ProviderError::Unreachable(detail)
-    }
-}
-
-pub(super) async fn read_limited(mut response: reqwest::Response) -> Result<String, reqwest::Error> {
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response.chunk().await? {
-        if bytes.len() + chunk.len() > MAX_RESPONSE_BYTES {
-            bytes.extend_from_slice(b"...");
-            break;
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Bedrock errors are `{"message": "..."}` (sometimes `Message`); anything else is quoted, cut short.

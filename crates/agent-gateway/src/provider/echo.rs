@@ -11,7 +11,7 @@ use agent_input::{AgentInput, ContentBlock, ConvertOptions, ExecuteRequest, Mess
 
 use agent_input::stream::StreamEvent;
 
-use super::{BoxFuture, Outgoing, Provider, ProviderError, Streaming};
+use super::client::{BoxFuture, Outgoing, Provider, ProviderError, Streaming};
 
 /// The echo model.
 #[derive(Debug, Clone, Copy, Default)]

@@ -17,8 +17,10 @@ use agent_input::response::{self, ProviderResponse};
 use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, ProviderId, Report, convert};
 use serde_json::Value;
 
-use super::bedrock::{parse_endpoint, read_limited, transport_error};
-use super::{BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming};
+use super::client::{
+    BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming, endpoint_trust, parse_endpoint, read_limited,
+    transport_error, withheld,
+};
 use crate::error::{ApiError, ErrorKind};
 use crate::store::ModelSpec;
 
@@ -113,7 +115,7 @@ pub(super) fn check(provider: ProviderId, model: &ModelSpec, endpoint_allow: &[S
         _ => {
             if let Some(endpoint) = endpoint(model)
                 && let Err(message) = parse_endpoint(endpoint)
-                    .and_then(|url| super::endpoint_trust(&url, official_host(provider), endpoint_allow))
+                    .and_then(|url| endpoint_trust(&url, official_host(provider), endpoint_allow))
             {
                 report.push(Diagnostic::new(Code::InvalidParameter, at, message).received(endpoint));
             }
@@ -131,7 +133,7 @@ pub struct Hosted {
     url: reqwest::Url,
     /// Where the streaming request goes.
     stream_url: reqwest::Url,
-    /// Whether error bodies are passed on ([`super::endpoint_trust`]).
+    /// Whether error bodies are passed on ([`endpoint_trust`]).
     trusted: bool,
     model_id: String,
     api_key: String,
@@ -169,7 +171,7 @@ impl Hosted {
         let base = endpoint(model).unwrap_or(flavor.base()).trim_end_matches('/');
         let url = parse_endpoint(&format!("{base}{}", flavor.path(&model.model_id)))
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
-        let trusted = super::endpoint_trust(&url, official_host(provider), &clients.endpoint_allow)
+        let trusted = endpoint_trust(&url, official_host(provider), &clients.endpoint_allow)
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let mut stream_url = url.clone();
         if flavor == Flavor::Gemini {
@@ -242,7 +244,7 @@ impl Hosted {
             return Ok(response);
         }
         let text = read_limited(response).await.map_err(|e| transport_error(&e, self.timeout))?;
-        let (error_type, message) = if self.trusted { error_of(&text) } else { (None, super::withheld(&self.url)) };
+        let (error_type, message) = if self.trusted { error_of(&text) } else { (None, withheld(&self.url)) };
         Err(ProviderError::Status { status, error_type, message, retry_after })
     }
 }

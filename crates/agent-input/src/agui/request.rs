@@ -25,7 +25,7 @@ pub fn run_agent_input(
     tools: &[ToolSpec],
 ) -> Result<RunAgentInput, Report> {
     let messages = request.input.clone().into_messages();
-    let messages = super::to_agui(&messages, &format!("{run_id}-")).map_err(|report| {
+    let messages = super::output::to_agui(&messages, &format!("{run_id}-")).map_err(|report| {
         // The paths are into the messages array: `/i/...` is the request's `<input>/i/...`.
         let prefix = |d: Diagnostic| {
             let mut path = request.input_path.clone();

@@ -1,161 +1,33 @@
 //! Conversion of a validated request into a provider's request body.
 //!
-//! One module per provider, each behind [`Provider`], each with typed wire structs. A converter
-//! never drops content silently: what the provider cannot carry is an error naming the provider
-//! and saying what to do instead.
-//!
-//! The checks providers share are written once: `conversion` (the conversion context, options,
-//! tool specs, URLs, limits), `turns` (the messages as turns, roles, pairing, merging) and
-//! `payload` (media in bodies). A provider module holds its wire structs, its `PROFILE` (what the
-//! shared checks need to know about it: name, ranges, naming rules, roles) and its own rules.
+//! Each provider's request writer lives in its folder under `providers/` (its wire structs, its
+//! `PROFILE`: what the shared checks need to know about it, and its own rules), each behind
+//! [`Provider`]; the checks providers share are written once in `conversion` (the conversion
+//! context, options, tool specs, URLs, limits, turns, media in bodies). This module dispatches
+//! on [`ProviderId`]. A converter never drops content silently: what the provider cannot carry is
+//! an error naming the provider and saying what to do instead.
 
-pub mod anthropic_messages;
-pub mod bedrock_converse;
-mod conversion;
-pub mod gemini;
 pub mod mlcommons;
-pub mod openai_chat;
-pub mod openai_responses;
-mod payload;
-mod turns;
 
-use std::fmt;
-
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::conversion::{self, serialize_failure};
+use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
-use crate::path::Path;
 
+pub use crate::conversion::payload::{DataUrl, MARK, Splice};
+pub use crate::conversion::{Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec};
+pub use crate::provider::ProviderId;
+pub use crate::providers::anthropic_messages::request as anthropic_messages;
+pub use crate::providers::bedrock_converse::request as bedrock_converse;
+pub use crate::providers::gemini::request as gemini;
+pub use crate::providers::openai_chat::request as openai_chat;
+pub use crate::providers::openai_responses::request as openai_responses;
 pub use anthropic_messages::AnthropicMessages;
 pub use bedrock_converse::BedrockConverse;
 pub use gemini::Gemini;
 pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
-pub use payload::{DataUrl, MARK, spliced, spliced_from};
-
-pub(crate) use conversion::is_plain_name;
-
-/// A provider's request format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ProviderId {
-    /// AWS Bedrock Runtime `Converse`.
-    BedrockConverse,
-    /// `OpenAI` Chat Completions.
-    OpenAiChat,
-    /// `OpenAI` Responses.
-    OpenAiResponses,
-    /// Anthropic Messages.
-    AnthropicMessages,
-    /// Google Gemini `generateContent`.
-    Gemini,
-}
-
-impl ProviderId {
-    /// Every provider.
-    pub const ALL: &'static [ProviderId] = &[
-        ProviderId::BedrockConverse,
-        ProviderId::OpenAiChat,
-        ProviderId::OpenAiResponses,
-        ProviderId::AnthropicMessages,
-        ProviderId::Gemini,
-    ];
-
-    /// The id used by the CLI (`--to`) and the npm package (`provider`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::BedrockConverse => "bedrock-converse",
-            Self::OpenAiChat => "openai-chat",
-            Self::OpenAiResponses => "openai-responses",
-            Self::AnthropicMessages => "anthropic-messages",
-            Self::Gemini => "gemini",
-        }
-    }
-
-    /// The name ml-commons uses in `model_provider`, if it has one.
-    pub const fn ml_commons_name(self) -> Option<&'static str> {
-        match self {
-            Self::BedrockConverse => Some("bedrock/converse"),
-            Self::OpenAiChat => Some("openai/v1/chat/completions"),
-            Self::Gemini => Some("gemini/v1beta/generatecontent"),
-            Self::OpenAiResponses | Self::AnthropicMessages => None,
-        }
-    }
-
-    /// A human-readable name for messages.
-    pub const fn display_name(self) -> &'static str {
-        match self {
-            Self::BedrockConverse => "Bedrock Converse",
-            Self::OpenAiChat => "OpenAI Chat Completions",
-            Self::OpenAiResponses => "OpenAI Responses",
-            Self::AnthropicMessages => "Anthropic Messages",
-            Self::Gemini => "Gemini",
-        }
-    }
-
-    /// Reads an id or an ml-commons `model_provider` name, case-insensitively.
-    pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|id| {
-            raw.eq_ignore_ascii_case(id.as_str()) || id.ml_commons_name().is_some_and(|n| raw.eq_ignore_ascii_case(n))
-        })
-    }
-}
-
-impl fmt::Display for ProviderId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What one converter can carry: the rows of the capability matrix in `docs/providers.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Capabilities {
-    /// The provider.
-    pub provider: ProviderId,
-    /// Base64 images.
-    pub image_base64: &'static str,
-    /// Images by URL.
-    pub image_url: &'static str,
-    /// Base64 documents.
-    pub document_base64: &'static str,
-    /// Documents by URL.
-    pub document_url: &'static str,
-    /// Video.
-    pub video: &'static str,
-    /// `s3://` URLs.
-    pub s3_urls: &'static str,
-    /// Where system text goes.
-    pub system: &'static str,
-    /// Standard roles taken.
-    pub roles: &'static str,
-    /// Media in messages other than the user's.
-    pub media_outside_user: &'static str,
-    /// How tool results are carried.
-    pub tool_results: &'static str,
-    /// Count, size and option limits checked.
-    pub limits: &'static str,
-}
-
-impl Capabilities {
-    /// The matrix rows: a label and the field's value.
-    pub const fn rows(&self) -> [(&'static str, &'static str); 11] {
-        [
-            ("image, base64", self.image_base64),
-            ("image, URL", self.image_url),
-            ("document, base64", self.document_base64),
-            ("document, URL", self.document_url),
-            ("video", self.video),
-            ("`s3://` URLs", self.s3_urls),
-            ("system text", self.system),
-            ("roles", self.roles),
-            ("media outside user messages", self.media_outside_user),
-            ("tool results", self.tool_results),
-            ("limits checked", self.limits),
-        ]
-    }
-}
 
 /// What a provider's converter can carry.
 pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
@@ -165,63 +37,6 @@ pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
         ProviderId::OpenAiResponses => &openai_responses::CAPABILITIES,
         ProviderId::AnthropicMessages => &anthropic_messages::CAPABILITIES,
         ProviderId::Gemini => &gemini::CAPABILITIES,
-    }
-}
-
-pub use crate::options::{ConvertOptions, ToolSpec};
-
-/// Default `max_tokens`, the value ml-commons' connectors use.
-pub const DEFAULT_MAX_TOKENS: u64 = 4096;
-
-/// A converted body and the warnings produced on the way.
-#[derive(Debug, Clone)]
-pub struct Converted<T> {
-    /// The provider request body.
-    pub body: T,
-    /// What was changed to fit the provider.
-    pub warnings: Vec<Diagnostic>,
-}
-
-/// A provider request format: standard input in, typed request body out.
-pub trait Provider {
-    /// Which provider this is.
-    const ID: ProviderId;
-    /// The request body's wire type.
-    type Request<'a>: Serialize;
-
-    /// Converts a validated request.
-    ///
-    /// # Errors
-    /// Every problem the provider would reject, each with the path of the offending part.
-    fn convert<'a>(
-        request: &'a ExecuteRequest<'a>,
-        options: &'a ConvertOptions,
-    ) -> Result<Converted<Self::Request<'a>>, Report>;
-
-    /// Appends `body` as compact JSON text, as `serde_json` writes it.
-    ///
-    /// # Errors
-    /// When the body cannot be written (`serde_json`'s errors).
-    fn write_body(body: &Self::Request<'_>, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        serde_json::to_writer(out, body)
-    }
-
-    /// Replaces `out` with `body` as compact JSON text ([`Provider::write_body`]'s bytes, checked
-    /// as UTF-8), reusing its allocation. A provider may write the same text faster itself (Bedrock
-    /// Converse, in native builds), which also skips the check of the whole body.
-    ///
-    /// # Errors
-    /// When the body cannot be written, or its bytes are not UTF-8.
-    fn write_text(body: &Self::Request<'_>, out: &mut String) -> Result<(), Report> {
-        let mut buffer = std::mem::take(out).into_bytes();
-        buffer.clear();
-        Self::write_body(body, &mut buffer).map_err(|e| serialize_failure(Self::ID, &e))?;
-        *out = String::from_utf8(buffer).map_err(|e| {
-            let mut report = Report::default();
-            report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));
-            report
-        })?;
-        Ok(())
     }
 }
 
@@ -287,13 +102,27 @@ pub fn convert_into(
     pretty: bool,
     out: &mut String,
 ) -> Result<Vec<Diagnostic>, Report> {
+    convert_into_spliced(provider, request, options, pretty, out, None)
+}
+
+/// [`convert_into`], each large payload that lies in `splice`'s sources left out of the body as a
+/// [`MARK`] (see [`Splice`]; its spans say where each came from, in the order of the marks).
+pub fn convert_into_spliced(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+    pretty: bool,
+    out: &mut String,
+    splice: Option<&Splice<'_>>,
+) -> Result<Vec<Diagnostic>, Report> {
     fn write<P: Provider>(
         request: &ExecuteRequest<'_>,
         options: &ConvertOptions,
         pretty: bool,
         out: &mut String,
+        splice: Option<&Splice<'_>>,
     ) -> Result<Vec<Diagnostic>, Report> {
-        let converted = P::convert(request, options)?;
+        let converted = P::convert_spliced(request, options, splice)?;
         let mut text = std::mem::take(out);
         text.clear();
         // The body is about as large as the media it carries; size the buffer once.
@@ -301,109 +130,14 @@ pub fn convert_into(
         // Always written compact, then indented as text: one serializer per wire type instead of
         // two keeps the WebAssembly build small.
         P::write_text(&converted.body, &mut text)?;
-        *out = if pretty { indent(&text) } else { text };
+        *out = if pretty { conversion::indent(&text) } else { text };
         Ok(converted.warnings)
     }
     match provider {
-        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out),
-        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out),
-        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out),
-        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out),
-        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out),
-    }
-}
-
-/// Compact JSON text indented as `serde_json::to_string_pretty` writes it (two spaces, `": "`,
-/// empty arrays and objects kept as `[]` and `{}`).
-pub(crate) fn indent(compact: &str) -> String {
-    let bytes = compact.as_bytes();
-    let mut out = String::with_capacity(compact.len() + compact.len() / 4);
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut start = 0;
-    let mut i = 0;
-    let newline = |out: &mut String, depth: usize| {
-        out.push('\n');
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
-    };
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_string {
-            match b {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' | b'}' | b']' | b',' | b':' => {
-                out.push_str(&compact[start..i]);
-                start = i + 1;
-                match b {
-                    b'{' | b'[' if matches!(bytes.get(i + 1), Some(b'}' | b']')) => {
-                        out.push_str(&compact[i..i + 2]);
-                        i += 1;
-                        start = i + 1;
-                    }
-                    b'{' | b'[' => {
-                        out.push(b as char);
-                        depth += 1;
-                        newline(&mut out, depth);
-                    }
-                    b'}' | b']' => {
-                        depth = depth.saturating_sub(1);
-                        newline(&mut out, depth);
-                        out.push(b as char);
-                    }
-                    b',' => {
-                        out.push(',');
-                        newline(&mut out, depth);
-                    }
-                    _ => out.push_str(": "),
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out.push_str(&compact[start..]);
-    out
-}
-
-fn serialize_failure(provider: ProviderId, error: &serde_json::Error) -> Report {
-    // Wire structs hold only strings, numbers and already-parsed JSON, so this is not expected.
-    let mut report = Report::default();
-    report.push(Diagnostic::new(
-        Code::InvalidForProvider,
-        Path::root(),
-        format!("the {} request could not be written as JSON: {error}", provider.display_name()),
-    ));
-    report
-}
-
-/// Path of a conversion option, for option errors.
-pub(crate) fn option_path(name: &str) -> Path {
-    Path::root().key("options").key(name)
-}
-
-/// A float as JSON writes it, for messages (`serde_json`'s formatter instead of `core::fmt`'s,
-/// which would add its float tables to the WebAssembly build).
-pub(crate) fn number_text(value: f64) -> String {
-    serde_json::Number::from_f64(value)
-        .map_or_else(|| "a value that is not a finite number".to_string(), |n| n.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn indent_writes_what_serde_json_pretty_writes() {
-        let value = serde_json::json!({"a": [], "b": {}, "c": [1, {"d": "x,{}[]:\\\"y"}, [[]]], "e": null, "f": "é"});
-        let compact = serde_json::to_string(&value).unwrap();
-        assert_eq!(super::indent(&compact), serde_json::to_string_pretty(&value).unwrap());
+        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out, splice),
+        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out, splice),
+        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out, splice),
+        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out, splice),
+        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out, splice),
     }
 }

@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use super::{Json, Object};
+use super::value::{Json, Object, escapes_in, plain_byte};
 
 /// The nesting this parser takes; deeper text goes to `serde_json`, whose limit (128) then applies.
 pub(super) const MAX_DEPTH: usize = 100;
@@ -252,14 +252,14 @@ fn read_escaped<'a>(literal: &str) -> Option<Cow<'a, str>> {
 fn special_byte(bytes: &[u8]) -> Option<usize> {
     let mut words = bytes.chunks_exact(8);
     for (i, word) in words.by_ref().enumerate() {
-        let hits = super::escapes_in(word.try_into().ok()?);
+        let hits = escapes_in(word.try_into().ok()?);
         if hits != 0 {
             // The lowest hit is a true one; each byte's hit is its high bit.
             return Some(i * 8 + hits.trailing_zeros() as usize / 8);
         }
     }
     let rest = words.remainder();
-    rest.iter().position(|&b| !super::plain_byte(b)).map(|i| bytes.len() - rest.len() + i)
+    rest.iter().position(|&b| !plain_byte(b)).map(|i| bytes.len() - rest.len() + i)
 }
 
 #[cfg(test)]
@@ -270,8 +270,7 @@ mod tests {
     fn agrees(text: &str) -> bool {
         let ours = parse(text);
         let depth_right = ours.as_ref().is_none_or(|(root, depth)| {
-            !crate::validate::exceeds_depth(root, *depth)
-                && (*depth == 0 || crate::validate::exceeds_depth(root, depth - 1))
+            !crate::json::exceeds_depth(root, *depth) && (*depth == 0 || crate::json::exceeds_depth(root, depth - 1))
         });
         depth_right && ours.map(|(root, _)| root) == serde_json::from_str::<Json<'_>>(text).ok()
     }

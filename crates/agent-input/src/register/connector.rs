@@ -13,7 +13,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::body::{ModelProvider, Registration};
-use super::{CONNECTOR_ID, MODEL_ID};
+
+/// The connector-id placeholder in the model step.
+pub const CONNECTOR_ID: &str = "{{connector_id}}";
+/// The model-id placeholder in the agent step.
+pub const MODEL_ID: &str = "{{model_id}}";
 
 /// `BedrockConverseModelProvider.REQUEST_BODY_TEMPLATE`.
 pub(super) const BEDROCK_REQUEST_BODY: &str = concat!(

@@ -31,16 +31,15 @@
 
 mod body;
 mod connector;
+mod plan;
 mod preview;
 mod script;
 mod template;
 
-use std::fmt;
-
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use body::{ModelProvider, Registration};
+pub use plan::{Api, Method, Plan, PlanOptions, Step, Version};
 pub use preview::{Preview, preview};
 pub use script::curl_script;
 pub use template::{SubstitutionError, escape_parameter, substitute};
@@ -48,10 +47,7 @@ pub use template::{SubstitutionError, escape_parameter, substitute};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::Path;
 
-/// The connector-id placeholder in the model step.
-pub const CONNECTOR_ID: &str = "{{connector_id}}";
-/// The model-id placeholder in the agent step.
-pub const MODEL_ID: &str = "{{model_id}}";
+pub use connector::{CONNECTOR_ID, MODEL_ID};
 
 /// The agent types whose runners read `_llm_interface` (`MLChatAgentRunner`,
 /// `MLPlanExecuteAndReflectAgentRunner`).
@@ -59,123 +55,6 @@ const LEGACY_TYPES: &[&str] = &["conversational", "plan_execute_and_reflect"];
 
 /// The cluster setting that enables the unified agent API.
 pub const UNIFIED_API_SETTING: &str = "plugins.ml_commons.unified_agent_api_enabled";
-
-/// An ml-commons (`OpenSearch`) version, `major.minor`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    /// Major version.
-    pub major: u32,
-    /// Minor version.
-    pub minor: u32,
-}
-
-impl Version {
-    /// The first version with the unified agent API (ml-commons #4546), off by default.
-    pub const UNIFIED_API: Version = Version::new(3, 5);
-    /// The first version with the unified agent API on by default.
-    pub const UNIFIED_API_DEFAULT_ON: Version = Version::new(3, 9);
-    /// The first version with `_llm_interface` function calling for Bedrock Converse and `OpenAI`
-    /// (`FunctionCallingFactory`); Gemini's arrived with the unified API in 3.5.
-    pub const FUNCTION_CALLING: Version = Version::new(3, 0);
-    /// The newest version this module knows; the CLI's default.
-    pub const LATEST: Version = Version::new(3, 9);
-
-    /// A version from its parts.
-    pub const fn new(major: u32, minor: u32) -> Self {
-        Self { major, minor }
-    }
-
-    /// Reads `X.Y` (a patch part `X.Y.Z` and a suffix such as `-SNAPSHOT` are ignored).
-    pub fn parse(text: &str) -> Option<Self> {
-        let core = text.trim().split(['-', '+']).next()?;
-        let mut parts = core.split('.');
-        let major = parts.next()?.parse().ok()?;
-        let minor = parts.next()?.parse().ok()?;
-        match parts.next() {
-            None => Some(Self::new(major, minor)),
-            Some(patch) if patch.parse::<u32>().is_ok() && parts.next().is_none() => Some(Self::new(major, minor)),
-            Some(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-/// Which registration API the plan uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Api {
-    /// One `_register` call with the `model` block.
-    Unified,
-    /// Connector, model and agent, three calls.
-    Legacy,
-}
-
-/// How to plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PlanOptions {
-    /// The cluster's ml-commons version.
-    pub version: Version,
-    /// Force an API; by default the unified API where it is on by default, legacy before.
-    pub api: Option<Api>,
-}
-
-impl PlanOptions {
-    /// The default API for a version.
-    pub const fn new(version: Version) -> Self {
-        Self { version, api: None }
-    }
-}
-
-/// An HTTP method of a step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Method {
-    /// `POST`.
-    #[serde(rename = "POST")]
-    Post,
-    /// `PUT`.
-    #[serde(rename = "PUT")]
-    Put,
-}
-
-impl Method {
-    /// The method's name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Post => "POST",
-            Self::Put => "PUT",
-        }
-    }
-}
-
-/// One HTTP call of a plan.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Step {
-    /// The method.
-    pub method: Method,
-    /// The path on the cluster (`/_plugins/_ml/connectors/_create`).
-    pub path: &'static str,
-    /// The JSON body; may hold placeholders of earlier steps' ids.
-    pub body: Value,
-    /// The field of this step's answer that later steps use (`connector_id`, `model_id`), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub returns: Option<&'static str>,
-}
-
-/// The calls that register the agent, in order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Plan {
-    /// Which API the steps use.
-    pub api: Api,
-    /// The calls.
-    pub steps: Vec<Step>,
-    /// Problems worth knowing that do not stop the plan.
-    pub warnings: Vec<Diagnostic>,
-}
 
 /// Reads registration text and plans it.
 ///

@@ -1,7 +1,7 @@
 //! The plan as a bash script of curl calls (what `agent-input register-plan --format curl` prints
 //! and the playground's "Deploy to `OpenSearch`" copies).
 
-use super::{Api, Plan, Version};
+use super::plan::{Api, Plan, Version};
 
 /// A bash script of the plan's calls. Bodies are quoted heredocs (nothing in them is expanded:
 /// `${parameters.…}` reaches the cluster as written); an id is read from an answer with grep and

@@ -1,4 +1,4 @@
-//! Agent input schemas (contract §8, seed 004): an agent's `parameters_schema` validates the request's
+//! Agent input schemas (contract §8): an agent's `parameters_schema` validates the request's
 //! `parameters`, and the parameters other than the prompt are formatted into an `<inputs>` block
 //! in front of it.
 //!
@@ -381,7 +381,8 @@ fn pointer<'v>(value: &'v Value, path: &Path) -> Option<&'v Value> {
     })
 }
 
-/// Seed 004's `_merge_autonomous_schema_with_prompt`, rule for rule: the type forced to
+/// The autonomous-agent runner's `_merge_autonomous_schema_with_prompt` (copied in
+/// scripts/gen-schema-fixtures.py), rule for rule: the type forced to
 /// `object`, a `prompt` property `{"type": "string", "minLength": 1}` added unless the schema
 /// defines one, and `prompt` appended to `required` unless listed. Keys keep their order; new
 /// ones are added at the end, as a Python dict does.
@@ -450,7 +451,7 @@ pub fn format_inputs(request: &ExecuteRequest<'_>, schema: &Value) -> Result<Str
 /// schema's own problems (`invalid_schema`, paths into the schema) first, then the request's; the
 /// parameters are validated only when both are fine. Any error makes the validation invalid.
 ///
-/// Seed 004's autonomous-agent request (`{"parameters": {"prompt": ...}}`, no `input`) is valid
+/// The prompt-only request (`{"parameters": {"prompt": ...}}`, no `input`) is valid
 /// here: its `missing_input` is lifted and its prompt is the input
 /// ([`Validation::prompt_request`]).
 pub fn extend_validation<'a>(validation: Validation<'a>, schema: &Value) -> Validation<'a> {
@@ -478,7 +479,7 @@ pub fn extend_validation_compiled<'a>(
     validation
 }
 
-/// Seed 004's `format_autonomous_inputs` on the request's [`parameters`], without validating
+/// The autonomous-agent runner's `format_autonomous_inputs` on the request's [`parameters`], without validating
 /// them: the prompt alone when there are no other parameters, else an `<inputs>` block (one
 /// `key: value` line each, in the request's order; multi-line strings indented under `key:`;
 /// lists and objects as Python's `json.dumps`; other values as Python's `str`), a blank line, and

@@ -1,4 +1,4 @@
-//! Values written as Python writes them, for seed 004's `format_autonomous_inputs`: `str(value)`
+//! Values written as Python writes them, for the autonomous-agent runner's `format_autonomous_inputs`: `str(value)`
 //! for scalars (`True`, `None`, `0.5`, `1e+16`) and `json.dumps(value)` with its defaults for lists
 //! and dicts (separators `", "` and `": "`, `ensure_ascii=True`, keys in the given order).
 

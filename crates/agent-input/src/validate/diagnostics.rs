@@ -16,7 +16,7 @@ use crate::path::Path;
 use crate::text::{a_or_an, quote, quote_char};
 use crate::url;
 
-use super::PARSER_MAX_DEPTH;
+use crate::json::PARSER_MAX_DEPTH;
 
 // -- Limits and JSON (contract §4)
 

@@ -55,7 +55,7 @@ impl Validator<'_> {
                     (None, true, question_loc.to_path())
                 }
                 None => {
-                    // Seed 004's autonomous-agent request: `parameters.prompt` is the input, but
+                    // The prompt-only request: `parameters.prompt` is the input, but
                     // only under a `parameters_schema` (`schema::extend_validation` accepts it).
                     if let Some(Json::String(prompt)) = parameters.and_then(|p| p.get("prompt")) {
                         self.push(diagnostics::missing_input_prompt_only(loc.to_path()));

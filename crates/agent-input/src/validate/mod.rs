@@ -34,14 +34,14 @@ mod message;
 mod placeholder;
 mod source;
 mod tool_call;
+mod validation;
 mod validator;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Report;
 use crate::json::{Document, Json};
-use crate::model::{ExecuteRequest, InputType};
+use crate::model::ExecuteRequest;
 use crate::path::{Loc, Path};
 use validator::Validator;
 
@@ -50,80 +50,9 @@ use validator::Validator;
 pub(crate) use crate::text::{a_or_an, quote};
 
 pub use crate::options::{Limits, Options};
+pub use validation::{Validation, ValidationReport};
 
-/// The outcome of validating a request or a bare input.
-#[derive(Debug, Clone)]
-pub struct Validation<'a> {
-    /// The typed request, present exactly when there are no errors.
-    pub request: Option<ExecuteRequest<'a>>,
-    /// The input's form, when it could be told (even if the input has errors).
-    pub input_type: Option<InputType>,
-    /// Everything found.
-    pub report: Report,
-    /// Seed 004's autonomous-agent request, `{"parameters": {"prompt": "...", ...}}` with no
-    /// `input`: its one error is `missing_input`, and this is the request with the prompt as its
-    /// text input (at `/parameters/prompt`). Under a `parameters_schema` it is valid
-    /// ([`crate::schema::extend_validation`]); without one it is not.
-    pub prompt_request: Option<ExecuteRequest<'a>>,
-}
-
-impl<'a> Validation<'a> {
-    /// Whether the input can be used.
-    pub fn is_valid(&self) -> bool {
-        self.request.is_some()
-    }
-
-    /// The report in its wire shape: `{"valid", "input_type", "errors", "warnings"}`.
-    pub fn summary(&self) -> ValidationReport<'_> {
-        ValidationReport {
-            valid: self.is_valid(),
-            input_type: self.input_type,
-            errors: &self.report.errors,
-            warnings: &self.report.warnings,
-        }
-    }
-
-    /// The typed request, or the report when there are errors.
-    pub fn into_result(self) -> Result<(ExecuteRequest<'a>, Report), Report> {
-        match self.request {
-            Some(request) => Ok((request, self.report)),
-            None => Err(self.report),
-        }
-    }
-
-    /// Under an agent's `parameters_schema` (contract §8): seed 004's prompt-only request
-    /// ([`Validation::prompt_request`]) becomes the valid request, its `missing_input` lifted.
-    /// Anything else is returned as it is.
-    #[must_use]
-    pub fn with_prompt_as_input(mut self) -> Self {
-        if let Some(request) = self.prompt_request.take() {
-            self.report.errors.retain(|d| d.code != crate::Code::MissingInput);
-            self.input_type = Some(InputType::Text);
-            self.request = Some(request);
-        }
-        self
-    }
-
-    fn failed(report: Report) -> Self {
-        Self { request: None, input_type: None, report, prompt_request: None }
-    }
-}
-
-/// A validation result as it is written out.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct ValidationReport<'v> {
-    /// No errors.
-    pub valid: bool,
-    /// `TEXT`, `CONTENT_BLOCKS`, `MESSAGES`, or `null` when the form could not be told.
-    pub input_type: Option<InputType>,
-    /// Problems that make the input unusable.
-    pub errors: &'v [crate::Diagnostic],
-    /// Problems worth knowing that do not.
-    pub warnings: &'v [crate::Diagnostic],
-}
-
-/// `serde_json`'s own nesting limit: deeper text fails while parsing, whatever `max_depth` says.
-pub const PARSER_MAX_DEPTH: usize = 128;
+pub use crate::json::PARSER_MAX_DEPTH;
 
 /// Parses request text, enforcing the body size limit before parsing and the depth limit after.
 /// Strings without escapes stay borrowed from `text`.
@@ -171,25 +100,12 @@ fn describe_json_error(error: &serde_json::Error) -> String {
 pub fn check_depth(value: &Json<'_>, max_depth: usize) -> Result<(), Report> {
     // Parsed values are at most 128 deep (serde_json's own limit), so the recursion is bounded;
     // a deeper value built in code stops at max_depth + 1, the depth every report gives.
-    if exceeds_depth(value, max_depth) { Err(too_deep(max_depth)) } else { Ok(()) }
+    if crate::json::exceeds_depth(value, max_depth) { Err(too_deep(max_depth)) } else { Ok(()) }
 }
 
 /// The report of a value nesting deeper than `max_depth`: every report gives `max_depth + 1`.
 fn too_deep(max_depth: usize) -> Report {
     diagnostics::too_deep(max_depth, max_depth + 1).into()
-}
-
-/// Whether a container in `value` sits below `levels` more levels. Only containers recurse: a
-/// request is mostly leaves, and this runs on every request.
-pub(crate) fn exceeds_depth(value: &Json<'_>, levels: usize) -> bool {
-    let deeper =
-        |child: &Json<'_>| matches!(child, Json::Array(_) | Json::Object(_)) && exceeds_depth(child, levels - 1);
-    match value {
-        Json::Array(_) | Json::Object(_) if levels == 0 => true,
-        Json::Array(items) => items.iter().any(deeper),
-        Json::Object(map) => map.values().any(deeper),
-        _ => false,
-    }
 }
 
 /// Validates an execute request body: `{"input": ..., "parameters": {...}}`.

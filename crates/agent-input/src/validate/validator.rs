@@ -12,7 +12,8 @@ use crate::model::{ExecuteRequest, InputType, java_trim};
 use crate::path::Loc;
 
 use super::diagnostics::{self, FieldsOf, Subject};
-use super::{Options, Validation};
+use super::validation::Validation;
+use crate::options::Options;
 
 /// Unknown keys reported one by one per object; the rest are counted in one warning.
 const MAX_IGNORED_PER_OBJECT: usize = 20;

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::{field_id, item_controls, raw_item, str_at, text_field};
+use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
 use crate::browser::files;
 use crate::model::display::human_bytes;
 use crate::model::input_form;

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::blocks::blocks_editor;
-use super::{field_id, item_controls, raw_item, str_at, text_field};
+use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
 use crate::model::pointer;
 use crate::state::Editor;
 

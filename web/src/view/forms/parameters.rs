@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
-use super::{raw_item, text_field};
+use super::fields::{raw_item, text_field};
 use crate::model::pointer;
 use crate::state::Editor;
 

@@ -1,0 +1,322 @@
+//! Media written into request bodies: base64 payloads and `data:` URLs as JSON strings, copied
+//! once rather than escaped, and the file names documents are sent under.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// Payloads of at least this many bytes are written raw, or as splice marks (see [`Splice`]).
+const RAW_FROM: usize = 16 * 1024;
+
+/// What stands in the body, inside the payload's string, for a payload left to the
+/// caller: an escape `serde_json` never writes (it escapes only quotes, backslashes and control
+/// characters). Text copied raw from the request (tool arguments) could hold it; the caller
+/// counts the marks, and any extra one means converting again without a [`Splice`].
+pub const MARK: &str = "\\uFFFF";
+
+/// The source texts whose large payloads a body leaves out, each written as [`MARK`], and the
+/// payloads so marked. Given to [`crate::convert::convert_into_spliced`]; the caller puts the bytes
+/// back from its own copy of the sources: the npm package splices the body in JavaScript rather
+/// than copying megabytes of base64 out of wasm memory, and the playground shows a shortened
+/// payload where each mark is, so a keystroke's conversion does not grow with the media.
+///
+/// A payload is marked when it is at least 16 KiB, is a slice of one of the sources (the same
+/// address, not an equal copy) and would be written verbatim. A marked payload is neither copied
+/// nor scanned: the caller answers for its bytes being JSON string content. A slice of JSON text
+/// that a parser read as a string without unescaping is, by construction; checked base64 is too.
+/// Text copied raw from the request (tool arguments) could hold a mark too: the caller counts
+/// the marks, and any extra one means converting again without a splice.
+#[derive(Debug)]
+pub struct Splice<'s> {
+    sources: Vec<&'s str>,
+    /// (source, start, length) of each payload marked, in the order the marks were written.
+    spans: RefCell<Vec<(usize, usize, usize)>>,
+}
+
+impl<'s> Splice<'s> {
+    /// A splice of the payloads that lie in `sources`.
+    pub fn new(sources: &[&'s str]) -> Self {
+        Self { sources: sources.to_vec(), spans: RefCell::new(Vec::new()) }
+    }
+
+    /// The payloads marked so far, in the order of their marks: (index in the sources, start,
+    /// length), in bytes.
+    pub fn into_spans(self) -> Vec<(usize, usize, usize)> {
+        self.spans.into_inner()
+    }
+
+    /// Which source `part` lies in, when it is large enough to be marked.
+    fn source_of(&self, part: &str) -> Option<(usize, usize)> {
+        if part.len() < RAW_FROM {
+            return None;
+        }
+        let at = part.as_ptr() as usize;
+        self.sources.iter().enumerate().find_map(|(i, source)| {
+            let start = source.as_ptr() as usize;
+            (at >= start && at + part.len() <= start + source.len()).then(|| (i, at - start))
+        })
+    }
+
+    /// `parts`, joined, as a JSON string with each large part that lies in a source replaced by
+    /// [`MARK`] (its span recorded); `None` when no part qualifies, or a part left in place needs
+    /// escaping. `safe` says whether a part is known to need no escaping.
+    fn mark(&self, parts: &[&str], safe: impl Fn(&str) -> bool) -> Option<Box<RawValue>> {
+        let sources: Vec<Option<(usize, usize)>> = parts.iter().map(|part| self.source_of(part)).collect();
+        if sources.iter().all(Option::is_none)
+            || parts.iter().zip(&sources).any(|(part, source)| source.is_none() && !safe(part))
+        {
+            return None;
+        }
+        let mut literal = String::with_capacity(64);
+        literal.push('"');
+        let mut spans = self.spans.borrow_mut();
+        for (part, source) in parts.iter().zip(sources) {
+            match source {
+                Some((i, start)) => {
+                    spans.push((i, start, part.len()));
+                    literal.push_str(MARK);
+                }
+                None => literal.push_str(part),
+            }
+        }
+        literal.push('"');
+        // SAFETY: a quote, characters none of which JSON escapes (`safe`), marks (a valid escape)
+        // and a quote: one well-formed JSON string.
+        #[allow(unsafe_code)]
+        Some(unsafe { RawValue::from_string_unchecked(literal) })
+    }
+
+    /// Base64 text that lies in a source, as a mark.
+    pub(crate) fn mark_base64(&self, text: &str) -> Option<Box<RawValue>> {
+        self.mark(&[text], |_| false)
+    }
+}
+
+fn unescaped(part: &str) -> bool {
+    if part.len() >= RAW_FROM {
+        crate::base64::is_json_safe_alphabet(part)
+    } else {
+        part.bytes().all(crate::json::plain_byte)
+    }
+}
+
+/// `data:<mime>;base64,<data>`, written straight into the body without an intermediate string.
+#[derive(Debug, Clone, Copy)]
+pub struct DataUrl<'a> {
+    /// The MIME type.
+    pub mime: &'static str,
+    /// Standard base64.
+    pub data: &'a str,
+    /// Where `data` is left out as a mark, if it can be.
+    pub splice: Option<&'a Splice<'a>>,
+}
+
+impl fmt::Display for DataUrl<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("data:")?;
+        f.write_str(self.mime)?;
+        f.write_str(";base64,")?;
+        f.write_str(self.data)
+    }
+}
+
+impl Serialize for DataUrl<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        plain_string(serializer, &["data:", self.mime, ";base64,", self.data], self.splice)
+    }
+}
+
+/// Base64 data as a JSON string, written like [`DataUrl`]: megabytes copied once, not escaped,
+/// or left out as a mark when a [`Splice`] is given.
+#[derive(Debug, Clone, Copy)]
+pub struct Payload<'a>(pub &'a str, pub Option<&'a Splice<'a>>);
+
+impl Serialize for Payload<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        plain_string(serializer, &[self.0], self.1)
+    }
+}
+
+/// Serializes `parts`, joined, as one JSON string. A large one (base64 media) that needs no
+/// escaping is handed over as a raw JSON literal: `serde_json`'s escape scan goes a byte at a time,
+/// which in WebAssembly made media requests several times slower than the copy.
+pub(crate) fn plain_string<S: serde::Serializer>(
+    serializer: S,
+    parts: &[&str],
+    splice: Option<&Splice<'_>>,
+) -> Result<S::Ok, S::Error> {
+    let len = parts.iter().map(|part| part.len()).sum::<usize>();
+    if len >= RAW_FROM
+        && let Some(raw) = splice.and_then(|splice| splice.mark(parts, unescaped))
+    {
+        return raw.serialize(serializer);
+    }
+    if len < RAW_FROM || !parts.iter().all(|part| unescaped(part)) {
+        let mut text = String::with_capacity(len);
+        for part in parts {
+            text.push_str(part);
+        }
+        return serializer.serialize_str(&text);
+    }
+    let mut literal = String::with_capacity(len + 2);
+    literal.push('"');
+    for part in parts {
+        literal.push_str(part);
+    }
+    literal.push('"');
+    // SAFETY: `literal` is a quote, characters none of which JSON escapes (checked just above:
+    // no control character, quote or backslash), and a quote: one well-formed JSON string.
+    #[allow(unsafe_code)]
+    let raw = unsafe { RawValue::from_string_unchecked(literal) };
+    raw.serialize(serializer)
+}
+
+/// `text` as one raw JSON value, surrounding whitespace trimmed: what
+/// `serde_json::from_str::<&RawValue>` returns, without its code path. That path's error for a
+/// non-string token formats floating-point numbers, which costs the npm `.wasm` about 20 KB raw
+/// (docs/decisions.md, "npm size"); checking with `IgnoredAny` runs the same reader
+/// (`ignore_value`, the same depth limit, trailing characters rejected) with no such error.
+pub(crate) fn raw_json(text: &str) -> Option<Box<RawValue>> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+    let json = text.trim_matches([' ', '\n', '\t', '\r']);
+    // SAFETY: `json` was just read as exactly one JSON value, which is what
+    // `from_string_unchecked` requires.
+    #[allow(unsafe_code)]
+    Some(unsafe { RawValue::from_string_unchecked(json.to_owned()) })
+}
+
+/// A file name for a document sent as a file: the given name (with the format's extension added
+/// when it has none) or `document-N.<ext>`.
+pub(crate) fn file_name(name: Option<&str>, extension: &str, n: usize) -> String {
+    match name.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(name) if name.to_ascii_lowercase().ends_with(&format!(".{extension}")) => name.to_string(),
+        Some(name) => format!("{name}.{extension}"),
+        None => format!("document-{n}.{extension}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DataUrl, Payload, Splice, raw_json};
+
+    /// `raw_json` takes and returns what `serde_json::from_str::<&RawValue>` does.
+    #[test]
+    fn raw_json_reads_as_serde_json_does() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let cases = [
+            "{}",
+            " {\"a\": [1, 2.5e3, null]}\n",
+            "\t\r\n\"x\" ",
+            "1.5",
+            "-0",
+            "true",
+            "",
+            " ",
+            "{",
+            "{} {}",
+            "{}x",
+            "[1,]",
+            "nan",
+            "{\"a\":1,}",
+            "\"\\u00e9\"",
+            "\u{a0}{}",
+            "{}\u{a0}",
+            &deep,
+        ];
+        for text in cases {
+            let expected =
+                serde_json::from_str::<&serde_json::value::RawValue>(text).ok().map(serde_json::value::RawValue::get);
+            assert_eq!(raw_json(text).as_deref().map(serde_json::value::RawValue::get), expected, "{text:?}");
+        }
+    }
+
+    /// Raw or escaped, the JSON text must be what `serde_json` writes for the same string.
+    #[test]
+    fn payloads_serialize_as_the_plain_string_would() {
+        let big = "QUJD".repeat(5_000);
+        let url = |mime, data| DataUrl { mime, data, splice: None };
+        let cases = [
+            (serde_json::to_string(&Payload("QUJD", None)), "QUJD".to_owned()),
+            (serde_json::to_string(&Payload(&big, None)), big.clone()),
+            (serde_json::to_string(&Payload(&format!("{big}\n\"x\\"), None)), format!("{big}\n\"x\\")),
+            (serde_json::to_string(&url("image/png", &big)), format!("data:image/png;base64,{big}")),
+            (serde_json::to_string(&url("image/png", "QQ==")), "data:image/png;base64,QQ==".to_owned()),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got.unwrap(), serde_json::to_string(&want).unwrap());
+        }
+        let value = serde_json::to_value(Payload(&big, None)).unwrap();
+        assert_eq!(value, serde_json::Value::String(big));
+    }
+
+    /// With a splice, a large payload that lies in its source is a mark and a span; one that does
+    /// not (a copy), or beside a part that needs escaping, is written as without one.
+    #[test]
+    fn spliced_payloads_are_marks_with_their_ranges() {
+        let big = "QUJD".repeat(5_000);
+        let source = format!(r#"{{"a": "{big}", "b": "x"}}"#);
+        let data = &source[7..7 + big.len()];
+        assert_eq!(data, big);
+        let copy = big.clone();
+        let splice = Splice::new(&[&source]);
+        let written = [
+            serde_json::to_string(&Payload(data, Some(&splice))).unwrap(),
+            serde_json::to_string(&DataUrl { mime: "image/png", data, splice: Some(&splice) }).unwrap(),
+            serde_json::to_string(&Payload(&copy, Some(&splice))).unwrap(),
+            serde_json::to_string(&Payload(&source[7..20], Some(&splice))).unwrap(),
+        ];
+        assert_eq!(written[0], "\"\\uFFFF\"");
+        assert_eq!(written[1], "\"data:image/png;base64,\\uFFFF\"");
+        assert_eq!(written[2], serde_json::to_string(&big).unwrap());
+        assert_eq!(written[3], serde_json::to_string(&source[7..20]).unwrap());
+        // A part written in place that needs escaping stops the marking.
+        assert_eq!(splice.mark(&["\"", data], super::unescaped).map(|r| r.get().to_owned()), None);
+        assert_eq!(splice.into_spans(), [(0, 7, big.len()), (0, 7, big.len())]);
+        // Without a splice, nothing is marked.
+        assert_eq!(serde_json::to_string(&Payload(data, None)).unwrap(), serde_json::to_string(&big).unwrap());
+    }
+
+    /// Over several sources, each mark says which source its payload lies in, in the order the
+    /// marks are written.
+    #[test]
+    fn a_splice_of_several_sources_reports_each_payloads_source() {
+        let a = "QUJD".repeat(5_000);
+        let b = format!("x{}", "QUJD".repeat(4_100));
+        let splice = Splice::new(&[&a, &b]);
+        let written = serde_json::to_string(&[Payload(&b[1..], Some(&splice)), Payload(&a, Some(&splice))]).unwrap();
+        assert_eq!(written, r#"["\uFFFF","\uFFFF"]"#);
+        assert_eq!(splice.into_spans(), [(1, 1, b.len() - 1), (0, 0, a.len())]);
+    }
+
+    /// Every provider's body, by whichever writer it has, splices a large image of the request:
+    /// one mark in the body, its span in the request, and the rest as written without splicing.
+    #[test]
+    fn every_provider_writes_a_large_payload_as_a_mark() {
+        use crate::convert::{ConvertOptions, ProviderId, convert_into, convert_into_spliced};
+        use crate::validate;
+
+        let data = format!("iVBORw0KGgoA{}", "QUJD".repeat(5_000));
+        let text = serde_json::json!({"input": [
+            {"type": "text", "text": "What is this?"},
+            {"type": "image", "source": {"type": "base64", "format": "png", "data": data}}
+        ]})
+        .to_string();
+        let options = validate::Options::default();
+        let document = validate::parse(&text, &options.limits).unwrap();
+        let (request, _) = validate::validate_request(&document, &options).into_result().unwrap();
+        let at = text.find(&data).unwrap();
+        for &provider in ProviderId::ALL {
+            let convert = ConvertOptions::default();
+            let mut whole = String::new();
+            convert_into(provider, &request, &convert, false, &mut whole).unwrap();
+            let mut marked = String::new();
+            let splice = Splice::new(&[&text]);
+            convert_into_spliced(provider, &request, &convert, false, &mut marked, Some(&splice)).unwrap();
+            assert_eq!(splice.into_spans(), [(0, at, data.len())], "{provider:?}");
+            assert_eq!(marked.matches(super::MARK).count(), 1, "{provider:?}");
+            assert_eq!(marked.replace(super::MARK, &data), whole, "{provider:?}");
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! What every provider's stream decoder shares: the neutral [`StreamEvent`]s, the
+//! [`StreamError`]s, the framings (`sse`, `event_stream`) and the [`Answer`] being gathered. Nothing
+//! here knows a particular provider; each decoder lives in its folder under `providers/`.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::provider::ProviderId;
+use crate::reading::{ProviderResponse, Usage};
+
+pub mod event_stream;
+pub mod sse;
+
+/// Largest frame or event accepted by default: 1 MiB (a provider's event carries a token or a few
+/// hundred; a whole tool input at most).
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 1024 * 1024;
+
+/// One thing a provider said, in any provider's stream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum StreamEvent {
+    /// More answer text.
+    TextDelta {
+        /// The new text.
+        text: String,
+    },
+    /// The model starts a tool call.
+    ToolCallStart {
+        /// The call's id.
+        id: String,
+        /// The tool's name.
+        name: String,
+    },
+    /// More of a tool call's arguments (a piece of a JSON object's text).
+    ToolCallArgs {
+        /// The call's id.
+        id: String,
+        /// The new text.
+        delta: String,
+    },
+    /// A tool call's arguments are complete.
+    ToolCallEnd {
+        /// The call's id.
+        id: String,
+    },
+    /// More of the model's reasoning (thinking), which is not part of the answer.
+    ReasoningDelta {
+        /// The new text.
+        text: String,
+    },
+    /// Why generation stopped, normalized as [`crate::response::normalize_stop_reason`] does.
+    Stop {
+        /// `end_turn`, `tool_use`, `max_tokens`, …
+        reason: String,
+    },
+    /// Token counts.
+    Usage(Usage),
+    /// The provider reported an error in the stream.
+    Error {
+        /// The provider's error code or type, when given.
+        code: Option<String>,
+        /// The provider's message.
+        message: String,
+    },
+}
+
+/// Why a stream cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamError {
+    /// A frame, event or line longer than the limit; refused before it is buffered whole where
+    /// the framing tells the length up front.
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+        /// The size found (so far).
+        actual: usize,
+    },
+    /// An event-stream checksum does not match.
+    CrcMismatch {
+        /// `prelude` or `message`.
+        part: &'static str,
+    },
+    /// Event-stream lengths or headers that do not add up.
+    InvalidFrame(String),
+    /// SSE text that is not UTF-8.
+    InvalidUtf8,
+    /// An event payload that is not the JSON the provider sends.
+    InvalidJson(String),
+    /// The provider reported an error in the stream.
+    Provider {
+        /// The provider's error code or type, when given.
+        code: Option<String>,
+        /// The provider's message.
+        message: String,
+    },
+    /// The stream ended inside a frame.
+    Truncated {
+        /// Bytes of the unfinished frame.
+        pending: usize,
+    },
+}
+
+impl StreamError {
+    /// A stable identifier: `too_large`, `crc_mismatch`, `invalid_frame`, `invalid_utf8`,
+    /// `invalid_json`, `provider_error`, `truncated`.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::TooLarge { .. } => "too_large",
+            Self::CrcMismatch { .. } => "crc_mismatch",
+            Self::InvalidFrame(_) => "invalid_frame",
+            Self::InvalidUtf8 => "invalid_utf8",
+            Self::InvalidJson(_) => "invalid_json",
+            Self::Provider { .. } => "provider_error",
+            Self::Truncated { .. } => "truncated",
+        }
+    }
+}
+
+impl fmt::Display for StreamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge { limit, actual } => {
+                write!(f, "a stream frame of {actual} bytes is larger than the limit of {limit} bytes")
+            }
+            Self::CrcMismatch { part } => write!(f, "the event-stream {part} checksum does not match"),
+            Self::InvalidFrame(why) => write!(f, "invalid event-stream frame: {why}"),
+            Self::InvalidUtf8 => f.write_str("the event stream is not UTF-8"),
+            Self::InvalidJson(why) => write!(f, "a stream event is not valid JSON: {why}"),
+            Self::Provider { code: Some(code), message } => write!(f, "the provider failed ({code}): {message}"),
+            Self::Provider { code: None, message } => write!(f, "the provider failed: {message}"),
+            Self::Truncated { pending } => write!(f, "the stream ended inside a frame ({pending} bytes unread)"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {}
+
+// The reading of one event's JSON, for every provider's decoder.
+
+pub(crate) fn json(text: &str) -> Result<Value, StreamError> {
+    serde_json::from_str(text).map_err(|e| StreamError::InvalidJson(e.to_string()))
+}
+
+pub(crate) fn str_at<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
+    value.pointer(pointer).and_then(Value::as_str)
+}
+
+pub(crate) fn u64_at(value: &Value, pointer: &str) -> Option<u64> {
+    value.pointer(pointer).and_then(Value::as_u64)
+}
+
+/// Token counts from an object with the given keys; the total is summed when not given, as the
+/// non-streaming parsers do.
+/// The cache counts are at JSON Pointers into the object (`""` where the provider has none).
+pub(crate) fn usage(
+    object: Option<&Value>,
+    input: &str,
+    output: &str,
+    total: Option<&str>,
+    cache: [&str; 2],
+) -> Option<Usage> {
+    let object = object.filter(|o| o.is_object())?;
+    let count = |key: &str| object.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let (input_tokens, output_tokens) = (count(input), count(output));
+    let total_tokens = total.map_or(input_tokens + output_tokens, count);
+    let cached =
+        |pointer: &str| if pointer.is_empty() { None } else { object.pointer(pointer).and_then(Value::as_u64) };
+    Some(Usage {
+        cache_read_input_tokens: cached(cache[0]),
+        cache_write_input_tokens: cached(cache[1]),
+        ..Usage::new(input_tokens, output_tokens, total_tokens)
+    })
+}
+
+/// The `message` of an `{"error": {...}}` or `{"message": ...}` object.
+pub(crate) fn error_message(value: &Value) -> String {
+    str_at(value, "/error/message")
+        .or_else(|| str_at(value, "/message"))
+        .or_else(|| value.get("error").and_then(Value::as_str))
+        .map_or_else(|| value.to_string(), str::to_string)
+}
+
+/// What the stream said so far.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Answer {
+    /// Text blocks, by the provider's block key.
+    pub(crate) texts: Vec<(u64, String)>,
+    /// Tool calls, by the provider's block key.
+    pub(crate) calls: Vec<Call>,
+    /// Reasoning blocks, by the provider's block key.
+    pub(crate) thoughts: Vec<(u64, String)>,
+    pub(crate) stop_reason: Option<String>,
+    pub(crate) usage: Option<Usage>,
+    pub(crate) error: Option<(Option<String>, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Call {
+    pub(crate) key: u64,
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) arguments: String,
+    pub(crate) open: bool,
+}
+
+impl Answer {
+    pub(crate) fn text(&mut self, key: u64, text: &str, events: &mut Vec<StreamEvent>) {
+        if text.is_empty() {
+            return;
+        }
+        match self.texts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, block)) => block.push_str(text),
+            None => self.texts.push((key, text.to_string())),
+        }
+        events.push(StreamEvent::TextDelta { text: text.to_string() });
+    }
+
+    pub(crate) fn reasoning(&mut self, key: u64, text: &str, events: &mut Vec<StreamEvent>) {
+        match self.thoughts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, block)) => block.push_str(text),
+            None => self.thoughts.push((key, text.to_string())),
+        }
+        events.push(StreamEvent::ReasoningDelta { text: text.to_string() });
+    }
+
+    pub(crate) fn start_call(&mut self, key: u64, id: &str, name: &str, events: &mut Vec<StreamEvent>) {
+        self.calls.push(Call { key, id: id.to_string(), name: name.to_string(), arguments: String::new(), open: true });
+        events.push(StreamEvent::ToolCallStart { id: id.to_string(), name: name.to_string() });
+    }
+
+    pub(crate) fn call_args(&mut self, key: u64, delta: &str, events: &mut Vec<StreamEvent>) {
+        if delta.is_empty() {
+            return;
+        }
+        if let Some(call) = self.calls.iter_mut().rev().find(|c| c.key == key && c.open) {
+            call.arguments.push_str(delta);
+            events.push(StreamEvent::ToolCallArgs { id: call.id.clone(), delta: delta.to_string() });
+        }
+    }
+
+    pub(crate) fn end_call(&mut self, key: u64, events: &mut Vec<StreamEvent>) {
+        if let Some(call) = self.calls.iter_mut().rev().find(|c| c.key == key && c.open) {
+            call.open = false;
+            events.push(StreamEvent::ToolCallEnd { id: call.id.clone() });
+        }
+    }
+
+    pub(crate) fn end_all_calls(&mut self, events: &mut Vec<StreamEvent>) {
+        for call in self.calls.iter_mut().filter(|c| c.open) {
+            call.open = false;
+            events.push(StreamEvent::ToolCallEnd { id: call.id.clone() });
+        }
+    }
+
+    pub(crate) fn stop(&mut self, reason: String, events: &mut Vec<StreamEvent>) {
+        events.push(StreamEvent::Stop { reason: reason.clone() });
+        self.stop_reason = Some(reason);
+    }
+
+    pub(crate) fn usage(&mut self, usage: Usage, events: &mut Vec<StreamEvent>) {
+        events.push(StreamEvent::Usage(usage));
+        self.usage = Some(usage);
+    }
+
+    pub(crate) fn error(&mut self, code: Option<String>, message: String, events: &mut Vec<StreamEvent>) {
+        events.push(StreamEvent::Error { code: code.clone(), message: message.clone() });
+        self.error.get_or_insert((code, message));
+    }
+
+    pub(crate) fn into_response(self, provider: ProviderId) -> ProviderResponse {
+        let calls =
+            self.calls
+                .into_iter()
+                .map(|call| {
+                    let arguments =
+                        match provider {
+                            // These parsers write the `input` object back as compact JSON; its streamed text
+                            // is read and written the same way.
+                            ProviderId::BedrockConverse | ProviderId::AnthropicMessages | ProviderId::Gemini => {
+                                match serde_json::from_str::<Value>(&call.arguments) {
+                                    Ok(value) => value.to_string(),
+                                    Err(_) if call.arguments.trim().is_empty() => "{}".to_string(),
+                                    Err(_) => call.arguments,
+                                }
+                            }
+                            ProviderId::OpenAiChat | ProviderId::OpenAiResponses => {
+                                if call.arguments.trim().is_empty() { "{}".to_string() } else { call.arguments }
+                            }
+                        };
+                    crate::reading::tool_call(&call.id, &call.name, arguments)
+                })
+                .collect();
+        let texts = self.texts.into_iter().map(|(_, text)| text).collect();
+        ProviderResponse {
+            message: crate::reading::assistant(texts, calls),
+            stop_reason: self.stop_reason,
+            usage: self.usage,
+            reasoning: crate::reading::reasoning(self.thoughts.into_iter().map(|(_, text)| text).collect()),
+        }
+    }
+}

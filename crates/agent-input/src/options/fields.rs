@@ -1,0 +1,173 @@
+//! The conversion options' table ([`CONVERT`]) and the readers of their values: tool choice,
+//! prompt cache, response format and tool specs.
+
+use serde_json::Value;
+
+use super::table::{Field, number, parse};
+use super::types::{CacheTtl, ConvertOptions, PromptCache, ResponseFormat, ToolChoice, ToolSpec};
+
+pub(super) const SAMPLING: &str = "must be a number between 0 and 1";
+
+pub(super) const CONVERT: &[Field<ConvertOptions>] = &[
+    Field {
+        keys: &["system", "system_prompt", "systemPrompt"],
+        read: |v, o, _, _| v.as_str().map(|s| o.system = Some(s.to_string())).ok_or_else(|| "must be a string".into()),
+    },
+    // Whole numbers up to 2^31 - 1 (the providers' int32); larger ones would be clamped by the
+    // conversion to an integer and reported as a different number.
+    Field {
+        keys: &["max_tokens", "maxTokens"],
+        read: |v, o, _, _| {
+            let n = number(v)
+                .filter(|n| n.fract() == 0.0 && (0.0..=f64::from(i32::MAX)).contains(n))
+                .ok_or("must be a whole number from 1 to 2147483647")?;
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let n = n as u64;
+            o.max_tokens = Some(n);
+            Ok(())
+        },
+    },
+    Field {
+        keys: &["temperature"],
+        read: |v, o, _, _| number(v).map(|n| o.temperature = Some(n)).ok_or_else(|| SAMPLING.into()),
+    },
+    Field {
+        keys: &["top_p", "topP"],
+        read: |v, o, _, _| number(v).map(|n| o.top_p = Some(n)).ok_or_else(|| SAMPLING.into()),
+    },
+    Field {
+        keys: &["stop_sequences", "stopSequences"],
+        read: |v, o, _, _| {
+            o.stop_sequences = match v {
+                Value::String(s) => vec![s.clone()],
+                Value::Array(items) => items
+                    .iter()
+                    .map(|item| item.as_str().map(str::to_string))
+                    .collect::<Option<_>>()
+                    .ok_or("must be an array of strings")?,
+                _ => return Err("must be an array of strings".into()),
+            };
+            Ok(())
+        },
+    },
+    Field {
+        keys: &["tools"],
+        read: |v, o, _, _| {
+            o.tools = tool_specs(v)
+                .map_err(|why| format!("must be an array of {{name, description, input_schema}}: {why}"))?;
+            Ok(())
+        },
+    },
+    Field { keys: &["tool_choice", "toolChoice"], read: |v, o, _, _| tool_choice(v).map(|c| o.tool_choice = Some(c)) },
+    Field { keys: &["prompt_cache", "promptCache"], read: |v, o, _, _| prompt_cache(v).map(|c| o.prompt_cache = c) },
+    Field {
+        keys: &["response_format", "responseFormat"],
+        read: |v, o, _, _| response_format(v).map(|f| o.response_format = Some(f)),
+    },
+];
+
+/// A JSON object or array written as JSON text, as ml-commons stores `model_parameters`.
+pub(super) fn json_text(value: &Value) -> Option<Value> {
+    let Value::String(text) = value else { return None };
+    let text = text.trim_start();
+    if text.starts_with('{') || text.starts_with('[') { Some(parse(text)).filter(|v| !v.is_null()) } else { None }
+}
+
+pub(super) const TOOL_CHOICE: &str = "must be \"auto\", \"any\", \"none\" or {\"name\": \"<tool name>\"}";
+
+pub(super) fn tool_choice(value: &Value) -> Result<ToolChoice, String> {
+    if let Some(parsed) = json_text(value) {
+        return tool_choice(&parsed);
+    }
+    match value {
+        Value::String(s) => match s.trim() {
+            "auto" => Ok(ToolChoice::Auto),
+            "any" | "required" => Ok(ToolChoice::Any),
+            "none" => Ok(ToolChoice::None),
+            other => match other.strip_prefix("tool:") {
+                Some(name) if !name.is_empty() => Ok(ToolChoice::Tool { name: name.to_string() }),
+                _ => Err(TOOL_CHOICE.into()),
+            },
+        },
+        Value::Object(map) => match (map.get("name"), map.len()) {
+            (Some(Value::String(name)), 1) if !name.is_empty() => Ok(ToolChoice::Tool { name: name.clone() }),
+            _ => Err(TOOL_CHOICE.into()),
+        },
+        _ => Err(TOOL_CHOICE.into()),
+    }
+}
+
+pub(super) const PROMPT_CACHE: &str = "must be true, false or {\"ttl\": \"5m\" | \"1h\"}";
+
+pub(super) fn ttl(value: &Value) -> Result<Option<CacheTtl>, String> {
+    match value {
+        Value::Null => Ok(None),
+        Value::String(s) if s.trim() == "5m" => Ok(Some(CacheTtl::FiveMinutes)),
+        Value::String(s) if s.trim() == "1h" => Ok(Some(CacheTtl::OneHour)),
+        _ => Err(PROMPT_CACHE.into()),
+    }
+}
+
+pub(super) fn prompt_cache(value: &Value) -> Result<Option<PromptCache>, String> {
+    if let Some(parsed) = json_text(value) {
+        return prompt_cache(&parsed);
+    }
+    match value {
+        Value::Bool(on) => Ok(on.then_some(PromptCache::default())),
+        Value::String(s) if s.trim() == "true" => Ok(Some(PromptCache::default())),
+        Value::String(s) if s.trim() == "false" => Ok(None),
+        Value::Object(map) if map.keys().all(|k| k == "ttl") => {
+            Ok(Some(PromptCache { ttl: ttl(map.get("ttl").unwrap_or(&Value::Null))? }))
+        }
+        _ => Err(PROMPT_CACHE.into()),
+    }
+}
+
+pub(super) const RESPONSE_FORMAT: &str =
+    "must be {\"schema\": <JSON Schema object>, \"name\"?, \"description\"?, \"strict\"?}";
+
+pub(super) fn response_format(value: &Value) -> Result<ResponseFormat, String> {
+    if let Some(parsed) = json_text(value) {
+        return response_format(&parsed);
+    }
+    let Value::Object(map) = value else { return Err(RESPONSE_FORMAT.into()) };
+    let mut format = ResponseFormat { schema: Value::Null, name: None, description: None, strict: None };
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            (_, Value::Null) => {}
+            ("schema", Value::Object(_)) => format.schema = value.clone(),
+            ("name", Value::String(name)) if crate::text::is_plain_name(name) => format.name = Some(name.clone()),
+            ("name", _) => return Err(format!("{RESPONSE_FORMAT}: name must be 1-64 letters, digits, '_' or '-'")),
+            ("description", Value::String(d)) => format.description = Some(d.clone()),
+            ("strict", Value::Bool(b)) => format.strict = Some(*b),
+            _ => return Err(format!("{RESPONSE_FORMAT}; \"{key}\" is not one of them or has the wrong type")),
+        }
+    }
+    if format.schema.is_null() {
+        return Err(format!("{RESPONSE_FORMAT}: the schema object is missing"));
+    }
+    Ok(format)
+}
+
+/// Tool specs from JSON: `[{"name", "description"?, "input_schema"? | "inputSchema"?}]`.
+pub(super) fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
+    let Value::Array(items) = value else { return Err("it is not an array".into()) };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let Value::Object(spec) = item else { return Err(format!("item {i} is not an object")) };
+            let Some(Value::String(name)) = spec.get("name") else {
+                return Err(format!("item {i} has no string \"name\""));
+            };
+            let description = match spec.get("description") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(d)) => Some(d.clone()),
+                Some(_) => return Err(format!("item {i} has a \"description\" that is not a string")),
+            };
+            let input_schema =
+                spec.get("input_schema").or_else(|| spec.get("inputSchema")).filter(|s| !s.is_null()).cloned();
+            Ok(ToolSpec { name: name.clone(), description, input_schema })
+        })
+        .collect()
+}

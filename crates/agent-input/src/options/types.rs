@@ -1,0 +1,159 @@
+//! The options types, as data: what each surface passes to validate and to convert.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::provider::ProviderId;
+
+/// Size limits, checked before the work they protect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest request body in bytes (default 64 MiB), checked before parsing.
+    pub max_body_bytes: usize,
+    /// Deepest JSON nesting (default 64), checked before validation.
+    pub max_depth: usize,
+    /// Most messages in one input (default 10,000).
+    pub max_messages: usize,
+    /// Most content blocks in one message or content-block input (default 1,000).
+    pub max_blocks: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_body_bytes: 64 * 1024 * 1024, max_depth: 64, max_messages: 10_000, max_blocks: 1_000 }
+    }
+}
+
+/// How to validate: what `validate` takes, `{ allowPrefill?, limits? }`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Size limits.
+    pub limits: Limits,
+    /// Accept a conversation that ends with an assistant message (a prefill for the model to
+    /// continue). ml-commons requires the last message to be `user` or `tool`.
+    pub allow_prefill: bool,
+    /// The input goes to an ml-commons cluster (the CLI's `--ml-commons`, the gateway's
+    /// `--upstream` proxy, the registration preview): text it would fill as a template
+    /// placeholder (`${parameters.…}`) is reported (`template_placeholder`).
+    pub ml_commons: bool,
+}
+
+/// A tool the model may call, as callers describe it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// The tool's name, as tool calls name it.
+    pub name: String,
+    /// What the tool does, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the arguments; an empty object schema when absent.
+    #[serde(default, alias = "inputSchema", skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<Value>,
+}
+
+/// Provider-independent conversion settings. Written (`Serialize`) with `snake_case` keys.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ConvertOptions {
+    /// A system prompt, placed before any system messages.
+    pub system: Option<String>,
+    /// Most tokens to generate (default 4096, as ml-commons).
+    pub max_tokens: Option<u64>,
+    /// Sampling temperature, 0 to 1.
+    pub temperature: Option<f64>,
+    /// Nucleus sampling, 0 to 1.
+    pub top_p: Option<f64>,
+    /// Strings that stop generation.
+    pub stop_sequences: Vec<String>,
+    /// Tool specs; required when the history holds tool calls or results.
+    pub tools: Vec<ToolSpec>,
+    /// Which tools the model may call.
+    pub tool_choice: Option<ToolChoice>,
+    /// Cache points after the system prompt and after the tools; `None` is no caching asked.
+    pub prompt_cache: Option<PromptCache>,
+    /// A JSON Schema the answer must follow (structured output).
+    pub response_format: Option<ResponseFormat>,
+}
+
+/// Which tools the model may call: written `"auto"`, `"any"` (or `"required"`), `"none"`, or
+/// `{"name": "<tool>"}` (or `"tool:<name>"`, as the CLI writes it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolChoice {
+    /// The model decides.
+    Auto,
+    /// The model must call some tool.
+    Any,
+    /// The model must not call tools.
+    None,
+    /// The model must call this tool, one of `tools`.
+    #[serde(untagged)]
+    Tool {
+        /// The tool's name.
+        name: String,
+    },
+}
+
+/// How long a cache entry lives, where the provider lets callers choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CacheTtl {
+    /// Five minutes, every provider's default.
+    #[serde(rename = "5m")]
+    FiveMinutes,
+    /// One hour.
+    #[serde(rename = "1h")]
+    OneHour,
+}
+
+impl CacheTtl {
+    /// `5m` or `1h`, as Bedrock and Anthropic write it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::FiveMinutes => "5m",
+            Self::OneHour => "1h",
+        }
+    }
+}
+
+/// Prompt caching: written `true`, or `{"ttl": "5m" | "1h"}` (`false` is no caching).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PromptCache {
+    /// The entries' lifetime; `None` is the provider's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<CacheTtl>,
+}
+
+/// Structured output: `{"schema", "name"?, "description"?, "strict"?}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResponseFormat {
+    /// The JSON Schema (an object) the answer must follow.
+    pub schema: Value,
+    /// The schema's name, 1-64 letters, digits, `_` or `-` (`OpenAI` requires one; default
+    /// `response`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What the answer is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether the provider must follow the schema exactly (`OpenAI`'s `strict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+}
+
+impl ResponseFormat {
+    /// The name sent where one is required.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or("response")
+    }
+}
+
+/// What the npm package's `convert` takes: the target provider, how to validate and how to
+/// convert, in one object: `{ provider, allowPrefill?, limits?, system?, maxTokens?, ... }`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConvertSettings {
+    /// The target provider; `None` when missing or unknown (an error was reported).
+    pub provider: Option<ProviderId>,
+    /// Limits and prefill.
+    pub validation: Options,
+    /// Provider-independent conversion settings.
+    pub convert: ConvertOptions,
+}

@@ -1,0 +1,79 @@
+//! Bedrock `ConverseStream` event-stream messages → [`StreamEvent`]s.
+
+use serde_json::Value;
+
+use crate::decoding::event_stream::Message;
+use crate::decoding::{Answer, StreamError, StreamEvent, error_message, json, str_at, u64_at, usage};
+
+/// One Bedrock `ConverseStream` event-stream message.
+pub(crate) fn message(
+    message: &Message,
+    answer: &mut Answer,
+    events: &mut Vec<StreamEvent>,
+) -> Result<(), StreamError> {
+    let payload = || -> Result<Value, StreamError> {
+        let text = std::str::from_utf8(&message.payload).map_err(|_| StreamError::InvalidUtf8)?;
+        if text.trim().is_empty() { Ok(Value::Null) } else { json(text) }
+    };
+    match message.header(":message-type") {
+        Some("event") => {}
+        Some("exception") => {
+            let code = message.header(":exception-type").map(str::to_string);
+            let message = payload()
+                .map_or_else(|_| String::from_utf8_lossy(&message.payload).into_owned(), |v| error_message(&v));
+            answer.error(code, message, events);
+            return Ok(());
+        }
+        Some("error") => {
+            let code = message.header(":error-code").map(str::to_string);
+            let text = message.header(":error-message").unwrap_or("unknown error").to_string();
+            answer.error(code, text, events);
+            return Ok(());
+        }
+        other => {
+            return Err(StreamError::InvalidFrame(format!("unknown :message-type {}", other.unwrap_or("(absent)"))));
+        }
+    }
+    let body = payload()?;
+    let index = u64_at(&body, "/contentBlockIndex").unwrap_or(0);
+    match message.header(":event-type") {
+        Some("contentBlockStart") => {
+            if let Some(tool) = body.pointer("/start/toolUse") {
+                let id = str_at(tool, "/toolUseId").unwrap_or_default();
+                let name = str_at(tool, "/name").unwrap_or_default();
+                answer.start_call(index, id, name, events);
+            }
+        }
+        Some("contentBlockDelta") => {
+            if let Some(text) = str_at(&body, "/delta/text") {
+                answer.text(index, text, events);
+            } else if let Some(input) = str_at(&body, "/delta/toolUse/input") {
+                answer.call_args(index, input, events);
+            } else if let Some(text) = str_at(&body, "/delta/reasoningContent/text") {
+                answer.reasoning(index, text, events);
+            }
+        }
+        Some("contentBlockStop") => answer.end_call(index, events),
+        Some("messageStop") => {
+            answer.end_all_calls(events);
+            if let Some(reason) = str_at(&body, "/stopReason") {
+                answer.stop(super::stop_reason(reason), events);
+            }
+        }
+        Some("metadata") => {
+            if let Some(usage) = usage(
+                body.get("usage"),
+                "inputTokens",
+                "outputTokens",
+                Some("totalTokens"),
+                ["/cacheReadInputTokens", "/cacheWriteInputTokens"],
+            ) {
+                answer.usage(usage, events);
+            }
+        }
+        // messageStart carries only the role; later event types are skipped as the parser skips
+        // unknown blocks.
+        _ => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,566 @@
+//! Standard input → Gemini `generateContent` request body (REST, camelCase).
+//!
+//! API reference: <https://ai.google.dev/api/generate-content>. Roles are `user` and `model`
+//! (same-role runs are merged); system text is `systemInstruction`; base64 media is `inlineData`
+//! and URLs `fileData`, both with real MIME types; tool calls are `functionCall` parts and tool
+//! results `functionResponse` parts named after the call they answer. Word and Excel documents,
+//! Matroska video and `s3://` URLs are errors.
+
+use crate::conversion::payload::Payload;
+use crate::conversion::turns::{AlternatingTurn, Alternation, CallSite, Turn};
+use crate::conversion::{Conversion, Profile, Rule, Splice, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::options::ToolChoice as OptionChoice;
+
+use self::wire::{
+    Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
+    GenerateContentRequest, GenerationConfig, InlineData, Part, Response, ResponsePart, ResultText, SystemInstruction,
+    Tool, ToolConfig,
+};
+
+/// Most base64 characters of inline data in one request (100 MB).
+pub const MAX_INLINE_CHARS: u64 = 100 * 1024 * 1024;
+/// Largest decoded inline PDF (50 MB).
+pub const MAX_PDF_BYTES: u64 = 50 * 1024 * 1024;
+/// Most images in one request.
+pub const MAX_IMAGES: u64 = 3600;
+/// Most stop sequences.
+pub const MAX_STOP_SEQUENCES: usize = 5;
+/// Highest temperature.
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
+    provider: ProviderId::Gemini,
+    image_base64: "✓ `inlineData` (not gif)",
+    image_url: "✓ `fileData` (not gif)",
+    document_base64: "PDF, txt, md, csv, html",
+    document_url: "PDF, txt, md, csv, html",
+    video: "✓ (not mkv)",
+    s3_urls: "✗",
+    system: "`systemInstruction`",
+    roles: "system, user, assistant (`model`), tool",
+    media_outside_user: "assistant messages, tool results",
+    tool_results: "`functionResponse` part, text, base64 images (not gif), PDFs and txt",
+    limits: "≤ 3600 images; 100 MB inline; PDF ≤ 50 MB; ≤ 5 stop sequences; temperature ≤ 2",
+};
+
+/// What the shared checks need to know about Gemini.
+pub(crate) const PROFILE: Profile = Profile {
+    name: ProviderId::Gemini.display_name(),
+    max_temperature: MAX_TEMPERATURE,
+    max_stop_sequences: Some(MAX_STOP_SEQUENCES),
+    tool_name: Rule {
+        holds: is_function_name,
+        says: "1-64 letters, digits, '_', '.', ':' or '-', starting with a letter or '_'",
+    },
+    tool_call_id: None,
+    roles: &["user", "assistant", "system", "tool"],
+    roles_text: "user, assistant, system, tool",
+    too_large: "send it by URL",
+    legacy_option_wording: false,
+    min_max_tokens: 1,
+    temperature_or_top_p: false,
+};
+
+/// Gemini function names: start with a letter or `_`; letters, digits, `_ . : -`; at most 64.
+fn is_function_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'))
+}
+
+/// The MIME type Gemini documents for an image format (PNG, JPEG, WEBP, HEIC, HEIF), or `None`.
+const fn image_mime(format: ImageFormat) -> Option<&'static str> {
+    match format {
+        ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::Webp => Some(format.mime_type()),
+        ImageFormat::Gif => None,
+    }
+}
+
+/// The MIME type Gemini documents for a video format, or `None` when it takes none.
+const fn video_mime(format: VideoFormat) -> Option<&'static str> {
+    match format {
+        VideoFormat::Mp4 => Some("video/mp4"),
+        VideoFormat::Mpeg => Some("video/mpeg"),
+        VideoFormat::Mov => Some("video/mov"),
+        VideoFormat::Flv => Some("video/x-flv"),
+        VideoFormat::Mpg => Some("video/mpg"),
+        VideoFormat::Webm => Some("video/webm"),
+        VideoFormat::Wmv => Some("video/wmv"),
+        VideoFormat::ThreeGp => Some("video/3gpp"),
+        VideoFormat::Mkv => None,
+    }
+}
+
+/// The MIME type Gemini reads a document format as, or `None` when it reads none.
+const fn document_mime(format: DocumentFormat) -> Option<&'static str> {
+    match format {
+        DocumentFormat::Pdf | DocumentFormat::Csv | DocumentFormat::Html | DocumentFormat::Txt => {
+            Some(format.mime_type())
+        }
+        // The document understanding guide spells Markdown `text/md`, not `text/markdown`.
+        DocumentFormat::Md => Some("text/md"),
+        DocumentFormat::Doc | DocumentFormat::Docx | DocumentFormat::Xls | DocumentFormat::Xlsx => None,
+    }
+}
+
+/// A tool result's text, and its media as function response parts: the function calling
+/// guide's "multimodal function responses" take inline PNG, JPEG and WebP images and PDF and
+/// plain text documents, and no URLs.
+fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a str>, Vec<InlineData<'a>>) {
+    let mut texts = Vec::new();
+    let mut media = Vec::new();
+    for (j, block) in turn.content.iter().enumerate() {
+        let mime = match block {
+            ContentBlock::Text(text) => {
+                texts.push(text.as_ref());
+                continue;
+            }
+            ContentBlock::Image(image) => image_mime(image.format),
+            ContentBlock::Document(document) => match document.format {
+                DocumentFormat::Pdf | DocumentFormat::Txt => Some(document.format.mime_type()),
+                DocumentFormat::Csv
+                | DocumentFormat::Doc
+                | DocumentFormat::Docx
+                | DocumentFormat::Xls
+                | DocumentFormat::Xlsx
+                | DocumentFormat::Html
+                | DocumentFormat::Md => None,
+            },
+            ContentBlock::Video(_) => None,
+        };
+        if let (Some(mime), Some(Source::Base64(data))) = (mime, block.source()) {
+            media.push(InlineData { mime_type: mime, data: cx.payload(data) });
+        } else {
+            let message = format!(
+                "{} function responses take only text, base64 PNG, JPEG or WebP images and base64 PDF or txt documents, so this {} block from 'tool' cannot be sent; move it into a user message",
+                cx.name(),
+                block.type_name(),
+            );
+            cx.error(Diagnostic::new(Code::MediaNotAllowedInRole, turn.origin.block_path(cx.base, j), message));
+        }
+    }
+    (texts, media)
+}
+
+/// The Gemini converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Gemini;
+
+impl Provider for Gemini {
+    const ID: ProviderId = ProviderId::Gemini;
+    type Request<'a> = GenerateContentRequest<'a>;
+
+    fn convert_spliced<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
+    ) -> Result<Converted<GenerateContentRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
+        let max_output_tokens = cx.sampling(options);
+        let tools = cx.tools(options);
+        limits(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        // No first-message rule: the API reference's `contents` is the history and the latest
+        // request, with no role required first.
+        let calls = cx.pairs_by_message(&turns, false);
+        let mut system: Vec<Part<'a>> = Vec::new();
+        if let Some(prompt) = non_blank(options.system.as_deref()) {
+            system.push(Part::Text(prompt));
+        }
+        let mut contents = Alternation::new();
+        for turn in &turns {
+            let role = match turn.role {
+                Role::User | Role::Tool => "user",
+                Role::Assistant => "model",
+                Role::System => {
+                    let texts = cx.text_only(turn, "system instructions");
+                    system.extend(texts.into_iter().map(Part::Text));
+                    continue;
+                }
+                Role::Other(_) => {
+                    cx.role_not_supported(turn);
+                    continue;
+                }
+            };
+            let parts = parts(&mut cx, turn, &calls);
+            contents.push(&mut cx, turn, role, parts);
+        }
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = GenerateContentRequest {
+            contents: contents.turns,
+            system_instruction: (!system.is_empty()).then_some(SystemInstruction { parts: system }),
+            generation_config: GenerationConfig {
+                max_output_tokens,
+                temperature: options.temperature,
+                top_p: options.top_p,
+                stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
+                response_mime_type: options.response_format.as_ref().map(|_| "application/json"),
+                response_json_schema: options.response_format.as_ref().map(|format| {
+                    cx.response_format_unsent(format, &["name", "description", "strict"]);
+                    &format.schema
+                }),
+            },
+            tool_config: cx.tool_choice(options).map(|choice| ToolConfig {
+                function_calling_config: match choice {
+                    OptionChoice::Auto => FunctionCallingConfig { mode: "AUTO", allowed_function_names: Vec::new() },
+                    OptionChoice::Any => FunctionCallingConfig { mode: "ANY", allowed_function_names: Vec::new() },
+                    OptionChoice::None => FunctionCallingConfig { mode: "NONE", allowed_function_names: Vec::new() },
+                    OptionChoice::Tool { name } => {
+                        FunctionCallingConfig { mode: "ANY", allowed_function_names: vec![name.as_str()] }
+                    }
+                },
+            }),
+            tools: if tools.is_empty() {
+                Vec::new()
+            } else {
+                vec![Tool {
+                    function_declarations: tools
+                        .into_iter()
+                        .map(|(spec, schema)| FunctionDeclaration {
+                            name: &spec.name,
+                            description: non_blank(spec.description.as_deref()),
+                            parameters_json_schema: schema,
+                        })
+                        .collect(),
+                }]
+            },
+        };
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+impl<'a> AlternatingTurn for Content<'a> {
+    type Role = &'static str;
+    type Block = Part<'a>;
+    const ROLES: &'static str = "user and model";
+
+    fn new(role: &'static str, parts: Vec<Part<'a>>) -> Self {
+        Self { role, parts }
+    }
+
+    fn role(&self) -> &'static str {
+        self.role
+    }
+
+    fn blocks(&mut self) -> &mut Vec<Part<'a>> {
+        &mut self.parts
+    }
+
+    fn role_name(role: &'static str) -> &'static str {
+        role
+    }
+
+    fn is_tool_result(part: &Part<'a>) -> bool {
+        matches!(part, Part::FunctionResponse(_))
+    }
+}
+
+fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
+    let mut images = 0u64;
+    let mut inline = 0u64;
+    for turn in turns {
+        for (j, block) in turn.content.iter().enumerate() {
+            let path = || turn.origin.block_path(cx.base, j);
+            match block {
+                ContentBlock::Image(_) => {
+                    images += 1;
+                    cx.count(images, MAX_IMAGES, "image", &path);
+                }
+                ContentBlock::Document(document) if document.format == DocumentFormat::Pdf => {
+                    cx.size(&document.source, MAX_PDF_BYTES, "PDF", &path);
+                }
+                _ => {}
+            }
+            if let Some(Source::Base64(data)) = block.source() {
+                inline += data.len() as u64;
+            }
+        }
+    }
+    cx.total(inline, MAX_INLINE_CHARS, "base64 inline data");
+}
+
+fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
+    let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
+    if let Some(text) = turn.text {
+        parts.push(Part::Text(text));
+        return parts;
+    }
+    if *turn.role == Role::Tool {
+        let id = turn.tool_call_id.unwrap_or_default();
+        let (texts, media) = response_parts(cx, turn);
+        // The latest call with this id before the result (ids may repeat across turns); an
+        // unmatched id is reported by the pairing check.
+        let Some(call) = calls.iter().rev().find(|c| c.id == id && c.origin < turn.origin) else { return parts };
+        let result = match texts.as_slice() {
+            [] => None,
+            [text] => Some(ResultText::One(text)),
+            _ => Some(ResultText::Many(texts)),
+        };
+        parts.push(Part::FunctionResponse(FunctionResponse {
+            name: call.name,
+            response: Response { result },
+            parts: media.into_iter().map(|inline_data| ResponsePart { inline_data }).collect(),
+        }));
+        return parts;
+    }
+    for (j, block) in turn.content.iter().enumerate() {
+        let path = || turn.origin.block_path(cx.base, j);
+        let mime = match block {
+            ContentBlock::Text(text) => {
+                parts.push(Part::Text(text));
+                continue;
+            }
+            ContentBlock::Image(image) => {
+                let Some(mime) = image_mime(image.format) else {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        "gif images",
+                        "convert the image to PNG or WebP",
+                    );
+                    continue;
+                };
+                mime
+            }
+            ContentBlock::Video(video) => {
+                let Some(mime) = video_mime(video.format) else {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        "mkv video",
+                        "convert it to mp4 or webm, or use bedrock-converse",
+                    );
+                    continue;
+                };
+                mime
+            }
+            ContentBlock::Document(document) => {
+                let Some(mime) = document_mime(document.format) else {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        &format!("{} documents (PDF and text formats only)", document.format),
+                        "convert the document to PDF, or put its text in a text block",
+                    );
+                    continue;
+                };
+                mime
+            }
+        };
+        match block.source() {
+            Some(Source::Base64(data)) => {
+                parts.push(Part::InlineData(InlineData { mime_type: mime, data: cx.payload(data) }));
+            }
+            Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
+                parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
+            }
+            Some(Source::Url(_)) | None => {}
+        }
+    }
+    for (k, call) in turn.tool_calls.iter().enumerate() {
+        cx.call_name(&call.name, turn, k);
+        if let Some(args) = crate::conversion::payload::raw_json(&call.arguments) {
+            parts.push(Part::FunctionCall(FunctionCall { name: &call.name, args }));
+        }
+    }
+    parts
+}
+
+/// `generateContent` request shapes (REST, camelCase), limited to what the standard input can
+/// produce.
+pub mod wire {
+    use serde::Serialize;
+    use serde_json::Value;
+    use serde_json::value::RawValue;
+
+    /// The body of `POST /v1beta/models/{model}:generateContent` (the model is in the URL).
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GenerateContentRequest<'a> {
+        /// The conversation.
+        pub contents: Vec<Content<'a>>,
+        /// System text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub system_instruction: Option<SystemInstruction<'a>>,
+        /// Sampling settings.
+        pub generation_config: GenerationConfig<'a>,
+        /// Function declarations.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub tools: Vec<Tool<'a>>,
+        /// Which functions the model may call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub tool_config: Option<ToolConfig<'a>>,
+    }
+
+    /// `toolConfig`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ToolConfig<'a> {
+        /// The function calling mode.
+        pub function_calling_config: FunctionCallingConfig<'a>,
+    }
+
+    /// `functionCallingConfig`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FunctionCallingConfig<'a> {
+        /// `AUTO`, `ANY` or `NONE`.
+        pub mode: &'static str,
+        /// With `ANY`: the only functions the model may call.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub allowed_function_names: Vec<&'a str>,
+    }
+
+    /// One turn.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Content<'a> {
+        /// `user` or `model`.
+        pub role: &'static str,
+        /// Its parts.
+        pub parts: Vec<Part<'a>>,
+    }
+
+    /// `systemInstruction`: text parts.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct SystemInstruction<'a> {
+        /// Text parts.
+        pub parts: Vec<Part<'a>>,
+    }
+
+    /// A part: exactly one member is set.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub enum Part<'a> {
+        /// `{"text"}`
+        Text(&'a str),
+        /// `{"inlineData": {"mimeType", "data"}}`
+        InlineData(InlineData<'a>),
+        /// `{"fileData": {"mimeType", "fileUri"}}`
+        FileData(FileData<'a>),
+        /// `{"functionCall": {"name", "args"}}`
+        FunctionCall(FunctionCall<'a>),
+        /// `{"functionResponse": {"name", "response"}}`
+        FunctionResponse(FunctionResponse<'a>),
+    }
+
+    /// Inline bytes.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct InlineData<'a> {
+        /// The MIME type.
+        pub mime_type: &'static str,
+        /// Base64.
+        pub data: super::Payload<'a>,
+    }
+
+    /// A URL the provider fetches.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FileData<'a> {
+        /// The MIME type.
+        pub mime_type: &'static str,
+        /// The URL.
+        pub file_uri: &'a str,
+    }
+
+    /// A call the model made.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionCall<'a> {
+        /// The function.
+        pub name: &'a str,
+        /// The arguments object.
+        pub args: Box<RawValue>,
+    }
+
+    /// A function's result.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionResponse<'a> {
+        /// The function that was called.
+        pub name: &'a str,
+        /// `{"result": text}`, or `{"result": [texts]}` for several text blocks; `{}` for none.
+        pub response: Response<'a>,
+        /// Images and documents the function returned, `{"inlineData"}` each.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub parts: Vec<ResponsePart<'a>>,
+    }
+
+    /// A function response part: `{"inlineData": {"mimeType", "data"}}`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ResponsePart<'a> {
+        /// The bytes.
+        pub inline_data: InlineData<'a>,
+    }
+
+    /// `response`: a JSON object holding the tool's text.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Response<'a> {
+        /// The text, when the result has any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub result: Option<ResultText<'a>>,
+    }
+
+    /// One text, or several.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum ResultText<'a> {
+        /// One text block.
+        One(&'a str),
+        /// Several text blocks.
+        Many(Vec<&'a str>),
+    }
+
+    /// `generationConfig`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct GenerationConfig<'a> {
+        /// Most tokens to generate.
+        pub max_output_tokens: u64,
+        /// Sampling temperature, 0 to 2.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub temperature: Option<f64>,
+        /// Nucleus sampling.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub top_p: Option<f64>,
+        /// Up to 5 stop sequences.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub stop_sequences: Vec<&'a str>,
+        /// `application/json` with a response schema.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub response_mime_type: Option<&'static str>,
+        /// The JSON Schema the answer follows.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub response_json_schema: Option<&'a Value>,
+    }
+
+    /// A tool: function declarations.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Tool<'a> {
+        /// The functions.
+        pub function_declarations: Vec<FunctionDeclaration<'a>>,
+    }
+
+    /// A function's declaration.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct FunctionDeclaration<'a> {
+        /// Its name.
+        pub name: &'a str,
+        /// What it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// JSON Schema of its arguments.
+        pub parameters_json_schema: &'a Value,
+    }
+}

@@ -1,0 +1,94 @@
+//! Gemini `generateContent` response → standard message.
+
+use crate::diagnostic::Report;
+use crate::json::Json;
+use crate::path::Path;
+use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
+
+/// Reads a `generateContent` response (`{"candidates": [{"content": {"parts"}, "finishReason"}],
+/// "usageMetadata"}`); only the first candidate is read. `text` parts (not `thought` ones) and
+/// `functionCall` parts; a call without an `id` gets `call_<n>`, its position among the calls. A
+/// prompt blocked before any candidate is an empty message with stop reason `content_filtered`.
+///
+/// # Errors
+/// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
+pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
+    let document = root(body)?;
+    let top = Path::root();
+    let root = object(&document.root, &top, "the response")?;
+    let usage = usage(
+        root.get("usageMetadata").and_then(Json::as_object),
+        &UsageKeys {
+            input: "promptTokenCount",
+            output: "candidatesTokenCount",
+            total: Some("totalTokenCount"),
+            cache_read: &["cachedContentTokenCount"],
+            cache_write: &[],
+        },
+    );
+    let candidates = match root.get("candidates") {
+        None | Some(Json::Null) => &[][..],
+        Some(_) => fields(root, &top).array("candidates")?,
+    };
+    let Some(candidate) = candidates.first() else {
+        let blocked =
+            root.get("promptFeedback").and_then(Json::as_object).is_some_and(|f| f.contains_key("blockReason"));
+        if !blocked {
+            return Err(Report::from(crate::Diagnostic::new(
+                crate::Code::MissingField,
+                top.key("candidates"),
+                "the response has no candidates and no promptFeedback.blockReason",
+            )));
+        }
+        return Ok(ProviderResponse {
+            message: assistant(Vec::new(), Vec::new()),
+            stop_reason: Some("content_filtered".to_string()),
+            usage,
+            reasoning: None,
+        });
+    };
+    let path = top.key("candidates").index(0);
+    let candidate = object(candidate, &path, "a candidate")?;
+    let mut texts = Vec::new();
+    let mut calls = Vec::new();
+    let mut thoughts = Vec::new();
+    if let Some(content) = candidate.get("content") {
+        let content_path = path.key("content");
+        let content = object(content, &content_path, "content")?;
+        let parts = match content.get("parts") {
+            None => &[][..],
+            Some(_) => fields(content, &content_path).array("parts")?,
+        };
+        for (i, part) in parts.iter().enumerate() {
+            let part_path = content_path.key("parts").index(i);
+            let part = object(part, &part_path, "a part")?;
+            if matches!(part.get("thought"), Some(Json::Bool(true))) {
+                if let Some(text) = part.get("text").and_then(Json::as_str) {
+                    thoughts.push(text.to_string());
+                }
+                continue;
+            }
+            if let Some(text) = fields(part, &part_path).optional_str("text")? {
+                texts.push(text.to_string());
+            } else if let Some(call) = part.get("functionCall") {
+                let call_path = part_path.key("functionCall");
+                let call = object(call, &call_path, "functionCall")?;
+                let name = fields(call, &call_path).str("name")?;
+                let id = match fields(call, &call_path).optional_str("id")? {
+                    Some(id) => id.to_string(),
+                    None => format!("call_{}", calls.len()),
+                };
+                let arguments = match call.get("args") {
+                    None | Some(Json::Null) => "{}".to_string(),
+                    Some(args @ Json::Object(_)) => crate::json::compact(&args.to_value()),
+                    Some(other) => return Err(crate::reading::wrong(&call_path.key("args"), "args", "object", other)),
+                };
+                calls.push(tool_call(&id, name, arguments));
+            }
+        }
+    }
+    let stop_reason = fields(candidate, &path).optional_str("finishReason")?.map(|reason| {
+        if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { super::stop_reason(reason) }
+    });
+    Ok(ProviderResponse { message: assistant(texts, calls), stop_reason, usage, reasoning: reasoning(thoughts) })
+}

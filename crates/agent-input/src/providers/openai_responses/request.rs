@@ -1,0 +1,388 @@
+//! Standard input → `OpenAI` Responses request body (`POST /v1/responses`).
+//!
+//! API reference: <https://platform.openai.com/docs/api-reference/responses/create>. Messages
+//! become `input` items; tool calls `function_call` items and tool results
+//! `function_call_output` items; system text joins `instructions`; assistant text goes as input
+//! messages with string content. Images go as `input_image`,
+//! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
+//! and stop sequences are errors.
+
+use crate::conversion::payload::{self, DataUrl};
+use crate::conversion::turns::Turn;
+use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::diagnostic::Report;
+use crate::format::DocumentFormat;
+use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
+
+use self::wire::{Content, Item, Output, Part, ResponsesRequest, TextConfig, TextFormat, Tool, ToolChoice, Url};
+
+/// What this converter can carry, for docs/providers.md.
+pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
+    provider: ProviderId::OpenAiResponses,
+    image_base64: "✓ `data:` URL",
+    image_url: "✓ https",
+    document_base64: "PDF only (`input_file`)",
+    document_url: "PDF only (`file_url`)",
+    video: "✗",
+    s3_urls: "✗",
+    system: "`instructions`",
+    roles: "system, developer, user, assistant, tool",
+    media_outside_user: "tool results only",
+    tool_results: "`function_call_output`, text, images, PDFs",
+    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2; max_tokens ≥ 16; call ids ≤ 64 characters",
+};
+
+/// What the shared checks need to know about Responses.
+pub(crate) const PROFILE: Profile = Profile {
+    name: ProviderId::OpenAiResponses.display_name(),
+    max_temperature: MAX_TEMPERATURE,
+    max_stop_sequences: None,
+    tool_name: PLAIN_NAME,
+    tool_call_id: Some(Rule { holds: is_call_id, says: "1-64 characters" }),
+    roles: OPENAI_ROLES,
+    roles_text: "system, developer, user, assistant, tool",
+    too_large: "send it by URL",
+    legacy_option_wording: false,
+    min_max_tokens: 16,
+    temperature_or_top_p: false,
+};
+
+/// `call_id` is 1 to 64 characters (API reference, "Function tool call").
+fn is_call_id(id: &str) -> bool {
+    (1..=64).contains(&id.chars().count())
+}
+
+/// The `OpenAI` Responses converter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenAiResponses;
+
+impl Provider for OpenAiResponses {
+    const ID: ProviderId = ProviderId::OpenAiResponses;
+    type Request<'a> = ResponsesRequest<'a>;
+
+    fn convert_spliced<'a>(
+        request: &'a ExecuteRequest<'a>,
+        options: &'a ConvertOptions,
+        splice: Option<&'a Splice<'a>>,
+    ) -> Result<Converted<ResponsesRequest<'a>>, Report> {
+        let turns = Turn::all(&request.input);
+        let mut cx = Conversion::of(&PROFILE, request, splice);
+        let max_output_tokens = cx.sampling(options);
+        let tools = cx.tools(options);
+        openai_limits(&mut cx, &turns);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let mut instructions: Vec<&str> = non_blank(options.system.as_deref()).into_iter().collect();
+        let mut input = Vec::with_capacity(turns.len());
+        let mut documents = 0;
+        for turn in &turns {
+            items(&mut cx, turn, &mut documents, &mut instructions, &mut input);
+        }
+        cx.pairs_by_message(&turns, false);
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        let body = ResponsesRequest {
+            instructions: (!instructions.is_empty()).then(|| instructions.join("\n\n")),
+            input,
+            max_output_tokens,
+            temperature: options.temperature,
+            top_p: options.top_p,
+            tools: tools
+                .into_iter()
+                .map(|(spec, schema)| Tool {
+                    kind: "function",
+                    name: &spec.name,
+                    description: non_blank(spec.description.as_deref()),
+                    parameters: schema,
+                    strict: false,
+                })
+                .collect(),
+            tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
+                Ok(mode) => ToolChoice::Mode(mode),
+                Err(name) => ToolChoice::Named { kind: "function", name },
+            }),
+            text: options.response_format.as_ref().map(|format| TextConfig {
+                format: TextFormat {
+                    kind: "json_schema",
+                    name: format.name(),
+                    description: format.description.as_deref(),
+                    schema: &format.schema,
+                    strict: format.strict,
+                },
+            }),
+        };
+        if !cx.report.is_ok() {
+            return Err(cx.report);
+        }
+        Ok(Converted { body, warnings: cx.report.warnings })
+    }
+}
+
+fn items<'a>(
+    cx: &mut Conversion<'a>,
+    turn: &Turn<'a, 'a>,
+    documents: &mut usize,
+    instructions: &mut Vec<&'a str>,
+    input: &mut Vec<Item<'a>>,
+) {
+    if let Some(text) = turn.text {
+        input.push(Item::Message { role: "user", content: Content::Parts(vec![Part::InputText { text }]) });
+        return;
+    }
+    match turn.role {
+        Role::System => instructions.extend(cx.text_only(turn, "instructions")),
+        Role::Other(name) if name.eq_ignore_ascii_case("developer") => {
+            let content = cx.text_only(turn, "developer messages").into_iter().map(|text| Part::InputText { text });
+            input.push(Item::Message { role: "developer", content: Content::Parts(content.collect()) });
+        }
+        Role::Other(_) => cx.role_not_supported(turn),
+        Role::Assistant => {
+            // String content: the only assistant history every input type takes (output_text
+            // parts belong to output messages, which need the provider's own ids). One message
+            // per text block keeps the blocks apart without inventing a separator.
+            for text in cx.text_only(turn, "assistant messages") {
+                input.push(Item::Message { role: "assistant", content: Content::Text(text) });
+            }
+            for (k, call) in turn.tool_calls.iter().enumerate() {
+                cx.call_name(&call.name, turn, k);
+                cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
+                input.push(Item::FunctionCall { call_id: &call.id, name: &call.name, arguments: &call.arguments });
+            }
+        }
+        Role::Tool => {
+            let parts = parts(cx, turn, documents);
+            let output = match parts.as_slice() {
+                [Part::InputText { text }] => Output::Text(text),
+                _ => Output::Parts(parts),
+            };
+            let call_id = turn.tool_call_id.unwrap_or_default();
+            cx.call_id(call_id, &turn.origin.field_path(cx.base, "toolCallId"));
+            input.push(Item::FunctionCallOutput { call_id, output });
+        }
+        Role::User => input.push(Item::Message { role: "user", content: Content::Parts(parts(cx, turn, documents)) }),
+    }
+}
+
+fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
+    let mut parts = Vec::with_capacity(turn.content.len());
+    for (j, block) in turn.content.iter().enumerate() {
+        let path = || turn.origin.block_path(cx.base, j);
+        match block {
+            ContentBlock::Text(text) => parts.push(Part::InputText { text }),
+            ContentBlock::Image(image) => match &image.source {
+                Source::Base64(data) => parts.push(Part::InputImage {
+                    image_url: Url::Data(cx.data_url(image.format.mime_type(), data)),
+                    detail: "auto",
+                }),
+                Source::Url(url) => {
+                    if cx.web_url(url, path().key("source").key("data"), "image") {
+                        parts.push(Part::InputImage { image_url: Url::Web(url), detail: "auto" });
+                    }
+                }
+            },
+            ContentBlock::Document(document) => {
+                *documents += 1;
+                if document.format != DocumentFormat::Pdf {
+                    cx.unsupported(
+                        path().key("source").key("format"),
+                        &format!("{} documents (only PDF files)", document.format),
+                        "convert the document to PDF, or put its text in a text block",
+                    );
+                    continue;
+                }
+                match &document.source {
+                    Source::Base64(data) => parts.push(Part::InputFile {
+                        filename: Some(payload::file_name(document.name.as_deref(), "pdf", *documents)),
+                        file_data: Some(cx.data_url(document.format.mime_type(), data)),
+                        file_url: None,
+                    }),
+                    Source::Url(url) => {
+                        if cx.web_url(url, path().key("source").key("data"), "document") {
+                            parts.push(Part::InputFile { filename: None, file_data: None, file_url: Some(url) });
+                        }
+                    }
+                }
+            }
+            ContentBlock::Video(_) => cx.no_video(path()),
+        }
+    }
+    parts
+}
+
+/// Responses request shapes, limited to what the standard input can produce.
+pub mod wire {
+    use serde::Serialize;
+    use serde_json::Value;
+
+    use super::DataUrl;
+    /// A `data:` URL or a web URL, as Chat Completions takes it.
+    pub use crate::providers::openai_chat::request::wire::Url;
+
+    /// The body of `POST /v1/responses` (without `model`, which the caller adds).
+    #[derive(Debug, Clone, Serialize)]
+    pub struct ResponsesRequest<'a> {
+        /// System text.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub instructions: Option<String>,
+        /// The conversation as input items.
+        pub input: Vec<Item<'a>>,
+        /// Most tokens to generate.
+        pub max_output_tokens: u64,
+        /// Sampling temperature, 0 to 2.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub temperature: Option<f64>,
+        /// Nucleus sampling.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub top_p: Option<f64>,
+        /// Function tools.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        pub tools: Vec<Tool<'a>>,
+        /// Which tools the model may call.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub tool_choice: Option<ToolChoice<'a>>,
+        /// Structured output.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub text: Option<TextConfig<'a>>,
+    }
+
+    /// `tool_choice`: a mode, or a named function.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum ToolChoice<'a> {
+        /// `auto`, `required` or `none`.
+        Mode(&'static str),
+        /// This function must be called.
+        Named {
+            /// Always `function`.
+            #[serde(rename = "type")]
+            kind: &'static str,
+            /// The tool's name.
+            name: &'a str,
+        },
+    }
+
+    /// `text`: the answer's format.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct TextConfig<'a> {
+        /// A JSON Schema.
+        pub format: TextFormat<'a>,
+    }
+
+    /// `text.format` of type `json_schema`.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct TextFormat<'a> {
+        /// Always `json_schema`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// `[a-zA-Z0-9_-]{1,64}`.
+        pub name: &'a str,
+        /// What the answer is for.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// The JSON Schema.
+        pub schema: &'a Value,
+        /// Whether the schema is followed exactly.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub strict: Option<bool>,
+    }
+
+    /// An input item, tagged by `type`.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Item<'a> {
+        /// A message.
+        Message {
+            /// `user`, `assistant` or `developer`.
+            role: &'static str,
+            /// Its content.
+            content: Content<'a>,
+        },
+        /// A tool call the model made.
+        FunctionCall {
+            /// The call's id.
+            call_id: &'a str,
+            /// The function.
+            name: &'a str,
+            /// The arguments, a JSON object as text.
+            arguments: &'a str,
+        },
+        /// A tool's result.
+        FunctionCallOutput {
+            /// The call answered.
+            call_id: &'a str,
+            /// Text, or parts.
+            output: Output<'a>,
+        },
+    }
+
+    /// A message's content.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Content<'a> {
+        /// Plain text: how assistant history goes.
+        Text(&'a str),
+        /// Input parts: text, images and files.
+        Parts(Vec<Part<'a>>),
+    }
+
+    /// A function call's output.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Output<'a> {
+        /// Plain text.
+        Text(&'a str),
+        /// Text, image and file parts.
+        Parts(Vec<Part<'a>>),
+    }
+
+    /// A content part.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    pub enum Part<'a> {
+        /// User text.
+        InputText {
+            /// The text.
+            text: &'a str,
+        },
+        /// An image.
+        InputImage {
+            /// A `data:` URL or a web URL.
+            image_url: Url<'a>,
+            /// Always `auto`.
+            detail: &'static str,
+        },
+        /// A file.
+        InputFile {
+            /// The file's name, with `file_data`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            filename: Option<String>,
+            /// The bytes as a `data:` URL.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            file_data: Option<DataUrl<'a>>,
+            /// A URL the provider fetches.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            file_url: Option<&'a str>,
+        },
+    }
+
+    /// A function tool.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct Tool<'a> {
+        /// Always `function`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// Its name.
+        pub name: &'a str,
+        /// What it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub description: Option<&'a str>,
+        /// JSON Schema of its arguments.
+        pub parameters: &'a Value,
+        /// Always `false`: strict mode needs schemas written for it.
+        pub strict: bool,
+    }
+}

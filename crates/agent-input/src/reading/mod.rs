@@ -1,0 +1,165 @@
+//! What every provider's response reader shares: the standard [`ProviderResponse`] and [`Usage`],
+//! and the reading of a body's fields with paths (`fields`, `object`, `wrong`). Nothing here knows
+//! a particular provider; each reader lives in its folder under `providers/`.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::field::{Fields, Wording};
+use crate::json::{Document, Json, Object};
+use crate::model::{ContentBlock, Message, Role, ToolCall};
+use crate::path::Path;
+
+/// Token counts reported by a provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    /// Tokens read.
+    pub input_tokens: u64,
+    /// Tokens generated.
+    pub output_tokens: u64,
+    /// Their sum, as the provider reports it.
+    pub total_tokens: u64,
+    /// Input tokens read from the prompt cache, when reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_read_input_tokens: Option<u64>,
+    /// Input tokens written to the prompt cache, when reported (Bedrock, Anthropic).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_write_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    /// Counts without cache figures.
+    pub const fn new(input_tokens: u64, output_tokens: u64, total_tokens: u64) -> Self {
+        Self {
+            input_tokens,
+            output_tokens,
+            total_tokens,
+            cache_read_input_tokens: None,
+            cache_write_input_tokens: None,
+        }
+    }
+}
+
+/// One provider response in the standard format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProviderResponse {
+    /// The assistant's message: text and tool calls.
+    pub message: Message<'static>,
+    /// Why generation stopped, normalized to Anthropic's words: `end_turn`,
+    /// `tool_use`, `max_tokens`, `stop_sequence`, `content_filtered`; any other reason is kept
+    /// as the provider gives it.
+    pub stop_reason: Option<String>,
+    /// Token counts, when reported.
+    pub usage: Option<Usage>,
+    /// The model's reasoning (thinking) text, when it shows it; not part of the message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+}
+
+/// The assistant message of text blocks (blank ones skipped) and tool calls.
+pub(crate) fn assistant(texts: Vec<String>, tool_calls: Vec<ToolCall<'static>>) -> Message<'static> {
+    let content =
+        texts.into_iter().filter(|t| !t.trim().is_empty()).map(|t| ContentBlock::Text(Cow::Owned(t))).collect();
+    Message { role: Role::Assistant, content, tool_calls, tool_call_id: None }
+}
+
+/// A standard tool call.
+pub(crate) fn tool_call(id: &str, name: &str, arguments: String) -> ToolCall<'static> {
+    ToolCall {
+        id: Cow::Owned(id.to_string()),
+        kind: Cow::Borrowed("function"),
+        name: Cow::Owned(name.to_string()),
+        arguments: Cow::Owned(arguments),
+    }
+}
+
+/// Parses a body into its root object.
+pub(crate) fn root(body: &str) -> Result<Document<'_>, Report> {
+    let document = Document::parse(body)
+        .map_err(|e| Diagnostic::new(Code::InvalidJson, Path::root(), format!("the response is not JSON: {e}")))?;
+    object(&document.root, &Path::root(), "the response")?;
+    Ok(document)
+}
+
+/// The response parsers' wording of field problems.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InResponse;
+
+impl Wording for InResponse {
+    fn missing(&self, field: Path, key: &str) -> Diagnostic {
+        Diagnostic::new(Code::MissingField, field, format!("the response has no '{key}'"))
+    }
+
+    fn wrong_type(&self, field: Path, key: &str, expected: &'static str, found: &'static str) -> Diagnostic {
+        wrong_type(field, key, expected, found)
+    }
+}
+
+/// The fields of `object`, at `at`, of a response: an optional field may be `null`.
+pub(crate) fn fields<'v, 'a, 'p>(object: &'v Object<'a>, at: &'p Path) -> Fields<'v, Object<'a>, &'p Path, InResponse> {
+    Fields::new(object, at, InResponse)
+}
+
+/// `what`, at `path`, is a `found` (a JSON type name) where an `expected` is needed.
+fn wrong_type(path: Path, what: &str, expected: &str, found: &str) -> Diagnostic {
+    Diagnostic::new(Code::InvalidFieldType, path, format!("{what} in the response must be {expected}, not {found}"))
+        .expected([expected])
+        .received(found)
+}
+
+/// `found`, at `path`, is not the `expected` JSON type.
+pub(crate) fn wrong(path: &Path, what: &str, expected: &str, found: &Json<'_>) -> Report {
+    wrong_type(path.clone(), what, expected, found.type_name()).into()
+}
+
+/// A value that must be an object.
+pub(crate) fn object<'v, 'a>(value: &'v Json<'a>, path: &Path, what: &str) -> Result<&'v Object<'a>, Report> {
+    value.as_object().ok_or_else(|| wrong(path, what, "object", value))
+}
+
+/// Where a provider reports token counts, by key in its usage object; the cache counts may sit
+/// in a nested object (`prompt_tokens_details/cached_tokens`).
+pub(crate) struct UsageKeys {
+    pub(crate) input: &'static str,
+    pub(crate) output: &'static str,
+    /// The total's key; the total is summed when the provider gives none.
+    pub(crate) total: Option<&'static str>,
+    pub(crate) cache_read: &'static [&'static str],
+    pub(crate) cache_write: &'static [&'static str],
+}
+
+/// Token counts from a usage object.
+pub(crate) fn usage(object: Option<&Object<'_>>, keys: &UsageKeys) -> Option<Usage> {
+    let object = object?;
+    let at = |path: &[&str]| {
+        let (last, parents) = path.split_last()?;
+        let mut here = object;
+        for key in parents {
+            here = here.get(key)?.as_object()?;
+        }
+        match here.get(last) {
+            Some(Json::Number(n)) => n.as_u64(),
+            _ => None,
+        }
+    };
+    let (input_tokens, output_tokens) = (at(&[keys.input]).unwrap_or(0), at(&[keys.output]).unwrap_or(0));
+    let total_tokens = keys.total.map_or(input_tokens + output_tokens, |key| at(&[key]).unwrap_or(0));
+    Some(Usage {
+        cache_read_input_tokens: at(keys.cache_read),
+        cache_write_input_tokens: at(keys.cache_write),
+        ..Usage::new(input_tokens, output_tokens, total_tokens)
+    })
+}
+
+/// Reasoning texts joined by blank lines; `None` when there are none.
+pub(crate) fn reasoning(texts: Vec<String>) -> Option<String> {
+    let texts: Vec<String> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// `raw` in the standard words by a provider's `table`; an unknown reason is kept as given.
+pub(crate) fn stop_reason(table: &[(&str, &str)], raw: &str) -> String {
+    table.iter().find(|(word, _)| *word == raw).map_or(raw, |(_, standard)| standard).to_string()
+}
