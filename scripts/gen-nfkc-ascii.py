@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes crates/agent-input/src/convert/bedrock_converse/nfkc_ascii.rs.
+"""Writes crates/agent-input/src/providers/bedrock_converse/request/nfkc_ascii.rs.
 
 Bedrock document names keep only ASCII letters, digits, spaces, hyphens and brackets. Names are
 transliterated: Unicode NFKD with the combining marks (non-zero canonical combining class)
@@ -14,7 +14,7 @@ Run: python3 scripts/gen-nfkc-ascii.py
 import pathlib
 import unicodedata
 
-OUT = pathlib.Path(__file__).resolve().parent.parent / "crates/agent-input/src/convert/bedrock_converse/nfkc_ascii.rs"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "crates/agent-input/src/providers/bedrock_converse/request/nfkc_ascii.rs"
 
 
 def ascii_image(text):
