@@ -167,14 +167,8 @@ fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec
         _ => false,
     };
     if stream && agui {
-        // Read again as a tree, which the AG-UI reader takes: only for AG-UI bodies.
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            ApiError::invalid_one(Diagnostic::new(
-                Code::InvalidJson,
-                Path::root(),
-                format!("the request is not valid JSON: {e}"),
-            ))
-        })?;
+        // The tree the AG-UI reader takes, from the document already parsed: only for AG-UI bodies.
+        let value = document.root.to_value();
         if agent_input::agui::is_run_agent_input(&value) {
             let run = agent_input::agui::from_agui(&value, &options).map_err(ApiError::invalid)?;
             return Ok(run.warnings);
