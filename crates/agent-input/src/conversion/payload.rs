@@ -7,8 +7,9 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-/// Payloads of at least this many bytes are written raw, or as splice marks (see [`Splice`]).
-const RAW_FROM: usize = 16 * 1024;
+/// Payloads of at least this many bytes are written raw, never through the escaper, or as splice
+/// marks (see [`Splice`]); every writer of a body uses this one threshold.
+pub(crate) const RAW_FROM: usize = 16 * 1024;
 
 /// What stands in the body, inside the payload's string, for a payload left to the
 /// caller: an escape `serde_json` never writes (it escapes only quotes, backslashes and control

@@ -6,6 +6,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::conversion::Splice;
+use crate::conversion::payload::RAW_FROM;
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 
 /// The body of `POST /model/{modelId}/converse` (the model id is in the URL, not here).
@@ -211,9 +212,6 @@ impl<'a> Base64<'a> {
         self.splice?.mark_base64(self.text)
     }
 }
-
-/// Payloads from this length are written verbatim or spliced, never through the escaper.
-const RAW_FROM: usize = 16 * 1024;
 
 /// `"text"` as it stands in `source`, if `text` is a slice of `source` between two quotes.
 fn literal_in<'a>(source: &'a str, text: &str) -> Option<&'a str> {
