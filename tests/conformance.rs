@@ -64,10 +64,16 @@ fn run(case: &Case) -> Result<(), Failed> {
                 report.errors.splice(0..0, option_errors.errors);
                 json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
             }
-            Ok((request, report)) if ml_commons(entry) => match convert::mlcommons::parameters(provider, &request) {
-                Ok(parameters) => json!({"ok": true, "body": parameters, "errors": [], "warnings": report.warnings}),
-                Err(errors) => json!({"ok": false, "body": null, "errors": errors.errors, "warnings": report.warnings}),
-            },
+            Ok((request, report)) if ml_commons(entry) => {
+                match convert::mlcommons::parameters(provider, &document, &request) {
+                    Ok(parameters) => {
+                        json!({"ok": true, "body": parameters, "errors": [], "warnings": report.warnings})
+                    }
+                    Err(errors) => {
+                        json!({"ok": false, "body": null, "errors": errors.errors, "warnings": report.warnings})
+                    }
+                }
+            }
             Ok((request, mut report)) => match convert::convert_to_value(provider, &request, &convert_options) {
                 Ok(converted) if option_errors.is_ok() => {
                     for problem in rules::violations(provider, &converted.body) {

@@ -7,6 +7,7 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agent_input::convert::mlcommons::AgentType;
 use agent_input::json::Document;
 use agent_input::{ConvertOptions, Diagnostic, Limits, ProviderId, Report, ToolSpec, register, validate};
 use clap::{Args, Parser, Subcommand};
@@ -111,6 +112,11 @@ enum Command {
         /// them, bugs included (bedrock-converse, openai-chat, gemini only).
         #[arg(long)]
         ml_commons: bool,
+        /// With --ml-commons: the agent's type. `conversational` (and every other type with a
+        /// `model` block) maps the input by its form and extracts the question;
+        /// `conversational_v2` maps every input as messages and extracts none.
+        #[arg(long, value_name = "TYPE", requires = "ml_commons", value_parser = parse_agent_type)]
+        agent_type: Option<AgentType>,
     },
     /// Read one provider response body and print it in the standard format:
     /// `{"message", "stop_reason", "usage"}`. Exit 1 when the body has the wrong shape.
@@ -211,6 +217,13 @@ fn parse_provider(raw: &str) -> Result<ProviderId, String> {
         let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
         format!("unknown provider '{raw}'; use one of {}", ids.join(", "))
     })
+}
+
+fn parse_agent_type(raw: &str) -> Result<AgentType, String> {
+    [AgentType::Conversational, AgentType::ConversationalV2]
+        .into_iter()
+        .find(|t| t.name() == raw.to_ascii_lowercase())
+        .ok_or_else(|| format!("unknown agent type '{raw}'; use conversational or conversational_v2"))
 }
 
 /// `convert --report` output. The body stays raw JSON text so nothing in it is re-parsed
@@ -433,6 +446,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             response_strict,
             report: as_report,
             ml_commons,
+            agent_type,
         } => {
             let tools = match tools {
                 None => Vec::new(),
@@ -499,7 +513,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             let result = parse(&input, &options).and_then(|document| {
                 let pretty = !common.compact && !as_report;
                 if ml_commons {
-                    return ml_commons_parameters(&document, bare, to, &options, pretty);
+                    let agent = agent_type.unwrap_or_default();
+                    return ml_commons_parameters(&document, bare, to, agent, &options, pretty);
                 }
                 convert(&document, bare, to, &convert_options, &options, pretty)
             });
@@ -548,6 +563,7 @@ fn ml_commons_parameters(
     document: &Document<'_>,
     bare: bool,
     provider: ProviderId,
+    agent: AgentType,
     validation: &validate::Options,
     pretty: bool,
 ) -> Result<(String, Vec<Diagnostic>), Report> {
@@ -557,7 +573,7 @@ fn ml_commons_parameters(
         validate::validate_request(document, validation)
     };
     let (request, mut report) = validated.into_result()?;
-    match agent_input::convert::mlcommons::parameters(provider, &request) {
+    match agent_input::convert::mlcommons::parameters_for(provider, agent, document, &request) {
         Ok(parameters) => {
             let text =
                 if pretty { serde_json::to_string_pretty(&parameters) } else { serde_json::to_string(&parameters) };

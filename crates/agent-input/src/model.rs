@@ -224,7 +224,8 @@ impl<'a> AgentInput<'a> {
 
     /// The `question` ml-commons' agent runners read, extracted exactly as ml-commons does:
     /// text unchanged; each non-blank text block trimmed and followed by `\n`; for messages,
-    /// those after the last assistant message, joined with `\n`.
+    /// the text of those after the last assistant message, joined with `\n`, skipping messages
+    /// without text (`AgentInputProcessor.extractTextFromMessages`).
     pub fn question(&self) -> String {
         fn blocks(content: &[ContentBlock<'_>], out: &mut String) {
             for block in content {
@@ -247,11 +248,17 @@ impl<'a> AgentInput<'a> {
             Self::Messages(messages) => {
                 let start = messages.iter().rposition(|m| m.role == Role::Assistant).map_or(0, |i| i + 1);
                 let mut out = String::new();
-                for (i, message) in messages[start..].iter().enumerate() {
-                    if i > 0 {
-                        out.push('\n');
+                let mut text = String::new();
+                for message in &messages[start..] {
+                    text.clear();
+                    blocks(&message.content, &mut text);
+                    // A message without text adds nothing, not even the separator.
+                    if !text.is_empty() {
+                        if !out.is_empty() {
+                            out.push('\n');
+                        }
+                        out.push_str(&text);
                     }
-                    blocks(&message.content, &mut out);
                 }
                 out
             }

@@ -3,19 +3,53 @@
 //! `GeminiV1BetaGenerateContentModelProvider`) build them — their bugs included — for users
 //! comparing with what a real cluster sends. Never used by default; docs/providers.md lists the
 //! differences from the normal converters.
+//!
+//! The agent's type decides the mapping. A `conversational` agent (and every other V1 type with a
+//! `model`) maps the input by its form, as `ModelProvider.mapAgentInput` does, and extracts the
+//! question. A `conversational_v2` agent turns a text or content blocks into one user message and
+//! maps the messages (`mapMessages`), with no question: its executor returns before extracting
+//! one. A real node's requests to its provider confirm both (tests/opensearch).
+//!
+//! ml-commons copies a media `format`, a source's `data` and a message's `role` as written; the
+//! validated request holds them normalized (`jpg` → `jpeg`, base64 without whitespace or a data
+//! URL prefix, `USER` → `user`), so they are read from the request document itself.
 
 use serde::Serialize;
 
 use super::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::json::{Document, Json};
 use crate::model::{AgentInput, ContentBlock, ExecuteRequest, Message, Role, Source};
-use crate::path::Path;
+use crate::path::{Path, Segment};
+
+/// The type of the agent that runs the input, as far as it changes the mapping.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AgentType {
+    /// `conversational`, and the other V1 types with a `model` block (`plan_execute_and_reflect`,
+    /// `ag_ui`): the input mapped by its form, the question extracted.
+    #[default]
+    Conversational,
+    /// `conversational_v2`: every input mapped as messages, no question.
+    ConversationalV2,
+}
+
+impl AgentType {
+    /// ml-commons' name of the type.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Conversational => "conversational",
+            Self::ConversationalV2 => "conversational_v2",
+        }
+    }
+}
 
 /// What ml-commons' agent executor puts into the parameters map.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Parameters {
-    /// The question, extracted as ml-commons does.
-    pub question: String,
+    /// The question, extracted as ml-commons does; none for a `conversational_v2` agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
     /// The provider's `body` template parameter (for messages: objects joined with `,`, not a
     /// JSON document).
     pub body: String,
@@ -24,15 +58,44 @@ pub struct Parameters {
     pub no_escape_params: Option<&'static str>,
 }
 
-/// Builds ml-commons' parameters for a provider it has.
+/// Builds ml-commons' parameters for a provider it has, as a `conversational` agent does, from
+/// `request` validated from `document`.
+///
+/// # Errors
+/// As [`parameters_for`].
+pub fn parameters(
+    provider: ProviderId,
+    document: &Document<'_>,
+    request: &ExecuteRequest<'_>,
+) -> Result<Parameters, Report> {
+    parameters_for(provider, AgentType::Conversational, document, request)
+}
+
+/// Builds ml-commons' parameters for a provider it has, as an agent of type `agent` does, from
+/// `request` validated from `document` (read for the values ml-commons copies as written).
 ///
 /// # Errors
 /// `unsupported_by_provider` for providers ml-commons does not have, and with ml-commons' own
 /// message where its provider throws (video or documents for `OpenAI`, non-S3 URLs for Bedrock).
-pub fn parameters(provider: ProviderId, request: &ExecuteRequest<'_>) -> Result<Parameters, Report> {
-    let mut out = Out { provider, base: &request.input_path, body: String::new(), report: Report::default() };
+pub fn parameters_for(
+    provider: ProviderId,
+    agent: AgentType,
+    document: &Document<'_>,
+    request: &ExecuteRequest<'_>,
+) -> Result<Parameters, Report> {
+    let mut out = Out {
+        provider,
+        base: &request.input_path,
+        root: &document.root,
+        body: String::new(),
+        report: Report::default(),
+    };
+    let as_messages = agent == AgentType::ConversationalV2 || matches!(request.input, AgentInput::Messages(_));
     match provider {
-        ProviderId::BedrockConverse | ProviderId::OpenAiChat | ProviderId::Gemini => out.input(&request.input),
+        ProviderId::BedrockConverse | ProviderId::OpenAiChat | ProviderId::Gemini => match agent {
+            AgentType::Conversational => out.input(&request.input),
+            AgentType::ConversationalV2 => out.as_user_message(&request.input),
+        },
         ProviderId::OpenAiResponses | ProviderId::AnthropicMessages => out.report.push(Diagnostic::new(
             Code::UnsupportedByProvider,
             Path::root(),
@@ -46,10 +109,9 @@ pub fn parameters(provider: ProviderId, request: &ExecuteRequest<'_>) -> Result<
         return Err(out.report);
     }
     Ok(Parameters {
-        question: request.input.question(),
+        question: (agent == AgentType::Conversational).then(|| request.input.question()),
         body: out.body,
-        no_escape_params: matches!(request.input, AgentInput::Messages(_))
-            .then_some("_chat_history,_tools,_interactions,tool_configs,body"),
+        no_escape_params: as_messages.then_some("_chat_history,_tools,_interactions,tool_configs,body"),
     })
 }
 
@@ -79,14 +141,37 @@ pub fn escape_json(text: &str, out: &mut String) {
     }
 }
 
-struct Out<'p> {
+struct Out<'p, 'd> {
     provider: ProviderId,
     base: &'p Path,
+    root: &'p Json<'d>,
     body: String,
     report: Report,
 }
 
-impl Out<'_> {
+/// The string at `path` of the request as written, or `normalized` where there is none.
+fn written<'s>(root: &'s Json<'_>, path: &Path, normalized: &'s str) -> &'s str {
+    let mut at = root;
+    for segment in path.segments() {
+        let next = match segment {
+            Segment::Key(key) => at.get(key),
+            Segment::Index(i) => at.as_array().and_then(|items| items.get(*i)),
+        };
+        match next {
+            Some(value) => at = value,
+            None => return normalized,
+        }
+    }
+    at.as_str().unwrap_or(normalized)
+}
+
+/// A block's source `format` and `data` as written.
+fn source_written<'s>(root: &'s Json<'_>, block: &Path, format: &'s str, data: &'s str) -> (&'s str, &'s str) {
+    let source = block.key("source");
+    (written(root, &source.key("format"), format), written(root, &source.key("data"), data))
+}
+
+impl Out<'_, '_> {
     fn esc(&mut self, text: &str) {
         escape_json(text, &mut self.body);
     }
@@ -121,6 +206,25 @@ impl Out<'_> {
         }
     }
 
+    /// A `conversational_v2` agent's mapping: a text becomes a user message of one text block,
+    /// content blocks one user message, and messages stay as given (`MLAgentExecutor`).
+    fn as_user_message(&mut self, input: &AgentInput<'_>) {
+        let base = self.base.clone();
+        match input {
+            AgentInput::Text(text) => {
+                self.message_open("user");
+                self.blocks(&[ContentBlock::Text(text.clone())], &|j| base.index(j));
+                self.body.push_str("]}");
+            }
+            AgentInput::Blocks(blocks) => {
+                self.message_open("user");
+                self.blocks(blocks, &|j| base.index(j));
+                self.body.push_str("]}");
+            }
+            AgentInput::Messages(messages) => self.messages(messages),
+        }
+    }
+
     fn message_open(&mut self, role: &str) {
         self.body.push_str(r#"{"role":""#);
         self.body.push_str(role);
@@ -138,6 +242,8 @@ impl Out<'_> {
             first = false;
             let message = &messages[i];
             let path = move |j: usize| base.index(i).key("content").index(j);
+            let root = self.root;
+            let role = written(root, &base.index(i).key("role"), message.role.as_str());
             match self.provider {
                 ProviderId::BedrockConverse if message.role == Role::Tool => {
                     // Consecutive tool messages become one user message of toolResult blocks,
@@ -164,12 +270,13 @@ impl Out<'_> {
                     continue;
                 }
                 ProviderId::Gemini => {
-                    self.message_open(if message.role == Role::User { "user" } else { "model" });
+                    // Only the exact role "user" stays a user turn.
+                    self.message_open(if role == "user" { "user" } else { "model" });
                     self.blocks(&message.content, &path);
                     self.body.push_str("]}");
                 }
                 ProviderId::OpenAiChat => {
-                    self.message_open(message.role.as_str());
+                    self.message_open(role);
                     self.blocks(&message.content, &path);
                     self.body.push(']');
                     if !message.tool_calls.is_empty() {
@@ -198,7 +305,7 @@ impl Out<'_> {
                     self.body.push('}');
                 }
                 _ => {
-                    self.message_open(message.role.as_str());
+                    self.message_open(role);
                     self.blocks(&message.content, &path);
                     for (k, call) in message.tool_calls.iter().enumerate() {
                         if !message.content.is_empty() || k > 0 {
@@ -227,7 +334,7 @@ impl Out<'_> {
             }
             match self.provider {
                 ProviderId::OpenAiChat => self.openai_block(block, &|| path(j)),
-                ProviderId::Gemini => self.gemini_block(block),
+                ProviderId::Gemini => self.gemini_block(block, &|| path(j)),
                 _ => self.bedrock_block(block, &|| path(j)),
             }
         }
@@ -245,6 +352,8 @@ impl Out<'_> {
             ContentBlock::Video(media) => ("video", media.format.as_str(), &media.source),
             ContentBlock::Document(document) => ("document", document.format.as_str(), &document.source),
         };
+        let root = self.root;
+        let (format, data) = source_written(root, &path(), format, source.data());
         self.body.push_str(r#"{""#);
         self.body.push_str(key);
         self.body.push_str(r#"":{"format":""#);
@@ -254,13 +363,13 @@ impl Out<'_> {
         }
         self.body.push_str(r#"","source":{"#);
         match source {
-            Source::Base64(data) => {
+            Source::Base64(_) => {
                 self.body.push_str(r#""bytes":""#);
                 self.esc(data);
             }
-            Source::Url(url) if url.starts_with("s3://") => {
+            Source::Url(_) if data.starts_with("s3://") => {
                 self.body.push_str(r#""s3Location":""#);
-                self.esc(url);
+                self.esc(data);
             }
             Source::Url(_) => self.fail(
                 path().key("source").key("data"),
@@ -278,15 +387,15 @@ impl Out<'_> {
                 self.body.push_str(r#""}"#);
             }
             ContentBlock::Image(image) => {
+                let root = self.root;
+                let (format, data) = source_written(root, &path(), image.format.as_str(), image.source.data());
                 self.body.push_str(r#"{"type":"image_url","image_url":{"url":""#);
-                if let Source::Base64(data) = &image.source {
+                if let Source::Base64(_) = &image.source {
                     self.body.push_str("data:image/");
-                    self.body.push_str(image.format.as_str());
+                    self.body.push_str(format);
                     self.body.push_str(";base64,");
-                    self.esc(data);
-                } else {
-                    self.esc(image.source.data());
                 }
+                self.esc(data);
                 self.body.push_str(r#""}}"#);
             }
             ContentBlock::Video(_) => {
@@ -298,46 +407,74 @@ impl Out<'_> {
         }
     }
 
-    fn gemini_block(&mut self, block: &ContentBlock<'_>) {
-        match block {
+    fn gemini_block(&mut self, block: &ContentBlock<'_>, path: &dyn Fn() -> Path) {
+        let (open, format, source) = match block {
             ContentBlock::Text(text) => {
                 self.body.push_str(r#"{"text":""#);
                 self.esc(text);
                 self.body.push_str(r#""}"#);
+                return;
             }
-            ContentBlock::Image(image) => {
-                let base64 = matches!(image.source, Source::Base64(_));
-                self.body.push_str(if base64 {
-                    r#"{"inlineData":{"mimeType":"image/"#
-                } else {
-                    r#"{"fileData":{"mimeType":"image/"#
-                });
-                self.body.push_str(image.format.as_str());
-                self.body.push_str(if base64 { r#"","data":""# } else { r#"","fileUri":""# });
-                self.esc(image.source.data());
-                self.body.push_str(r#""}}"#);
+            ContentBlock::Image(image) if matches!(image.source, Source::Base64(_)) => {
+                (r#"{"inlineData":{"mimeType":"image/"#, image.format.as_str(), &image.source)
             }
-            ContentBlock::Video(video) => {
-                self.body.push_str(r#"{"fileData":{"mimeType":"video/"#);
-                self.body.push_str(video.format.as_str());
-                self.body.push_str(r#"","fileUri":""#);
-                self.esc(video.source.data());
-                self.body.push_str(r#""}}"#);
-            }
+            ContentBlock::Image(image) => (r#"{"fileData":{"mimeType":"image/"#, image.format.as_str(), &image.source),
+            ContentBlock::Video(video) => (r#"{"fileData":{"mimeType":"video/"#, video.format.as_str(), &video.source),
+            // The raw format as the MIME type, and always a file URI.
             ContentBlock::Document(document) => {
-                self.body.push_str(r#"{"fileData":{"mimeType":""#);
-                self.body.push_str(document.format.as_str());
-                self.body.push_str(r#"","fileUri":""#);
-                self.esc(document.source.data());
-                self.body.push_str(r#""}}"#);
+                (r#"{"fileData":{"mimeType":""#, document.format.as_str(), &document.source)
             }
-        }
+        };
+        let root = self.root;
+        let (format, data) = source_written(root, &path(), format, source.data());
+        let inline = open.starts_with(r#"{"inlineData""#);
+        self.body.push_str(open);
+        self.body.push_str(format);
+        self.body.push_str(if inline { r#"","data":""# } else { r#"","fileUri":""# });
+        self.esc(data);
+        self.body.push_str(r#""}}"#);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate;
+
+    /// The body ml-commons 3.6.0 built for `request`, as a real node sent it to its provider.
+    fn body(provider: ProviderId, agent: AgentType, request: &str) -> Parameters {
+        let document = Document::parse(request).unwrap();
+        let options = validate::Options { ml_commons: true, ..validate::Options::default() };
+        let (validated, _) = validate::validate_request(&document, &options).into_result().unwrap();
+        parameters_for(provider, agent, &document, &validated).unwrap()
+    }
+
+    #[test]
+    fn a_v2_agent_sends_a_text_as_a_user_message() {
+        let got = body(ProviderId::OpenAiChat, AgentType::ConversationalV2, r#"{"input":"Hello / there \u00e9"}"#);
+        assert_eq!(got.body, r#"{"role":"user","content":[{"type":"text","text":"Hello \/ there \u00E9"}]}"#);
+        assert_eq!(got.question, None);
+        let v1 = body(ProviderId::OpenAiChat, AgentType::Conversational, r#"{"input":"Hello / there \u00e9"}"#);
+        assert_eq!(v1.body, r#"{"role":"user","content":"Hello \/ there \u00E9"}"#);
+        assert_eq!(v1.question.as_deref(), Some("Hello / there \u{e9}"));
+    }
+
+    #[test]
+    fn formats_data_and_roles_go_out_as_written() {
+        let request = r#"{"input":[{"role":"USER","content":[{"type":"image","source":{"type":"base64","format":"JPG","data":"data:image/jpeg;base64,/9j/\n4AAA"}}]}]}"#;
+        let got = body(ProviderId::BedrockConverse, AgentType::Conversational, request);
+        assert_eq!(
+            got.body,
+            r#"{"role":"USER","content":[{"image":{"format":"JPG","source":{"bytes":"data:image\/jpeg;base64,\/9j\/\n4AAA"}}}]}"#
+        );
+        // Gemini keeps only the exact role "user" a user turn.
+        let got = body(ProviderId::Gemini, AgentType::Conversational, request);
+        assert!(
+            got.body.starts_with(r#"{"role":"model","parts":[{"inlineData":{"mimeType":"image/JPG","#),
+            "{}",
+            got.body
+        );
+    }
 
     #[test]
     fn escapes_as_commons_text() {
