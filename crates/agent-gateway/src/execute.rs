@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ErrorKind};
 use crate::history::HistoryCache;
+use crate::media::{self, NewMessage};
 use crate::provider::{self, Outgoing, Provider};
 use crate::state::{AppState, new_id};
-use crate::store::{Store, StoreError};
+use crate::store::{Pin, Store, StoreError};
 
 /// Everything decided before the provider is called.
 struct Prepared {
@@ -21,8 +22,8 @@ struct Prepared {
     memory_id: Option<String>,
     /// The whole conversation sent: stored history, then the new input.
     conversation: Vec<Message<'static>>,
-    /// The new input messages as stored: `(role, standard JSON)`.
-    new_messages: Vec<(String, String)>,
+    /// The new input messages as stored.
+    new_messages: Vec<NewMessage>,
     /// How many messages the memory held when the turn was prepared.
     known: i64,
     /// Their bytes, as stored.
@@ -31,6 +32,10 @@ struct Prepared {
     outgoing: Outgoing,
     /// Warnings of validation and conversion.
     warnings: Vec<Diagnostic>,
+    /// `parameters.verbose`: the answer carries the whole conversation.
+    verbose: bool,
+    /// The continued memory, kept from eviction.
+    pin: Option<Pin>,
 }
 
 /// What a turn is asked to run.
@@ -66,10 +71,14 @@ pub struct Turn {
     pub outgoing: Outgoing,
     /// Warnings of validation and conversion.
     pub warnings: Vec<Diagnostic>,
+    /// `parameters.verbose`: the answer carries the whole conversation.
+    pub verbose: bool,
     conversation: Vec<Message<'static>>,
-    new_messages: Vec<(String, String)>,
+    new_messages: Vec<NewMessage>,
     known: i64,
     history_bytes: usize,
+    /// Held until the turn is stored or dropped: a memory a turn uses is never evicted.
+    _pin: Option<Pin>,
 }
 
 impl std::fmt::Debug for Turn {
@@ -88,8 +97,43 @@ pub struct Stored {
     pub memory_id: String,
     /// Id of the turn's first stored message.
     pub parent: i64,
-    /// The conversation with the answer, its stop reason and usage.
+    /// The answer (`final_response`), its stop reason and usage; `conversation`, the whole
+    /// conversation with the answer, only for a verbose turn (empty otherwise).
     pub result: ExecutionResult,
+}
+
+impl Stored {
+    /// The answer's text blocks, one per line.
+    pub fn text(&self) -> String {
+        self.result
+            .final_response
+            .iter()
+            .flat_map(|message| &message.content)
+            .filter_map(|block| match block {
+                ContentBlock::Text(text) => Some(text.as_ref()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The `_execute` answer in ml-commons' shape: `memory_id`, `parent_message_id` and
+    /// `response` (the answer's text, with `dataAsMap`: the new assistant message as
+    /// `final_response`, stop reason, usage, `warnings`; the whole `conversation` only when
+    /// `verbose`).
+    pub fn answer(&self, warnings: &[Diagnostic], verbose: bool) -> Value {
+        let answer_text = self.text();
+        let mut data = serde_json::to_value(&self.result).unwrap_or(Value::Null);
+        if !verbose && let Value::Object(map) = &mut data {
+            map.shift_remove("conversation");
+        }
+        data["warnings"] = serde_json::to_value(warnings).unwrap_or(Value::Null);
+        json!({"inference_results": [{"output": [
+            {"name": "memory_id", "result": self.memory_id},
+            {"name": "parent_message_id", "result": self.parent.to_string()},
+            {"name": "response", "result": answer_text, "dataAsMap": data},
+        ]}]})
+    }
 }
 
 /// Runs one turn of `agent_id` on the request `body`, returning the ml-commons response.
@@ -102,24 +146,8 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     let outgoing = std::mem::take(&mut turn.outgoing);
     let response = turn.client.send(outgoing).await.map_err(|e| e.into_api_error(&turn.provider_name))?;
     let warnings = std::mem::take(&mut turn.warnings);
-    let Stored { memory_id, parent, result } = turn.store(state, response).await?;
-    let answer_text = result
-        .final_response
-        .iter()
-        .flat_map(|message| &message.content)
-        .filter_map(|block| match block {
-            ContentBlock::Text(text) => Some(text.as_ref()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
-    data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
-    Ok(json!({"inference_results": [{"output": [
-        {"name": "memory_id", "result": memory_id},
-        {"name": "parent_message_id", "result": parent.to_string()},
-        {"name": "response", "result": answer_text, "dataAsMap": data},
-    ]}]}))
+    let verbose = turn.verbose;
+    Ok(turn.store(state, response).await?.answer(&warnings, verbose))
 }
 
 /// Everything before the provider call: the agent, its client, the input validated and joined to
@@ -167,7 +195,8 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
-    let Prepared { memory_id, conversation, new_messages, known, history_bytes, outgoing, warnings } = prepared;
+    let Prepared { memory_id, conversation, new_messages, known, history_bytes, outgoing, warnings, verbose, pin } =
+        prepared;
     Ok(Turn {
         agent_id: agent.id,
         provider_name: agent.model.model_provider,
@@ -175,10 +204,12 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
         memory_id: memory_id.unwrap_or_else(new_id),
         outgoing,
         warnings,
+        verbose,
         conversation,
         new_messages,
         known,
         history_bytes,
+        _pin: pin,
     })
 }
 
@@ -189,11 +220,12 @@ impl Turn {
     /// # Errors
     /// The store fails, or the memory changed since [`begin`].
     pub async fn store(self, state: &AppState, response: ProviderResponse) -> Result<Stored, ApiError> {
-        let Self { agent_id, memory_id, conversation, mut new_messages, known, history_bytes, .. } = self;
-        let answer = serde_json::to_string(&response.message)
+        let Self { agent_id, memory_id, conversation, mut new_messages, known, history_bytes, verbose, _pin, .. } =
+            self;
+        let answer = media::stored(&response.message)
             .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
-        new_messages.push(("assistant".into(), answer));
-        let memory_bytes = history_bytes + new_messages.iter().map(|(_, m)| m.len()).sum::<usize>();
+        new_messages.push(answer);
+        let memory_bytes = history_bytes + new_messages.iter().map(|m| m.bytes).sum::<usize>();
         let memory = memory_id.clone();
         let parent = state
             .store
@@ -208,8 +240,9 @@ impl Turn {
                     ),
                 )
             })?;
-        let result = ExecutionResult::answered(conversation, response);
-        state.history.put(&memory_id, result.conversation.clone(), memory_bytes);
+        let mut result = ExecutionResult::answered(conversation, response);
+        let conversation = if verbose { result.conversation.clone() } else { std::mem::take(&mut result.conversation) };
+        state.history.put(&memory_id, conversation, memory_bytes);
         Ok(Stored { memory_id, parent, result })
     }
 }
@@ -306,27 +339,28 @@ fn prepare(
             ));
         }
     };
+    let verbose = matches!(request.parameters.get("verbose"), Some(Value::Bool(true)))
+        || matches!(request.parameters.get("verbose"), Some(Value::String(s)) if s.eq_ignore_ascii_case("true"));
     let input_path = request.input_path.clone();
     let input_kind = request.input.input_type();
     let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
-    let store_form = |messages: &[Message<'_>]| -> Result<Vec<(String, String)>, ApiError> {
-        let mut stored = Vec::with_capacity(messages.len());
-        for message in messages {
-            let json = serde_json::to_string(message)
-                .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
-            stored.push((message.role.as_str().to_string(), json));
-        }
-        Ok(stored)
+    let store_form = |messages: &[Message<'_>]| -> Result<Vec<NewMessage>, ApiError> {
+        messages
+            .iter()
+            .map(|message| {
+                media::stored(message).map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))
+            })
+            .collect()
     };
 
     let Memories { store, cache, caps, create } = memories;
+    // Pinned before it is read: from here on, eviction leaves this memory alone.
+    let pin = memory_id.as_deref().map(|id| store.pin(id));
     let mut stored = None;
     let mut history_bytes = 0;
     let existing = match &memory_id {
         Some(id) if store.memory(id).map_err(storage)?.is_some() => Some(id),
-        Some(id) if !create => {
-            return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
-        }
+        Some(id) if !create => return Err(memory_missing(store, id)),
         _ => None,
     };
     let history = match existing {
@@ -334,7 +368,7 @@ fn prepare(
         Some(id) => {
             // The cap is checked from the sizes SQLite keeps, before the history is loaded.
             let input = stored.insert(store_form(&new_messages)?);
-            let adding_bytes = input.iter().map(|(_, m)| m.len()).sum();
+            let adding_bytes = input.iter().map(|m| m.bytes).sum();
             let size = store.memory_size(id).map_err(storage)?;
             caps.check(id, size, input.len(), adding_bytes)?;
             history_bytes = size.1;
@@ -370,6 +404,8 @@ fn prepare(
                     history_bytes,
                     outgoing,
                     warnings,
+                    verbose,
+                    pin,
                 });
             }
             store.messages(id).map_err(storage)?
@@ -393,6 +429,8 @@ fn prepare(
             history_bytes,
             outgoing,
             warnings,
+            verbose,
+            pin,
         });
     }
 
@@ -400,16 +438,20 @@ fn prepare(
         Some(stored) => stored,
         None => store_form(&new_messages)?,
     };
-    // The stored history and the new input, validated and converted as one conversation.
+    // The stored history and the new input (whole, not its stored form), validated and
+    // converted as one conversation.
+    let input = new_messages
+        .iter()
+        .map(serde_json::to_string)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ApiError::internal(format!("the input could not be written: {e}")))?;
     let mut combined = String::with_capacity(
         history.iter().map(|m| m.message.len() + 1).sum::<usize>()
-            + stored.iter().map(|(_, m)| m.len() + 1).sum::<usize>()
+            + input.iter().map(|m| m.len() + 1).sum::<usize>()
             + 16,
     );
     combined.push_str("{\"input\":[");
-    for (i, message) in
-        history.iter().map(|m| m.message.as_str()).chain(stored.iter().map(|(_, m)| m.as_str())).enumerate()
-    {
+    for (i, message) in history.iter().map(|m| m.message.as_str()).chain(input.iter().map(String::as_str)).enumerate() {
         if i > 0 {
             combined.push(',');
         }
@@ -432,7 +474,39 @@ fn prepare(
         other => other.into_messages(),
     };
     let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
-    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, history_bytes, outgoing, warnings })
+    Ok(Prepared {
+        memory_id,
+        conversation: messages,
+        new_messages: stored,
+        known,
+        history_bytes,
+        outgoing,
+        warnings,
+        verbose,
+        pin,
+    })
+}
+
+/// The 404 for a memory that is not there: saying when and why, if it was evicted.
+fn memory_missing(store: &Store, id: &str) -> ApiError {
+    match store.evicted(id) {
+        Ok(Some(evicted)) => ApiError::not_found(evicted_reason(id, &evicted)),
+        _ => ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")),
+    }
+}
+
+/// Why an evicted memory is gone, and what to do.
+pub fn evicted_reason(id: &str, evicted: &crate::store::Evicted) -> String {
+    let why = if evicted.reason == "expired" {
+        "it was not used for longer than the gateway's --memory-ttl"
+    } else {
+        "it was the least recently used when the database reached the gateway's --max-db-bytes"
+    };
+    format!(
+        "memory {id} was evicted at {} ms since the epoch: {why}; start a new conversation by sending the \
+         request without parameters.memory_id",
+        evicted.evicted_ms
+    )
 }
 
 /// Maps paths into the combined conversation (`/input/i/...`) back to what the caller sent:
