@@ -97,13 +97,15 @@ fn image(bytes: usize) -> String {
 
 async fn stub() -> String {
     use axum::routing::post;
-    let app = axum::Router::new().route(
-        "/model/{model}/converse",
-        post(|body: axum::body::Bytes| async move {
-            let _ = body.len();
-            ([("content-type", "application/json")], ANSWER)
-        }),
-    );
+    let app = axum::Router::new()
+        .route(
+            "/model/{model}/converse",
+            post(|body: axum::body::Bytes| async move {
+                let _ = body.len();
+                ([("content-type", "application/json")], ANSWER)
+            }),
+        )
+        .layer(axum::extract::DefaultBodyLimit::disable());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });

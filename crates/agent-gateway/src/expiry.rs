@@ -1,6 +1,7 @@
 //! Memories that expire: a task that evicts the memories unused for longer than
 //! `--memory-ttl`, and the least recently used ones while the database is over `--max-db-bytes`
-//! ([`Store::evict`]), after every stored turn and at least every minute. Each pass that evicts
+//! ([`Store::evict`]), as soon as a stored turn leaves the file over the cap, and at least every
+//! minute. Each pass that evicts
 //! something says so on standard error, with its counts.
 
 use std::fmt::Write as _;
@@ -20,7 +21,7 @@ pub async fn run(store: Store, ttl: Option<Duration>, max_db_bytes: u64) {
             Err(error) => eprintln!("agent-gateway: evicting memories failed: {error}"),
         }
         tokio::select! {
-            () = store.turn_stored() => {}
+            () = store.over(max_db_bytes) => {}
             () = tokio::time::sleep(tick) => {}
         }
     }

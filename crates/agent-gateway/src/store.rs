@@ -134,8 +134,10 @@ pub struct Store {
     connection: Arc<Mutex<Connection>>,
     /// Memories a running turn uses, with how many turns use each: never evicted.
     pins: Arc<Mutex<HashMap<String, usize>>>,
-    /// Told after every stored turn, for whoever keeps the file under its size cap.
+    /// Told when a stored turn leaves more than `cap` bytes in use, for whoever keeps the file
+    /// under its size cap.
     stored: Arc<tokio::sync::Notify>,
+    cap: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// A memory kept from eviction while this lives ([`Store::pin`]).
@@ -368,7 +370,12 @@ impl Store {
         connection.pragma_update(None, "foreign_keys", "ON")?;
         connection.execute_batch(SCHEMA)?;
         migrate(&mut connection)?;
-        Ok(Self { connection: Arc::new(Mutex::new(connection)), pins: Arc::default(), stored: Arc::default() })
+        Ok(Self {
+            connection: Arc::new(Mutex::new(connection)),
+            pins: Arc::default(),
+            stored: Arc::default(),
+            cap: Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX)),
+        })
     }
 
     /// Keeps `memory_id` from eviction until the returned [`Pin`] is dropped. A turn pins its
@@ -383,8 +390,10 @@ impl Store {
         self.pins.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains_key(memory_id)
     }
 
-    /// Completes after the next stored turn (or at once if one was stored since the last call).
-    pub async fn turn_stored(&self) {
+    /// Completes after a stored turn leaves more than `cap` bytes in use (at once if one did
+    /// since the last call). The check is two page counts in the turn's own lock.
+    pub async fn over(&self, cap: u64) {
+        self.cap.store(cap, std::sync::atomic::Ordering::Relaxed);
         self.stored.notified().await;
     }
 
@@ -628,8 +637,9 @@ impl Store {
             }
         }
         transaction.commit()?;
-        drop(connection);
-        self.stored.notify_one();
+        if size(&connection)?.0 > self.cap.load(std::sync::atomic::Ordering::Relaxed) {
+            self.stored.notify_one();
+        }
         Ok(Some(next))
     }
 
