@@ -22,8 +22,6 @@ struct Prepared {
     memory_id: Option<String>,
     /// The whole conversation sent: stored history, then the new input.
     conversation: Vec<Message<'static>>,
-    /// The new input messages as stored.
-    new_messages: Vec<NewMessage>,
     /// How many messages the memory held when the turn was prepared.
     known: i64,
     /// Their bytes, as stored.
@@ -73,8 +71,10 @@ pub struct Turn {
     pub warnings: Vec<Diagnostic>,
     /// `parameters.verbose`: the answer carries the whole conversation.
     pub verbose: bool,
-    conversation: Vec<Message<'static>>,
-    new_messages: Vec<NewMessage>,
+    /// The conversation sent; the messages after the first `known` are the new input.
+    conversation: Arc<Vec<Message<'static>>>,
+    /// The new input's stored form, hashed while the provider answers.
+    stored_input: tokio::task::JoinHandle<Result<Vec<NewMessage>, serde_json::Error>>,
     known: i64,
     history_bytes: usize,
     /// Held until the turn is stored or dropped: a memory a turn uses is never evicted.
@@ -195,8 +195,17 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
-    let Prepared { memory_id, conversation, new_messages, known, history_bytes, outgoing, warnings, verbose, pin } =
-        prepared;
+    let Prepared { memory_id, conversation, known, history_bytes, outgoing, warnings, verbose, pin } = prepared;
+    // Hashing megabytes of media for the store needs nothing from the provider: it runs on
+    // another thread while the provider answers.
+    let conversation = Arc::new(conversation);
+    let stored_input = {
+        let conversation = Arc::clone(&conversation);
+        let from = usize::try_from(known).unwrap_or(usize::MAX);
+        tokio::task::spawn_blocking(move || {
+            conversation.get(from..).unwrap_or_default().iter().map(media::stored).collect()
+        })
+    };
     Ok(Turn {
         agent_id: agent.id,
         provider_name: agent.model.model_provider,
@@ -206,7 +215,7 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
         warnings,
         verbose,
         conversation,
-        new_messages,
+        stored_input,
         known,
         history_bytes,
         _pin: pin,
@@ -220,8 +229,11 @@ impl Turn {
     /// # Errors
     /// The store fails, or the memory changed since [`begin`].
     pub async fn store(self, state: &AppState, response: ProviderResponse) -> Result<Stored, ApiError> {
-        let Self { agent_id, memory_id, conversation, mut new_messages, known, history_bytes, verbose, _pin, .. } =
-            self;
+        let Self { agent_id, memory_id, conversation, stored_input, known, history_bytes, verbose, _pin, .. } = self;
+        let mut new_messages = stored_input
+            .await
+            .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?
+            .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
         let answer = media::stored(&response.message)
             .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
         new_messages.push(answer);
@@ -240,6 +252,8 @@ impl Turn {
                     ),
                 )
             })?;
+        // The hashing task has ended, so the conversation is not shared any more: no copy.
+        let conversation = Arc::try_unwrap(conversation).unwrap_or_else(|shared| shared.as_ref().clone());
         let mut result = ExecutionResult::answered(conversation, response);
         let conversation = if verbose { result.conversation.clone() } else { std::mem::take(&mut result.conversation) };
         state.history.put(&memory_id, conversation, memory_bytes);
@@ -344,19 +358,10 @@ fn prepare(
     let input_path = request.input_path.clone();
     let input_kind = request.input.input_type();
     let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
-    let store_form = |messages: &[Message<'_>]| -> Result<Vec<NewMessage>, ApiError> {
-        messages
-            .iter()
-            .map(|message| {
-                media::stored(message).map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))
-            })
-            .collect()
-    };
 
     let Memories { store, cache, caps, create } = memories;
     // Pinned before it is read: from here on, eviction leaves this memory alone.
     let pin = memory_id.as_deref().map(|id| store.pin(id));
-    let mut stored = None;
     let mut history_bytes = 0;
     let existing = match &memory_id {
         Some(id) if store.memory(id).map_err(storage)?.is_some() => Some(id),
@@ -367,16 +372,14 @@ fn prepare(
         None => Vec::new(),
         Some(id) => {
             // The cap is checked from the sizes SQLite keeps, before the history is loaded.
-            let input = stored.insert(store_form(&new_messages)?);
-            let adding_bytes = input.iter().map(|m| m.bytes).sum();
+            let adding_bytes = new_messages.iter().map(json_len).sum();
             let size = store.memory_size(id).map_err(storage)?;
-            caps.check(id, size, input.len(), adding_bytes)?;
+            caps.check(id, size, new_messages.len(), adding_bytes)?;
             history_bytes = size.1;
             // A history this process validated is used as it is: no reading, no validating.
             if let Some(history) = cache.get(id, size.0)
                 && history.len() + new_messages.len() <= limits.max_messages
             {
-                let stored = stored.take().unwrap_or_default();
                 let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
                 let mut messages = Vec::with_capacity(history.len() + new_messages.len());
                 messages.extend(history.iter().cloned());
@@ -399,7 +402,6 @@ fn prepare(
                 return Ok(Prepared {
                     memory_id,
                     conversation: messages,
-                    new_messages: stored,
                     known,
                     history_bytes,
                     outgoing,
@@ -415,29 +417,11 @@ fn prepare(
     if history.is_empty() {
         // The provider's checks (its limits among them) before the work of writing the input out.
         let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
-        let stored = match stored {
-            Some(stored) => stored,
-            None => store_form(&new_messages)?,
-        };
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
-        return Ok(Prepared {
-            memory_id,
-            conversation,
-            new_messages: stored,
-            known: 0,
-            history_bytes,
-            outgoing,
-            warnings,
-            verbose,
-            pin,
-        });
+        return Ok(Prepared { memory_id, conversation, known: 0, history_bytes, outgoing, warnings, verbose, pin });
     }
 
-    let stored = match stored {
-        Some(stored) => stored,
-        None => store_form(&new_messages)?,
-    };
     // The stored history and the new input (whole, not its stored form), validated and
     // converted as one conversation.
     let input = new_messages
@@ -474,17 +458,24 @@ fn prepare(
         other => other.into_messages(),
     };
     let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
-    Ok(Prepared {
-        memory_id,
-        conversation: messages,
-        new_messages: stored,
-        known,
-        history_bytes,
-        outgoing,
-        warnings,
-        verbose,
-        pin,
-    })
+    Ok(Prepared { memory_id, conversation: messages, known, history_bytes, outgoing, warnings, verbose, pin })
+}
+
+/// Bytes of a message's JSON, counted without writing it anywhere.
+fn json_len(message: &Message<'_>) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, message);
+    count.0
 }
 
 /// The 404 for a memory that is not there: saying when and why, if it was evicted.
