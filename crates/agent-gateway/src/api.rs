@@ -110,17 +110,22 @@ pub async fn memory_messages(
     let after = number(page.next_token.as_ref(), "next_token", 0, i64::MAX)?.unwrap_or(0);
     let lookup = memory_id.clone();
     let limit = usize::try_from(size).unwrap_or(MAX_PAGE) + 1; // one more tells whether a page follows
-    let (memory, mut rows) = state
+    let (memory, mut rows, evicted) = state
         .store
-        .call(move |store| Ok((store.memory(&lookup)?, store.messages_page(&lookup, after, limit)?)))
+        .call(move |store| {
+            let Some(memory) = store.memory(&lookup)? else { return Ok((None, Vec::new(), store.evicted(&lookup)?)) };
+            store.touch(&lookup)?;
+            Ok((Some(memory), store.messages_page(&lookup, after, limit)?, None))
+        })
         .await
         .map_err(storage)?;
     let next_token = (rows.len() >= limit).then(|| {
         rows.truncate(limit - 1);
         rows.last().map_or(after, |row| row.message_id)
     });
-    let memory = memory.ok_or_else(|| {
-        ApiError::not_found(format!("Failed to find memory with the provided memory id: {memory_id}"))
+    let memory = memory.ok_or_else(|| match &evicted {
+        Some(evicted) => ApiError::not_found(crate::execute::evicted_reason(&memory_id, evicted)),
+        None => ApiError::not_found(format!("Failed to find memory with the provided memory id: {memory_id}")),
     })?;
     let mut messages = Vec::with_capacity(rows.len());
     for row in rows {

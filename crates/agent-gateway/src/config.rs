@@ -25,6 +25,7 @@ use crate::allowlist::Allowlist;
                   fetch_allow = [\"images.example.com\"]\n  endpoint_allow = [\"bedrock.internal.example.com\"]\n  \
                   allowed_hosts = [\"gateway.example.com\"]\n  header_timeout_secs = 10\n  idle_timeout_secs = 60\n  \
                   max_connections = 512\n  max_memory_bytes = 16777216\n  max_memory_messages = 1000\n  \
+                  memory_ttl = \"30d\"\n  max_db_bytes = 1073741824\n  \
                   upstream = \"https://opensearch.example.com:9200\"\n  upstream_user = \"admin\"\n  \
                   upstream_password = \"...\"\n  upstream_ca = \"root-ca.pem\"\n\n\
                   With --upstream, the agent API (register, agents, _execute and _execute/stream, memory) is \
@@ -95,6 +96,15 @@ pub struct Args {
     /// Most messages in one conversation memory [default: 1000].
     #[arg(long, env = "AGENT_GATEWAY_MAX_MEMORY_MESSAGES", value_name = "N")]
     pub max_memory_messages: Option<usize>,
+    /// A memory neither continued nor read for this long is evicted (its later use is a 404
+    /// that says so): seconds, or a number with s, m, h or d; `never` keeps memories until the
+    /// size cap needs the room [default: 30d].
+    #[arg(long, env = "AGENT_GATEWAY_MEMORY_TTL", value_name = "DURATION")]
+    pub memory_ttl: Option<String>,
+    /// Largest database: over it, the least recently used memories are evicted (never one a
+    /// running turn uses) and the file shrinks [default: 1073741824 (1 GiB)].
+    #[arg(long, env = "AGENT_GATEWAY_MAX_DB_BYTES", value_name = "BYTES")]
+    pub max_db_bytes: Option<u64>,
     /// Do not register the `echo` agent at start.
     #[arg(long, env = "AGENT_GATEWAY_NO_ECHO_AGENT")]
     pub no_echo_agent: bool,
@@ -142,6 +152,8 @@ struct File {
     max_connections: Option<usize>,
     max_memory_bytes: Option<usize>,
     max_memory_messages: Option<usize>,
+    memory_ttl: Option<String>,
+    max_db_bytes: Option<u64>,
     echo_agent: Option<bool>,
     quiet: Option<bool>,
     upstream: Option<String>,
@@ -305,6 +317,10 @@ pub struct Config {
     pub max_memory_bytes: usize,
     /// Most messages in one memory.
     pub max_memory_messages: usize,
+    /// A memory unused for this long is evicted; `None`: never for its age.
+    pub memory_ttl: Option<Duration>,
+    /// Over this many bytes in use, the database evicts its least recently used memories.
+    pub max_db_bytes: u64,
     /// Register the `echo` agent at start.
     pub echo_agent: bool,
     /// Log one line per request.
@@ -332,6 +348,8 @@ impl Default for Config {
             max_connections: 512,
             max_memory_bytes: 16 * 1024 * 1024,
             max_memory_messages: 1000,
+            memory_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
+            max_db_bytes: 1024 * 1024 * 1024,
             echo_agent: true,
             log_requests: true,
             upstream: None,
@@ -455,6 +473,15 @@ impl Config {
                 defaults.max_memory_messages,
                 "max_memory_messages",
             )?,
+            memory_ttl: match args.memory_ttl.or(file.memory_ttl) {
+                Some(text) => ttl(&text)?,
+                None => defaults.memory_ttl,
+            },
+            max_db_bytes: match args.max_db_bytes.or(file.max_db_bytes) {
+                Some(0) => return Err("max_db_bytes must be at least 1".into()),
+                Some(n) => n,
+                None => defaults.max_db_bytes,
+            },
             echo_agent: !args.no_echo_agent && file.echo_agent.unwrap_or(true),
             log_requests: !args.quiet && !file.quiet.unwrap_or(false),
             upstream,
@@ -493,6 +520,29 @@ fn absolute(path: &Path) -> Option<PathBuf> {
     let name = path.file_name()?;
     let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     Some(std::fs::canonicalize(parent).ok()?.join(name))
+}
+
+/// `--memory-ttl`: `never`, or a whole number of seconds, optionally with `s`, `m`, `h` or `d`.
+fn ttl(text: &str) -> Result<Option<Duration>, String> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("never") {
+        return Ok(None);
+    }
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let scale = match unit.trim() {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 24 * 3600,
+        _ => 0,
+    };
+    match number.parse::<u64>() {
+        Ok(n) if n > 0 && scale > 0 => Ok(Some(Duration::from_secs(n.saturating_mul(scale)))),
+        _ => Err(format!("--memory-ttl {text}: give a duration such as 3600, 90m, 12h or 30d, or never")),
+    }
 }
 
 /// Host-name entries, lowercase without a trailing dot.
@@ -613,6 +663,23 @@ mod tests {
             assert!(result.is_err(), "case {i}: {result:?}");
         }
         assert!(Config::from_args(Args { upstream_token: Some("t".into()), ..Args::default() }).is_err());
+    }
+
+    #[test]
+    fn memory_ttl_takes_units_and_never() {
+        assert_eq!(ttl("90").unwrap(), Some(Duration::from_secs(90)));
+        assert_eq!(ttl("90m").unwrap(), Some(Duration::from_secs(5400)));
+        assert_eq!(ttl("12h").unwrap(), Some(Duration::from_secs(43_200)));
+        assert_eq!(ttl("30d").unwrap(), Some(Duration::from_secs(2_592_000)));
+        assert_eq!(ttl("Never").unwrap(), None);
+        for bad in ["0", "", "5w", "-1", "1.5h", "d"] {
+            assert!(ttl(bad).is_err(), "{bad}");
+        }
+        let defaults = Config::from_args(Args::default()).unwrap();
+        assert_eq!((defaults.memory_ttl, defaults.max_db_bytes), (Some(Duration::from_secs(2_592_000)), 1 << 30));
+        let file = toml::from_str::<File>("memory_ttl = \"2h\"\nmax_db_bytes = 5").unwrap();
+        assert_eq!((file.memory_ttl.as_deref(), file.max_db_bytes), (Some("2h"), Some(5)));
+        assert!(Config::from_args(Args { max_db_bytes: Some(0), ..Args::default() }).is_err());
     }
 
     #[test]

@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ErrorKind};
 use crate::history::HistoryCache;
+use crate::media::{self, NewMessage};
 use crate::provider::{self, Outgoing, Provider};
 use crate::state::{AppState, new_id};
-use crate::store::{Store, StoreError};
+use crate::store::{Pin, Store, StoreError};
 
 /// Everything decided before the provider is called.
 struct Prepared {
@@ -21,8 +22,6 @@ struct Prepared {
     memory_id: Option<String>,
     /// The whole conversation sent: stored history, then the new input.
     conversation: Vec<Message<'static>>,
-    /// The new input messages as stored: `(role, standard JSON)`.
-    new_messages: Vec<(String, String)>,
     /// How many messages the memory held when the turn was prepared.
     known: i64,
     /// Their bytes, as stored.
@@ -31,6 +30,10 @@ struct Prepared {
     outgoing: Outgoing,
     /// Warnings of validation and conversion.
     warnings: Vec<Diagnostic>,
+    /// `parameters.verbose`: the answer carries the whole conversation.
+    verbose: bool,
+    /// The continued memory, kept from eviction.
+    pin: Option<Pin>,
 }
 
 /// What a turn is asked to run.
@@ -66,10 +69,16 @@ pub struct Turn {
     pub outgoing: Outgoing,
     /// Warnings of validation and conversion.
     pub warnings: Vec<Diagnostic>,
-    conversation: Vec<Message<'static>>,
-    new_messages: Vec<(String, String)>,
+    /// `parameters.verbose`: the answer carries the whole conversation.
+    pub verbose: bool,
+    /// The conversation sent; the messages after the first `known` are the new input.
+    conversation: Arc<Vec<Message<'static>>>,
+    /// The new input's stored form, hashed while the provider answers.
+    stored_input: tokio::task::JoinHandle<Result<Vec<NewMessage>, serde_json::Error>>,
     known: i64,
     history_bytes: usize,
+    /// Held until the turn is stored or dropped: a memory a turn uses is never evicted.
+    _pin: Option<Pin>,
 }
 
 impl std::fmt::Debug for Turn {
@@ -88,8 +97,43 @@ pub struct Stored {
     pub memory_id: String,
     /// Id of the turn's first stored message.
     pub parent: i64,
-    /// The conversation with the answer, its stop reason and usage.
+    /// The answer (`final_response`), its stop reason and usage; `conversation`, the whole
+    /// conversation with the answer, only for a verbose turn (empty otherwise).
     pub result: ExecutionResult,
+}
+
+impl Stored {
+    /// The answer's text blocks, one per line.
+    pub fn text(&self) -> String {
+        self.result
+            .final_response
+            .iter()
+            .flat_map(|message| &message.content)
+            .filter_map(|block| match block {
+                ContentBlock::Text(text) => Some(text.as_ref()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The `_execute` answer in ml-commons' shape: `memory_id`, `parent_message_id` and
+    /// `response` (the answer's text, with `dataAsMap`: the new assistant message as
+    /// `final_response`, stop reason, usage, `warnings`; the whole `conversation` only when
+    /// `verbose`).
+    pub fn answer(&self, warnings: &[Diagnostic], verbose: bool) -> Value {
+        let answer_text = self.text();
+        let mut data = serde_json::to_value(&self.result).unwrap_or(Value::Null);
+        if !verbose && let Value::Object(map) = &mut data {
+            map.shift_remove("conversation");
+        }
+        data["warnings"] = serde_json::to_value(warnings).unwrap_or(Value::Null);
+        json!({"inference_results": [{"output": [
+            {"name": "memory_id", "result": self.memory_id},
+            {"name": "parent_message_id", "result": self.parent.to_string()},
+            {"name": "response", "result": answer_text, "dataAsMap": data},
+        ]}]})
+    }
 }
 
 /// Runs one turn of `agent_id` on the request `body`, returning the ml-commons response.
@@ -102,24 +146,8 @@ pub async fn execute(state: &AppState, agent_id: String, body: Vec<u8>) -> Resul
     let outgoing = std::mem::take(&mut turn.outgoing);
     let response = turn.client.send(outgoing).await.map_err(|e| e.into_api_error(&turn.provider_name))?;
     let warnings = std::mem::take(&mut turn.warnings);
-    let Stored { memory_id, parent, result } = turn.store(state, response).await?;
-    let answer_text = result
-        .final_response
-        .iter()
-        .flat_map(|message| &message.content)
-        .filter_map(|block| match block {
-            ContentBlock::Text(text) => Some(text.as_ref()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut data = serde_json::to_value(&result).unwrap_or(Value::Null);
-    data["warnings"] = serde_json::to_value(&warnings).unwrap_or(Value::Null);
-    Ok(json!({"inference_results": [{"output": [
-        {"name": "memory_id", "result": memory_id},
-        {"name": "parent_message_id", "result": parent.to_string()},
-        {"name": "response", "result": answer_text, "dataAsMap": data},
-    ]}]}))
+    let verbose = turn.verbose;
+    Ok(turn.store(state, response).await?.answer(&warnings, verbose))
 }
 
 /// Everything before the provider call: the agent, its client, the input validated and joined to
@@ -167,7 +195,17 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
     .await
     .map_err(|e| ApiError::internal(format!("the request could not be prepared: {e}")))??;
 
-    let Prepared { memory_id, conversation, new_messages, known, history_bytes, outgoing, warnings } = prepared;
+    let Prepared { memory_id, conversation, known, history_bytes, outgoing, warnings, verbose, pin } = prepared;
+    // Hashing megabytes of media for the store needs nothing from the provider: it runs on
+    // another thread while the provider answers.
+    let conversation = Arc::new(conversation);
+    let stored_input = {
+        let conversation = Arc::clone(&conversation);
+        let from = usize::try_from(known).unwrap_or(usize::MAX);
+        tokio::task::spawn_blocking(move || {
+            conversation.get(from..).unwrap_or_default().iter().map(media::stored).collect()
+        })
+    };
     Ok(Turn {
         agent_id: agent.id,
         provider_name: agent.model.model_provider,
@@ -175,10 +213,12 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
         memory_id: memory_id.unwrap_or_else(new_id),
         outgoing,
         warnings,
+        verbose,
         conversation,
-        new_messages,
+        stored_input,
         known,
         history_bytes,
+        _pin: pin,
     })
 }
 
@@ -189,11 +229,15 @@ impl Turn {
     /// # Errors
     /// The store fails, or the memory changed since [`begin`].
     pub async fn store(self, state: &AppState, response: ProviderResponse) -> Result<Stored, ApiError> {
-        let Self { agent_id, memory_id, conversation, mut new_messages, known, history_bytes, .. } = self;
-        let answer = serde_json::to_string(&response.message)
+        let Self { agent_id, memory_id, conversation, stored_input, known, history_bytes, verbose, _pin, .. } = self;
+        let mut new_messages = stored_input
+            .await
+            .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?
+            .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
+        let answer = media::stored(&response.message)
             .map_err(|e| ApiError::internal(format!("the answer could not be stored: {e}")))?;
-        new_messages.push(("assistant".into(), answer));
-        let memory_bytes = history_bytes + new_messages.iter().map(|(_, m)| m.len()).sum::<usize>();
+        new_messages.push(answer);
+        let memory_bytes = history_bytes + new_messages.iter().map(|m| m.bytes).sum::<usize>();
         let memory = memory_id.clone();
         let parent = state
             .store
@@ -208,8 +252,11 @@ impl Turn {
                     ),
                 )
             })?;
-        let result = ExecutionResult::answered(conversation, response);
-        state.history.put(&memory_id, result.conversation.clone(), memory_bytes);
+        // The hashing task has ended, so the conversation is not shared any more: no copy.
+        let conversation = Arc::try_unwrap(conversation).unwrap_or_else(|shared| shared.as_ref().clone());
+        let mut result = ExecutionResult::answered(conversation, response);
+        let conversation = if verbose { result.conversation.clone() } else { std::mem::take(&mut result.conversation) };
+        state.history.put(&memory_id, conversation, memory_bytes);
         Ok(Stored { memory_id, parent, result })
     }
 }
@@ -306,43 +353,33 @@ fn prepare(
             ));
         }
     };
+    let verbose = matches!(request.parameters.get("verbose"), Some(Value::Bool(true)))
+        || matches!(request.parameters.get("verbose"), Some(Value::String(s)) if s.eq_ignore_ascii_case("true"));
     let input_path = request.input_path.clone();
     let input_kind = request.input.input_type();
     let new_messages: Vec<Message<'_>> = request.input.clone().into_messages();
-    let store_form = |messages: &[Message<'_>]| -> Result<Vec<(String, String)>, ApiError> {
-        let mut stored = Vec::with_capacity(messages.len());
-        for message in messages {
-            let json = serde_json::to_string(message)
-                .map_err(|e| ApiError::internal(format!("the input could not be stored: {e}")))?;
-            stored.push((message.role.as_str().to_string(), json));
-        }
-        Ok(stored)
-    };
 
     let Memories { store, cache, caps, create } = memories;
-    let mut stored = None;
+    // Pinned before it is read: from here on, eviction leaves this memory alone.
+    let pin = memory_id.as_deref().map(|id| store.pin(id));
     let mut history_bytes = 0;
     let existing = match &memory_id {
         Some(id) if store.memory(id).map_err(storage)?.is_some() => Some(id),
-        Some(id) if !create => {
-            return Err(ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")));
-        }
+        Some(id) if !create => return Err(memory_missing(store, id)),
         _ => None,
     };
     let history = match existing {
         None => Vec::new(),
         Some(id) => {
             // The cap is checked from the sizes SQLite keeps, before the history is loaded.
-            let input = stored.insert(store_form(&new_messages)?);
-            let adding_bytes = input.iter().map(|(_, m)| m.len()).sum();
+            let adding_bytes = new_messages.iter().map(json_len).sum();
             let size = store.memory_size(id).map_err(storage)?;
-            caps.check(id, size, input.len(), adding_bytes)?;
+            caps.check(id, size, new_messages.len(), adding_bytes)?;
             history_bytes = size.1;
             // A history this process validated is used as it is: no reading, no validating.
             if let Some(history) = cache.get(id, size.0)
                 && history.len() + new_messages.len() <= limits.max_messages
             {
-                let stored = stored.take().unwrap_or_default();
                 let remap = Remap { history: history.len(), input_path: &input_path, input_kind };
                 let mut messages = Vec::with_capacity(history.len() + new_messages.len());
                 messages.extend(history.iter().cloned());
@@ -365,11 +402,12 @@ fn prepare(
                 return Ok(Prepared {
                     memory_id,
                     conversation: messages,
-                    new_messages: stored,
                     known,
                     history_bytes,
                     outgoing,
                     warnings,
+                    verbose,
+                    pin,
                 });
             }
             store.messages(id).map_err(storage)?
@@ -379,37 +417,25 @@ fn prepare(
     if history.is_empty() {
         // The provider's checks (its limits among them) before the work of writing the input out.
         let outgoing = client.prepare(&request, options).map_err(ApiError::invalid)?;
-        let stored = match stored {
-            Some(stored) => stored,
-            None => store_form(&new_messages)?,
-        };
         warnings.extend(outgoing.warnings.iter().cloned());
         let conversation = new_messages.into_iter().map(Message::into_owned).collect();
-        return Ok(Prepared {
-            memory_id,
-            conversation,
-            new_messages: stored,
-            known: 0,
-            history_bytes,
-            outgoing,
-            warnings,
-        });
+        return Ok(Prepared { memory_id, conversation, known: 0, history_bytes, outgoing, warnings, verbose, pin });
     }
 
-    let stored = match stored {
-        Some(stored) => stored,
-        None => store_form(&new_messages)?,
-    };
-    // The stored history and the new input, validated and converted as one conversation.
+    // The stored history and the new input (whole, not its stored form), validated and
+    // converted as one conversation.
+    let input = new_messages
+        .iter()
+        .map(serde_json::to_string)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ApiError::internal(format!("the input could not be written: {e}")))?;
     let mut combined = String::with_capacity(
         history.iter().map(|m| m.message.len() + 1).sum::<usize>()
-            + stored.iter().map(|(_, m)| m.len() + 1).sum::<usize>()
+            + input.iter().map(|m| m.len() + 1).sum::<usize>()
             + 16,
     );
     combined.push_str("{\"input\":[");
-    for (i, message) in
-        history.iter().map(|m| m.message.as_str()).chain(stored.iter().map(|(_, m)| m.as_str())).enumerate()
-    {
+    for (i, message) in history.iter().map(|m| m.message.as_str()).chain(input.iter().map(String::as_str)).enumerate() {
         if i > 0 {
             combined.push(',');
         }
@@ -432,7 +458,46 @@ fn prepare(
         other => other.into_messages(),
     };
     let known = i64::try_from(history.len()).unwrap_or(i64::MAX);
-    Ok(Prepared { memory_id, conversation: messages, new_messages: stored, known, history_bytes, outgoing, warnings })
+    Ok(Prepared { memory_id, conversation: messages, known, history_bytes, outgoing, warnings, verbose, pin })
+}
+
+/// Bytes of a message's JSON, counted without writing it anywhere.
+fn json_len(message: &Message<'_>) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, message);
+    count.0
+}
+
+/// The 404 for a memory that is not there: saying when and why, if it was evicted.
+fn memory_missing(store: &Store, id: &str) -> ApiError {
+    match store.evicted(id) {
+        Ok(Some(evicted)) => ApiError::not_found(evicted_reason(id, &evicted)),
+        _ => ApiError::not_found(format!("Failed to find memory with the provided memory id: {id}")),
+    }
+}
+
+/// Why an evicted memory is gone, and what to do.
+pub fn evicted_reason(id: &str, evicted: &crate::store::Evicted) -> String {
+    let why = if evicted.reason == "expired" {
+        "it was not used for longer than the gateway's --memory-ttl"
+    } else {
+        "it was the least recently used when the database reached the gateway's --max-db-bytes"
+    };
+    format!(
+        "memory {id} was evicted at {} ms since the epoch: {why}; start a new conversation by sending the \
+         request without parameters.memory_id",
+        evicted.evicted_ms
+    )
 }
 
 /// Maps paths into the combined conversation (`/input/i/...`) back to what the caller sent:

@@ -8,8 +8,8 @@
 //! With `--upstream URL` the agent API is validated here and forwarded to an `OpenSearch` cluster
 //! ([`upstream`]) instead.
 //!
-//! Layers, each importing only those below it: [`allowlist`] and [`error`]; [`config`],
-//! [`store`], [`sigv4`], [`schema`] and [`history`]; [`provider`] (whose clients share only its
+//! Layers, each importing only those below it: [`allowlist`], [`error`] and [`media`];
+//! [`config`], [`store`], [`sigv4`], [`schema`] and [`history`]; [`expiry`]; [`provider`] (whose clients share only its
 //! `client` module, never each other); [`fetch`] and [`upstream`]; [`state`]; the pipeline
 //! ([`execute`], and [`streaming`] for `_execute/stream`); the HTTP handlers ([`api`]); the router
 //! ([`app`]) and the server (here). `tests/module_graph.rs` fails on any import circle.
@@ -21,8 +21,10 @@ pub mod config;
 mod conn;
 pub mod error;
 pub mod execute;
+pub mod expiry;
 pub mod fetch;
 pub mod history;
+pub mod media;
 pub mod provider;
 pub mod schema;
 pub mod sigv4;
@@ -68,6 +70,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
     let config = std::sync::Arc::clone(&state.config);
+    let expiry = tokio::spawn(expiry::run(state.store.clone(), config.memory_ttl, config.max_db_bytes));
     let router = router(state);
     let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(config.max_connections));
     let (stop, stopping) = tokio::sync::watch::channel(false);
@@ -106,5 +109,6 @@ pub async fn serve(
     if drained.is_err() {
         connections.shutdown().await;
     }
+    expiry.abort();
     Ok(())
 }

@@ -167,15 +167,30 @@ async fn drive(state: AppState, mut turn: Turn, run_id: String, sender: mpsc::Se
             }
         }
     };
+    let mut result = None;
     let events = match outcome {
         Err(Stop::Gone) => return,
         Err(Stop::Failed(message, code)) => run.fail(message, Some(code)),
         Ok(answer) => match turn.store(&state, answer).await {
-            Ok(_) => run.finish(),
+            Ok(stored) => {
+                result = Some(finished(&stored));
+                run.finish()
+            }
             Err(error) => run.fail(error.reason, Some(error.kind.as_str().to_string())),
         },
     };
-    let _ = sender.send(sse(&events)).await;
+    let _ = sender.send(sse_finished(&events, result)).await;
+}
+
+/// `RUN_FINISHED`'s `result`: what `_execute` answers, without the history — the memory, the
+/// turn's first message id, the answer's text and the new assistant message.
+fn finished(stored: &execute::Stored) -> Value {
+    json!({
+        "memory_id": stored.memory_id,
+        "parent_message_id": stored.parent.to_string(),
+        "response": stored.text(),
+        "message": stored.result.final_response,
+    })
 }
 
 /// Sends the provider request and passes its events on; the whole answer at the end.
@@ -232,12 +247,22 @@ async fn relay(turn: &mut Turn, run: &mut RunEvents, sender: &mpsc::Sender<Bytes
 
 /// `data: <event>\n\n` for each event, with its `timestamp` (ms since the epoch).
 fn sse(events: &[Event]) -> Bytes {
+    sse_finished(events, None)
+}
+
+/// As [`sse`], with `result` in `RUN_FINISHED`.
+fn sse_finished(events: &[Event], mut result: Option<Value>) -> Bytes {
     let now = crate::store::now_ms();
     let mut out = Vec::new();
     for event in events {
         let mut value = serde_json::to_value(event).unwrap_or(Value::Null);
         if let Value::Object(object) = &mut value {
             object.insert("timestamp".into(), json!(now));
+            if matches!(event, Event::RunFinished { .. })
+                && let Some(result) = result.take()
+            {
+                object.insert("result".into(), result);
+            }
         }
         out.extend_from_slice(b"data: ");
         // A `Value` always serializes.

@@ -41,21 +41,25 @@ async fn register_execute_and_continue_with_echo() {
     );
     let data = &response["dataAsMap"];
     assert_eq!(data["stop_reason"], "end_turn");
-    assert_eq!(data["conversation"].as_array().unwrap().len(), 2);
-    assert_eq!(data["conversation"][0]["content"][1]["source"]["format"], "png");
+    // The answer carries the turn: the new assistant message, not the conversation.
+    assert!(data.get("conversation").is_none(), "{data}");
     assert_eq!(data["final_response"]["role"], "assistant");
+    assert_eq!(data["final_response"]["content"][0]["text"], response["result"]);
     assert!(data["usage"]["total_tokens"].as_u64().unwrap() > 0);
     assert_eq!(data["warnings"][0]["code"], "format_normalized");
 
-    // Turn 2: continue with the memory; the echo sees the whole conversation.
-    let second = json!({"input": "And its colour?", "parameters": {"memory_id": memory_id}});
+    // Turn 2: continue with the memory; the echo sees the whole conversation, and `verbose`
+    // returns it.
+    let second = json!({"input": "And its colour?", "parameters": {"memory_id": memory_id, "verbose": true}});
     let (status, answer) = post(&http, &execute, &second.to_string()).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(output(&answer, "memory_id")["result"], memory_id.as_str());
     assert_eq!(output(&answer, "parent_message_id")["result"], "3");
     let text = output(&answer, "response")["result"].as_str().unwrap();
     assert!(text.starts_with("echo: 3 messages (user, assistant, user);"), "{text}");
-    assert_eq!(output(&answer, "response")["dataAsMap"]["conversation"].as_array().unwrap().len(), 4);
+    let conversation = &output(&answer, "response")["dataAsMap"]["conversation"];
+    assert_eq!(conversation.as_array().unwrap().len(), 4);
+    assert_eq!(conversation[0]["content"][1]["source"]["format"], "png");
 
     // The memory holds every message in the standard format, the image included.
     let (status, memory) = get(&http, &gateway.at(&format!("/_plugins/_ml/memory/{memory_id}/messages"))).await;

@@ -23,7 +23,7 @@ async fn the_seeds_prompt_only_request_needs_a_schema() {
     let with_schema = gateway.at(&format!("/_plugins/_ml/agents/{}/_execute", body["agent_id"].as_str().unwrap()));
 
     let request = json!({"parameters": {"prompt": "Create content about this topic.",
-        "topic": "Machine Learning in Healthcare", "format": "bullet_points", "max_words": 300}});
+        "topic": "Machine Learning in Healthcare", "format": "bullet_points", "max_words": 300, "verbose": true}});
     let (status, answer) = post(&http, &with_schema, &request.to_string()).await;
     assert_eq!(status, 200, "{answer}");
     // format_autonomous_inputs (scripts/gen-schema-fixtures.py) of these parameters, written out by hand.

@@ -77,7 +77,7 @@ async fn schemas_are_checked_stored_returned_and_applied() {
 
     // Valid: the model receives the formatted prompt as the user's text.
     let good = json!({"input": "Create content about this topic.",
-        "parameters": {"topic": "AI Safety", "format": "summary", "max_words": 200}});
+        "parameters": {"topic": "AI Safety", "format": "summary", "max_words": 200, "verbose": true}});
     let (status, answer) = post(&http, &execute, &good.to_string()).await;
     assert_eq!(status, 200, "{answer}");
     let formatted =
@@ -104,7 +104,7 @@ async fn schemas_are_checked_stored_returned_and_applied() {
     let (status, answer) = post(
         &http,
         &gateway.at("/_plugins/_ml/agents/echo/_execute"),
-        &json!({"input": "Hi", "parameters": {"topic": "AI"}}).to_string(),
+        &json!({"input": "Hi", "parameters": {"topic": "AI", "verbose": "true"}}).to_string(),
     )
     .await;
     assert_eq!(status, 200, "{answer}");

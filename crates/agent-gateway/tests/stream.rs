@@ -164,6 +164,12 @@ async fn echo_streams_its_answer_in_chunks_and_continues_the_memory() {
     assert_eq!(finished["threadId"], memory.as_str());
     assert_eq!(finished["runId"], streamed.events[0]["runId"]);
     assert_eq!(finished["usage"][0]["outputTokens"].as_u64().map(|n| n > 0), Some(true), "{finished}");
+    // Its result is what _execute answers: the memory, the turn, the new assistant message.
+    let result = &finished["result"];
+    assert_eq!(result["memory_id"], memory.as_str());
+    assert_eq!(result["parent_message_id"], "1");
+    assert_eq!(result["response"], whole_text.as_str());
+    assert_eq!(result["message"], json!({"role": "assistant", "content": [{"type": "text", "text": whole_text}]}));
     assert_eq!(memory_len(&http, &gateway, &memory).await, Some(2));
     let next = json!({"input": "And now?", "parameters": {"memory_id": memory}});
     let continued = stream(&http, &stream_url(&gateway, "echo"), &next).await;
@@ -330,6 +336,9 @@ async fn bedrock_frames_split_at_every_byte_offset() {
                 let mut e = e.clone();
                 for key in ["timestamp", "threadId", "runId", "messageId", "parentMessageId"] {
                     e.as_object_mut().unwrap().remove(key);
+                }
+                if let Some(result) = e.get_mut("result").and_then(Value::as_object_mut) {
+                    result.remove("memory_id");
                 }
                 e
             })

@@ -72,6 +72,38 @@ impl Gateway {
         Self { child, url }
     }
 
+    /// As [`Gateway::start`], with `env` set and its standard error kept in the returned [`Log`].
+    pub fn start_logged(db: &Path, extra: &[&str], env: &[(&str, &str)]) -> (Self, Log) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agent-gateway"))
+            .args(["--listen", "127.0.0.1:0", "--quiet", "--db"])
+            .arg(db)
+            .args(extra)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start agent-gateway");
+        let log = Log::default();
+        let stderr = child.stderr.take().unwrap();
+        let lines = std::sync::Arc::clone(&log.0);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("{line}");
+                lines.lock().unwrap().push(line);
+            }
+        });
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).expect("agent-gateway printed its URL");
+        let url = line
+            .split_whitespace()
+            .find(|word| word.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        (Self { child, url }, log)
+    }
+
     /// Stops the process with SIGTERM (a graceful shutdown) and waits for it.
     ///
     /// # Panics
@@ -115,6 +147,38 @@ impl Drop for Gateway {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The lines a gateway wrote to standard error.
+#[derive(Clone, Default)]
+pub struct Log(pub std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Log {
+    /// The first line containing `needle`, waiting for it at most `within`.
+    pub fn wait_for(&self, needle: &str, within: Duration) -> String {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            if let Some(line) = self.0.lock().unwrap().iter().find(|line| line.contains(needle)) {
+                return line.clone();
+            }
+            assert!(std::time::Instant::now() < deadline, "no line with {needle:?} within {within:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Base64 of `n` bytes of a made-up image, different for each `seed`.
+pub fn image(seed: u8, n: usize) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::from("iVBORw0KGgo"); // PNG's signature
+    let mut state = u32::from(seed).wrapping_mul(2_654_435_761).wrapping_add(1);
+    while out.len() < n / 3 * 4 {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        out.push(char::from(ALPHABET[(state % 64) as usize]));
+    }
+    out
 }
 
 pub fn client() -> reqwest::Client {
