@@ -32,6 +32,8 @@ pub(crate) struct Import {
     pub(crate) origins: Vec<(Path, Path)>,
     /// Whether the first message's content was a plain string: alone, it is text input.
     plain: bool,
+    /// A provider message has begun (here) and no standard message has been opened for it yet.
+    fresh: Option<Path>,
 }
 
 impl Import {
@@ -43,6 +45,7 @@ impl Import {
             options: Map::new(),
             origins: Vec::new(),
             plain: false,
+            fresh: None,
         }
     }
 
@@ -207,8 +210,56 @@ impl Import {
         }
     }
 
+    /// A provider message of blocks begins: its first block opens a standard message.
+    pub(crate) fn begin(&mut self, at: &Path) {
+        self.fresh = Some(at.clone());
+    }
+
+    /// A provider message of `role` that ended without a block still gets its (empty) standard
+    /// message, which validation then reports.
+    pub(crate) fn end(&mut self, role: &str) {
+        if let Some(at) = self.fresh.take() {
+            if role == "assistant" {
+                self.dropped(at, "an assistant turn with nothing but what is reported left out");
+            } else {
+                self.open(role, &at);
+            }
+        }
+    }
+
+    /// Removes the current message if it is an assistant message with no content and no calls
+    /// (its reasoning was left out, say), reporting it.
+    pub(crate) fn drop_empty_assistant(&mut self, at: &Path) {
+        let empty = self.messages.last().is_some_and(|m| {
+            m["role"] == "assistant"
+                && m["content"].as_array().is_some_and(Vec::is_empty)
+                && m.get("toolCalls").is_none()
+        });
+        if empty {
+            let here = self.current();
+            self.messages.pop();
+            self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
+            self.dropped(at.clone(), "an assistant turn with nothing but what is reported left out");
+        }
+    }
+
+    /// Goes on in the current standard message if it has `role` and the provider message is the
+    /// same; opens one otherwise (each tool result opens its own).
+    pub(crate) fn continue_as(&mut self, role: &str, at: &Path) {
+        if let Some(message) = self.fresh.take() {
+            // A tool result is its own message; the provider message's place is the rest's.
+            self.open(role, if role == "tool" { at } else { &message });
+            return;
+        }
+        let current = self.messages.last().and_then(|m| m["role"].as_str()).unwrap_or_default();
+        if current != role || role == "tool" {
+            self.open(role, at);
+        }
+    }
+
     /// Starts a standard message of `role`, read from `at`.
     pub(crate) fn open(&mut self, role: &str, at: &Path) {
+        self.fresh = None;
         let index = self.messages.len();
         self.messages.push(json!({"role": role, "content": []}));
         self.origins.push((input().index(index), at.clone()));

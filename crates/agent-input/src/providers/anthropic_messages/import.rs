@@ -76,32 +76,28 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
     im.other_keys(object, at, &["role", "content"]);
     let Some(role) = im.string(object, at, "role", "a message") else { return };
     let role = match role {
-        "user" | "assistant" => role,
+        "user" | "assistant" | "system" => role,
         _ => {
             im.unsupported(at.key("role"), "this role", "use user or assistant, and the top-level system");
             return;
         }
     };
-    im.open(role, at);
-    let at = at.key("content");
+    im.begin(at);
+    let cat = at.key("content");
     match object.get("content") {
-        None | Some(Value::Null) => im.missing(at, "content", "a message"),
-        Some(Value::String(text)) => im.plain_text(text, &at),
+        None | Some(Value::Null) => im.missing(cat, "content", "a message"),
+        Some(Value::String(text)) => {
+            im.continue_as(role, at);
+            im.plain_text(text, &cat);
+        }
         Some(Value::Array(blocks)) => {
             for (j, block) in blocks.iter().enumerate() {
-                self::block(im, role, block, &at.index(j));
+                self::block(im, role, block, &cat.index(j));
             }
         }
-        Some(other) => im.wrong_type(at, "content", "a string or an array of blocks", other),
+        Some(other) => im.wrong_type(cat, "content", "a string or an array of blocks", other),
     }
-}
-
-/// Opens a message of `role` unless the current one has it (a tool result always opens its own).
-fn continue_as(im: &mut Import, role: &str, at: &Path) {
-    let current = im.messages.last().and_then(|m| m["role"].as_str()).unwrap_or_default();
-    if current != role || role == "tool" {
-        im.open(role, at);
-    }
+    im.end(role);
 }
 
 fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
@@ -110,19 +106,19 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
     cache_control(im, object, at, false);
     let known: &[&str] = match kind {
         "text" => {
-            continue_as(im, role, at);
+            im.continue_as(role, at);
             if let Some(text) = im.string(object, at, "text", "a text block") {
                 im.text(text, &at.key("text"));
             }
             &["type", "text", "cache_control"]
         }
         "image" | "document" => {
-            continue_as(im, role, at);
+            im.continue_as(role, at);
             media(im, kind, object, at);
             &["type", "source", "cache_control", "title"]
         }
         "tool_use" => {
-            continue_as(im, "assistant", at);
+            im.continue_as("assistant", at);
             let id = im.string(object, at, "id", "a tool_use block");
             let name = im.string(object, at, "name", "a tool_use block");
             let input = im.field(object, at, "input", "a tool_use block");
@@ -215,7 +211,7 @@ fn media(im: &mut Import, kind: &str, object: &Map<String, Value>, at: &Path) {
 }
 
 fn tool_result(im: &mut Import, object: &Map<String, Value>, at: &Path) {
-    im.open("tool", at);
+    im.continue_as("tool", at);
     if let Some(id) = im.string(object, at, "tool_use_id", "a tool_result block") {
         im.answers(id, &at.key("tool_use_id"));
     }

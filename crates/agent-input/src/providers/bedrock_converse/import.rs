@@ -73,20 +73,14 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
         im.unsupported(at.key("role"), "this role", "use user or assistant, and the top-level system");
         return;
     }
-    im.open(role, at);
+    im.begin(at);
     let Some(content) = im.field(object, at, "content", "a message") else { return };
     let cat = at.key("content");
     let Some(blocks) = im.as_array(content, &cat, "content") else { return };
     for (j, block) in blocks.iter().enumerate() {
         self::block(im, role, block, &cat.index(j));
     }
-}
-
-fn continue_as(im: &mut Import, role: &str, at: &Path) {
-    let current = im.messages.last().and_then(|m| m["role"].as_str()).unwrap_or_default();
-    if current != role || role == "tool" {
-        im.open(role, at);
-    }
+    im.end(role);
 }
 
 fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
@@ -99,17 +93,17 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
     let bat = at.key(kind);
     match kind.as_str() {
         "text" => {
-            continue_as(im, role, at);
+            im.continue_as(role, at);
             if let Some(text) = im.as_str(inner, &bat, "text") {
                 im.text(text, &bat);
             }
         }
         "image" | "video" | "document" => {
-            continue_as(im, role, at);
+            im.continue_as(role, at);
             media(im, kind, inner, at);
         }
         "toolUse" => {
-            continue_as(im, "assistant", at);
+            im.continue_as("assistant", at);
             let Some(call) = im.object(inner, &bat, "toolUse") else { return };
             im.other_keys(call, &bat, &["toolUseId", "name", "input"]);
             let id = im.string(call, &bat, "toolUseId", "a toolUse block");
@@ -149,8 +143,9 @@ fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
     };
     let media = Media { kind: kind_name(kind), format };
     if let Some(bytes) = source.get("bytes") {
-        if let Some(data) = im.as_str(bytes, &sat.key("bytes"), "bytes") {
-            im.media(&media, data, true, name, at, &sat.key("bytes"));
+        match self::bytes(bytes) {
+            Some(data) => im.media(&media, &data, true, name, at, &sat.key("bytes")),
+            None => im.wrong_type(sat.key("bytes"), "bytes", "base64 text", bytes),
         }
     } else if let Some(location) = source.get("s3Location") {
         let lat = sat.key("s3Location");
@@ -165,6 +160,28 @@ fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
         im.missing(sat.key("bytes"), "bytes", "a source");
     }
     im.other_keys(source, &sat, &["bytes", "s3Location", "text", "content"]);
+}
+
+/// A `bytes` field as base64: the REST body's base64 text, or the bytes as the JavaScript SDK
+/// writes them to JSON (an array of numbers, a `Buffer`'s `{"type": "Buffer", "data"}`, a
+/// `Uint8Array`'s `{"0": .., "1": ..}`).
+fn bytes(value: &Value) -> Option<String> {
+    fn numbers<'v>(values: impl Iterator<Item = &'v Value>) -> Option<Vec<u8>> {
+        values.map(|v| v.as_u64().and_then(|n| u8::try_from(n).ok())).collect()
+    }
+    let raw = match value {
+        Value::String(text) => return Some(text.clone()),
+        Value::Array(items) => numbers(items.iter())?,
+        Value::Object(map) if map.get("type").and_then(Value::as_str) == Some("Buffer") => {
+            numbers(map.get("data")?.as_array()?.iter())?
+        }
+        Value::Object(map) => {
+            let values: Option<Vec<&Value>> = (0..map.len()).map(|i| map.get(&i.to_string())).collect();
+            numbers(values?.into_iter())?
+        }
+        _ => return None,
+    };
+    Some(crate::base64::encode(&raw))
 }
 
 fn kind_name(kind: &str) -> &'static str {
@@ -187,7 +204,7 @@ fn standard_format(kind: &str, format: &str) -> Option<&'static str> {
 
 fn tool_result(im: &mut Import, inner: &Value, at: &Path) {
     let Some(result) = im.object(inner, at, "toolResult") else { return };
-    im.open("tool", at);
+    im.continue_as("tool", at);
     im.other_keys(result, at, &["toolUseId", "content", "status"]);
     if let Some(id) = im.string(result, at, "toolUseId", "a toolResult block") {
         im.answers(id, &at.key("toolUseId"));

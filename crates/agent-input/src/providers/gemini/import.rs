@@ -59,13 +59,6 @@ fn system(im: &mut Import, system: &Value, at: &Path) {
     }
 }
 
-fn continue_as(im: &mut Import, role: &str, at: &Path) {
-    let current = im.messages.last().and_then(|m| m["role"].as_str()).unwrap_or_default();
-    if current != role || role == "tool" {
-        im.open(role, at);
-    }
-}
-
 fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(String, String)>, calls: &mut usize) {
     let Some(object) = im.object(content, at, "a content") else { return };
     im.other_keys(object, at, &["role", "parts"]);
@@ -77,7 +70,7 @@ fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(Strin
             return;
         }
     };
-    im.open(role, at);
+    im.begin(at);
     let Some(parts) = im.field(object, at, "parts", "a content") else { return };
     let pat = at.key("parts");
     let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
@@ -87,6 +80,7 @@ fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(Strin
     for (j, part) in parts.iter().enumerate() {
         self::part(im, role, part, &pat.index(j), pending, calls);
     }
+    im.end(role);
 }
 
 fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<(String, String)>, calls: &mut usize) {
@@ -113,17 +107,17 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
     let bat = at.key(kind);
     match kind.as_str() {
         "text" => {
-            continue_as(im, role, at);
+            im.continue_as(role, at);
             if let Some(text) = im.as_str(inner, &bat, "text") {
                 im.text(text, &bat);
             }
         }
         "inlineData" | "fileData" => {
-            continue_as(im, role, at);
+            im.continue_as(role, at);
             media(im, kind, inner, at);
         }
         "functionCall" => {
-            continue_as(im, "assistant", at);
+            im.continue_as("assistant", at);
             let Some(call) = im.object(inner, &bat, "functionCall") else { return };
             im.other_keys(call, &bat, &["name", "args", "id"]);
             let Some(name) = im.string(call, &bat, "name", "a functionCall") else { return };
@@ -161,7 +155,7 @@ fn function_response(im: &mut Import, inner: &Value, at: &Path, pending: &mut Ve
     let Some(response) = im.object(inner, at, "functionResponse") else { return };
     im.other_keys(response, at, &["name", "response", "id", "parts"]);
     let Some(name) = im.string(response, at, "name", "a functionResponse") else { return };
-    im.open("tool", at);
+    im.continue_as("tool", at);
     let given = response.get("id").and_then(Value::as_str);
     let index = pending.iter().position(|(n, id)| n == name && given.is_none_or(|g| g == id));
     match index {
@@ -274,7 +268,10 @@ fn tool_config(im: &mut Import, value: &Value, at: &Path) {
             json!("any")
         }
         (Some(mode @ ("AUTO" | "ANY" | "NONE")), _) => json!(mode.to_ascii_lowercase()),
-        (Some(mode), _) => json!(mode),
+        (Some(_), _) => {
+            im.dropped(cat.key("mode"), "a function calling mode other than AUTO, ANY and NONE");
+            return;
+        }
         (None, _) => return,
     };
     im.option("tool_choice", choice, &cat.key("mode"));

@@ -75,6 +75,7 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
                 im.unsupported(at.key("audio"), "an assistant's audio answer", "write its transcript as text");
             }
             im.other_keys(object, at, &["role", "content", "name", "refusal", "tool_calls", "function_call", "audio"]);
+            im.drop_empty_assistant(at);
         }
         "tool" => {
             im.open("tool", at);
@@ -177,7 +178,7 @@ pub(crate) fn media_url(im: &mut Import, url: &str, name: Option<&str>, at: &Pat
         match from_mime(mime).or_else(|| name.and_then(from_extension)) {
             Some(media) => im.media(&media, data, true, name, at, url_at),
             None => {
-                im.unsupported(url_at.clone(), &format!("media of type '{mime}'"), "send an image, video or document")
+                im.unsupported(url_at.clone(), &format!("media of type '{mime}'"), "send an image, video or document");
             }
         }
         return;
@@ -186,7 +187,7 @@ pub(crate) fn media_url(im: &mut Import, url: &str, name: Option<&str>, at: &Pat
         Some(media) => im.media(&media, url, false, name, at, url_at),
         None => im.unsupported(
             url_at.clone(),
-            "a URL whose format its name does not say",
+            "a file whose name says no image, video or document format",
             "use a URL ending with the file's extension, or send the bytes as a data: URL",
         ),
     }

@@ -95,7 +95,7 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
                     }
                 }
                 Some(other) if !other.is_null() => {
-                    im.wrong_type(at.key("output"), "output", "a string or an array of parts", other)
+                    im.wrong_type(at.key("output"), "output", "a string or an array of parts", other);
                 }
                 _ => im.missing(at.key("output"), "output", "a function_call_output item"),
             }
