@@ -60,7 +60,7 @@ impl Imported {
     pub fn options_json(&self) -> Value {
         let mut value = serde_json::to_value(&self.options).unwrap_or(Value::Null);
         if let Value::Object(map) = &mut value {
-            map.retain(|_, v| !importing::carries_nothing(v));
+            map.retain(|_, v| !v.is_null() && v.as_array().is_none_or(|items| !items.is_empty()));
         }
         value
     }
