@@ -75,6 +75,15 @@ fn resolves(body: &Value, pointer: &str) -> bool {
     body.pointer(parent).is_some_and(|p| p.is_object() || p.is_array())
 }
 
+/// Where a setting is in a provider's body, for the settings a body may hold in a form the
+/// options have no word for.
+fn field_of(provider: ProviderId, key: &str) -> Option<&'static str> {
+    match (provider, key) {
+        (ProviderId::Gemini, "tool_choice") => Some("/toolConfig/functionCallingConfig"),
+        _ => None,
+    }
+}
+
 /// Equal JSON, numbers compared by value (`0` and `0.0`).
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
@@ -114,6 +123,16 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
             ));
         }
         for (key, value) in &want.settings {
+            // A setting reported as left out (Gemini's `VALIDATED` calling mode) is not written.
+            let dropped = |field: &str| {
+                translation
+                    .warnings
+                    .iter()
+                    .any(|w| w.code.as_str() == "import_dropped" && w.path.to_string().starts_with(field))
+            };
+            if got.settings.get(key).is_none() && field_of(*provider, key).is_some_and(dropped) {
+                continue;
+            }
             if got.settings.get(key).is_none_or(|got| !same(got, value)) {
                 failures.push(format!("{name}: setting {key} was {value}, written {:?}", got.settings.get(key)));
             }

@@ -363,7 +363,7 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                     json!([
                         f["name"],
                         f["description"],
-                        f.get("parametersJsonSchema").or_else(|| f.get("parameters")).map(lower_types)
+                        f.get("parametersJsonSchema").cloned().or_else(|| f.get("parameters").map(lower_types))
                     ])
                 })
                 .collect();

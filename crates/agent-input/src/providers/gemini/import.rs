@@ -204,7 +204,8 @@ fn generation(im: &mut Import, value: &Value, at: &Path) {
             "topP" => "top_p",
             "stopSequences" => "stop_sequences",
             "responseJsonSchema" | "responseSchema" if json_answer => {
-                im.option("response_format", json!({"schema": value}), &at.key(key));
+                let schema = if key == "responseSchema" { json_schema(value) } else { value.clone() };
+                im.option("response_format", json!({"schema": schema}), &at.key(key));
                 continue;
             }
             "responseMimeType" if json_answer => {
@@ -244,9 +245,16 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
                 let Some(function) = im.object(declaration, &at, "a function declaration") else { continue };
                 im.other_keys(function, &at, &["name", "description", "parameters", "parametersJsonSchema"]);
                 let Some(name) = im.string(function, &at, "name", "a function declaration") else { continue };
-                let schema = function.get("parametersJsonSchema").or_else(|| function.get("parameters"));
+                let schema = match function.get("parametersJsonSchema") {
+                    Some(schema) => Some(schema.clone()),
+                    None => function.get("parameters").map(json_schema),
+                };
                 im.option_item("tools", specs.len(), &at);
-                specs.push(crate::providers::openai_chat::import::spec(name, function.get("description"), schema));
+                specs.push(crate::providers::openai_chat::import::spec(
+                    name,
+                    function.get("description"),
+                    schema.as_ref(),
+                ));
             }
         }
     }
@@ -275,4 +283,21 @@ fn tool_config(im: &mut Import, value: &Value, at: &Path) {
         (None, _) => return,
     };
     im.option("tool_choice", choice, &cat.key("mode"));
+}
+
+/// A schema in Gemini's `OpenAPI` dialect (`parameters`, `responseSchema`: types in capitals,
+/// `"OBJECT"`) as JSON Schema, which every converter sends: each `type` in lowercase.
+fn json_schema(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, v)| match (key.as_str(), v) {
+                    ("type", Value::String(t)) => (key.clone(), Value::String(t.to_ascii_lowercase())),
+                    _ => (key.clone(), json_schema(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(json_schema).collect()),
+        other => other.clone(),
+    }
 }
