@@ -4,8 +4,8 @@
 
 use agent_input::{Code, ProviderId, convert, validate};
 use conformance::{
-    Case, ResponseCase, Subject, check_conversion, check_response, check_validation, convert_options, load_all,
-    load_responses, ml_commons,
+    Case, ImportCase, ResponseCase, Subject, check_conversion, check_import, check_response, check_validation,
+    convert_options, load_all, load_imports, load_responses, ml_commons,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
@@ -114,6 +114,23 @@ fn run_response(case: &ResponseCase) -> Result<(), Failed> {
     finish(out)
 }
 
+fn run_import(case: &ImportCase) -> Result<(), Failed> {
+    let Some(from) = ProviderId::parse(&case.from) else {
+        return Err(format!("unknown provider {:?}", case.from).into());
+    };
+    let to = match &case.to {
+        Some(to) => Some(ProviderId::parse(to).ok_or_else(|| format!("unknown provider {to:?}"))?),
+        None => None,
+    };
+    // Through the text entry point, as a client sends it.
+    let text = serde_json::to_string(&conformance::expand(&case.body)).expect("serializes");
+    let translation = agent_input::import::translate_str(from, &text, to, &agent_input::Limits::default());
+    let report = serde_json::to_value(&translation).expect("report serializes");
+    let mut out = String::new();
+    check_import(case, &report, &mut out);
+    finish(out)
+}
+
 /// A case's `formatted_prompt`: the schema's `<inputs>` block and prompt (contract §8).
 fn check_formatted_prompt(case: &Case, request: Option<&agent_input::ExecuteRequest<'_>>, out: &mut String) {
     let (Some(want), Some(schema)) = (&case.expect.formatted_prompt, &case.schema) else {
@@ -135,8 +152,15 @@ fn finish(out: String) -> Result<(), Failed> {
 }
 
 /// Every code is exercised by some fixture (or has a reason not to be), so no rule goes untested.
-fn every_code_has_a_fixture(cases: &[(String, Case)]) -> Result<(), Failed> {
+fn every_code_has_a_fixture(cases: &[(String, Case)], imports: &[(String, ImportCase)]) -> Result<(), Failed> {
     let mut seen = std::collections::BTreeSet::new();
+    for (_, case) in imports {
+        for d in case.expect.errors.iter().chain(&case.expect.warnings) {
+            if let Some(code) = d["code"].as_str() {
+                seen.insert(code.to_string());
+            }
+        }
+    }
     for (_, case) in cases {
         let entries = case.expect.convert.values();
         let convert_diags = entries.flat_map(|e| {
@@ -230,10 +254,11 @@ fn providers_doc_matrix() -> Result<(), Failed> {
 fn main() {
     let args = Arguments::from_args();
     let cases = load_all();
+    let imports = load_imports();
     let mut trials: Vec<Trial> = vec![
         Trial::test("meta/every code has a fixture", {
-            let cases = cases.clone();
-            move || every_code_has_a_fixture(&cases)
+            let (cases, imports) = (cases.clone(), imports.clone());
+            move || every_code_has_a_fixture(&cases, &imports)
         }),
         Trial::test("meta/no duplicate cases", {
             let cases = cases.clone();
@@ -244,5 +269,6 @@ fn main() {
     ];
     trials.extend(cases.into_iter().map(|(name, case)| Trial::test(name, move || run(&case))));
     trials.extend(load_responses().into_iter().map(|(name, case)| Trial::test(name, move || run_response(&case))));
+    trials.extend(imports.into_iter().map(|(name, case)| Trial::test(name, move || run_import(&case))));
     libtest_mimic::run(&args, trials).exit();
 }

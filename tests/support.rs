@@ -216,6 +216,98 @@ fn files() -> Vec<(String, File)> {
         .collect()
 }
 
+/// One import case (`tests/fixtures/import/*.json`): a provider's request body, an optional
+/// target provider, and what importing (and converting) it must give.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportCase {
+    /// Unique within its file.
+    pub name: String,
+    /// The rule the case checks.
+    #[serde(default)]
+    pub spec: Option<String>,
+    /// The provider whose request `body` is.
+    pub from: String,
+    /// A provider to convert the imported request to.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// The provider's request body.
+    pub body: Value,
+    /// What must happen.
+    pub expect: ImportExpect,
+}
+
+/// Expected outcome of an import case: compared as a conversion report is.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportExpect {
+    /// Whether it imports (and converts) without errors.
+    pub ok: bool,
+    /// The standard request, when given.
+    #[serde(default)]
+    pub request: Option<Value>,
+    /// The options set, when given.
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// The target's body, when given.
+    #[serde(default)]
+    pub body: Option<Value>,
+    /// Expected errors, at paths into `body`.
+    #[serde(default)]
+    pub errors: Vec<Value>,
+    /// Expected warnings, at paths into `body`.
+    #[serde(default)]
+    pub warnings: Vec<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ImportFile {
+    #[allow(dead_code)]
+    description: String,
+    imports: Vec<ImportCase>,
+}
+
+/// Every import case, named `import/<file>/<case>`.
+pub fn load_imports() -> Vec<(String, ImportCase)> {
+    let dir = fixtures_dir().join("import");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/fixtures/import exists")
+        .map(|entry| entry.expect("readable").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    let mut cases = Vec::new();
+    for path in paths {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable fixture");
+        let file: ImportFile = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for case in file.imports {
+            cases.push((format!("import/{stem}/{}", case.name), case));
+        }
+    }
+    cases
+}
+
+/// Compares an import report (`{"ok", "request", "options", "body"?, "errors", "warnings"}`)
+/// with a case's expectations.
+pub fn check_import(case: &ImportCase, report: &Value, out: &mut String) {
+    let want = &case.expect;
+    if report["ok"] != Value::Bool(want.ok) {
+        let _ = writeln!(out, "ok is {}, expected {}", report["ok"], want.ok);
+    }
+    for (key, expected) in [("request", &want.request), ("options", &want.options), ("body", &want.body)] {
+        if let Some(expected) = expected.as_ref().map(expand)
+            && !json_eq(&expected, &report[key])
+        {
+            let _ = writeln!(out, "{key} is {}, expected {}", shorten(&report[key]), shorten(&expected));
+        }
+    }
+    let list = |key: &str| report[key].as_array().cloned().unwrap_or_default();
+    check_diagnostics("error", &want.errors, &list("errors"), out);
+    check_diagnostics("warning", &want.warnings, &list("warnings"), out);
+}
+
 /// `tests/fixtures`.
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

@@ -106,7 +106,10 @@ describe('exports', () => {
       './register-node.js',
       './response.js',
       './response-node.js',
+      './import.js',
+      './import-node.js',
     ]);
+    assert.deepEqual(manifest.exports['./import'], { types: './import.d.ts', node: './import-node.js', default: './import.js' });
     for (const file of manifest.files) readFileSync(join(installed, file)); // every listed file is packed
     assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
     assert.match(readFileSync(join(installed, 'README.md'), 'utf8'), /import \{[^}]*validate/);

@@ -42,6 +42,13 @@ writeFileSync(responseEntry, "export * from 'agent-input/response';\n");
 /** The exports of `agent-input/response`. */
 export const responsePkg = await import(pathToFileURL(responseEntry).href);
 
+// And for `agent-input/import` (`importRequest`: a provider's request into the standard one).
+const importEntry = join(project, 'import-entry.mjs');
+writeFileSync(importEntry, "export * from 'agent-input/import';\n");
+
+/** The exports of `agent-input/import`. */
+export const importPkg = await import(pathToFileURL(importEntry).href);
+
 // The module browsers and bundlers load (index.js; built for size, where node.js's is built for
 // speed), run here too: the bindings imported again under another URL are a second instance,
 // given agent_input_bg.wasm, with convertJson's splicing as index.js adds it.

@@ -131,6 +131,27 @@ enum Command {
         #[arg(long)]
         compact: bool,
     },
+    /// Read a provider's request body into the standard request and the conversion options it
+    /// implies, and with --to convert it to another provider: print {"ok", "request", "options",
+    /// "body" (with --to), "errors", "warnings"}, every path into the provider's body. Exit 0 when
+    /// it imports (and converts), 1 when not.
+    Import {
+        /// The request file; standard input when absent or `-`.
+        #[arg(value_name = "FILE|-")]
+        file: Option<PathBuf>,
+        /// The provider whose request this is (any id or ml-commons name, as for convert --to).
+        #[arg(long = "from", value_name = "PROVIDER", value_parser = parse_provider)]
+        from: ProviderId,
+        /// Also convert the imported request to this provider's body.
+        #[arg(long = "to", value_name = "PROVIDER", value_parser = parse_provider)]
+        to: Option<ProviderId>,
+        /// Largest request body in bytes.
+        #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body_bytes)]
+        max_body_bytes: usize,
+        /// Print compact JSON instead of indented JSON.
+        #[arg(long)]
+        compact: bool,
+    },
     /// Print the `question` ml-commons' agent runners would read, as a JSON string.
     Question {
         #[command(flatten)]
@@ -408,6 +429,26 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     Ok(false)
                 }
             }
+        }
+        Command::Import { file, from, to, max_body_bytes, compact } => {
+            let options = validate::Options {
+                limits: Limits { max_body_bytes, ..Limits::default() },
+                ..validate::Options::default()
+            };
+            let input = read_input(file.as_ref(), max_body_bytes)?;
+            let translation = match parse(&input, &options) {
+                Ok(document) => agent_input::import::translate(from, &document.root.to_value(), to),
+                Err(report) => agent_input::import::Translation {
+                    ok: false,
+                    request: Value::Null,
+                    options: json!({}),
+                    body: to.map(|_| Value::Null),
+                    errors: report.errors,
+                    warnings: report.warnings,
+                },
+            };
+            print_json(&translation, compact)?;
+            Ok(translation.ok)
         }
         Command::Question { common, bare, schema } => {
             let options = common.options();

@@ -7,7 +7,8 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use conformance::{
-    Case, ResponseCase, Subject, check_conversion, check_response, check_validation, load_all, load_responses,
+    Case, ImportCase, ResponseCase, Subject, check_conversion, check_import, check_response, check_validation, expand,
+    load_all, load_imports, load_responses,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Value, json};
@@ -424,6 +425,28 @@ fn run_response(case: &ResponseCase) -> Result<(), Failed> {
     if out.is_empty() { Ok(()) } else { Err(out.into()) }
 }
 
+/// An import fixture through `agent-input import --from P [--to Q]`: the printed report, and exit
+/// 0 exactly when it is `ok` (1 otherwise), as `convert`'s.
+fn run_import(case: &ImportCase) -> Result<(), Failed> {
+    let mut args = vec!["import".to_string(), format!("--from={}", case.from), "--compact".into()];
+    if let Some(to) = &case.to {
+        args.push(format!("--to={to}"));
+    }
+    let body = serde_json::to_string(&expand(&case.body)).expect("serializes");
+    let output = run_cli(&args, &body);
+    let report = stdout_json(&output)?;
+    let mut out = String::new();
+    let want = i32::from(!case.expect.ok);
+    if output.status.code() != Some(want) {
+        out.push_str(&format!("exit status {:?}, expected {want}\n", output.status.code()));
+    }
+    if case.to.is_some() != report.get("body").is_some() {
+        out.push_str("the report has a body exactly when --to is given\n");
+    }
+    check_import(case, &report, &mut out);
+    if out.is_empty() { Ok(()) } else { Err(out.into()) }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials: Vec<Trial> = load_all()
@@ -435,6 +458,27 @@ fn main() {
             .into_iter()
             .map(|(name, case)| Trial::test(format!("fixture/{name}"), move || run_response(&case))),
     );
+    trials.extend(
+        load_imports()
+            .into_iter()
+            .map(|(name, case)| Trial::test(format!("fixture/{name}"), move || run_import(&case))),
+    );
+    trials.push(Trial::test("import/usage and input errors", || {
+        let unknown = run_cli(&["import".into(), "--from=openai-completions".into()], "{}");
+        if unknown.status.code() != Some(2) {
+            return Err(format!("an unknown provider exits {:?}, expected 2", unknown.status.code()).into());
+        }
+        let not_json = run_cli(&["import".into(), "--from=gemini".into(), "--to=openai-chat".into()], "{not json");
+        let report = stdout_json(&not_json)?;
+        if not_json.status.code() != Some(1)
+            || report["errors"][0]["code"] != "invalid_json"
+            || report["request"] != Value::Null
+            || report["body"] != Value::Null
+        {
+            return Err(format!("text that is not JSON: {report}").into());
+        }
+        Ok(())
+    }));
     trials.extend(cli_behaviour());
     trials.push(Trial::test("meta/conversions whose options are not flags", || {
         let dir = std::env::temp_dir().join(format!("agent-input-cli-{}-meta", std::process::id()));

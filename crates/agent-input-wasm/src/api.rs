@@ -259,6 +259,46 @@ pub(crate) fn parse_response(provider: &str, text: &str) -> String {
     }
 }
 
+/// A provider's request body imported into the standard request (`to`: also converted), as
+/// `importRequest` returns it. An unknown provider is an `invalid_parameter` at `/provider` (or
+/// `/options/to`).
+#[cfg(any(test, feature = "import"))]
+pub(crate) fn import_request(provider: &str, text: &str, to: Option<&str>) -> String {
+    use agent_input::{Code, Diagnostic, Path, ProviderId};
+    let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+    let unknown = |at: Path, raw: &str| {
+        Diagnostic::new(Code::InvalidParameter, at, format!("unknown provider '{raw}'; use one of {}", ids.join(", ")))
+            .expected(ids.iter().copied())
+            .received(raw)
+    };
+    let from = ProviderId::parse(provider);
+    let target = to.map(|to| ProviderId::parse(to).ok_or(to));
+    let mut problems = Vec::new();
+    if from.is_none() {
+        problems.push(unknown(Path::root().key("provider"), provider));
+    }
+    if let Some(Err(raw)) = target {
+        problems.push(unknown(Path::root().key("options").key("to"), raw));
+    }
+    let translation = match (from, target) {
+        (Some(from), None | Some(Ok(_))) if problems.is_empty() => agent_input::import::translate_str(
+            from,
+            text,
+            target.and_then(Result::ok),
+            &validate::Options::default().limits,
+        ),
+        _ => agent_input::import::Translation {
+            ok: false,
+            request: Value::Null,
+            options: Value::Object(serde_json::Map::new()),
+            body: to.map(|_| Value::Null),
+            errors: problems,
+            warnings: Vec::new(),
+        },
+    };
+    to_json(&crate::dto::JsImportReport::from(&translation))
+}
+
 /// The `question` ml-commons would read from a bare input, or `None` when the input is not valid.
 pub(crate) fn question(text: Text<'_>) -> Option<String> {
     let options = validate::Options::default();
@@ -278,6 +318,24 @@ pub(crate) fn input_type(text: Text<'_>) -> Option<InputType> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn import_request_reports_in_javascript_shape() {
+        let body = r#"{"model": "gpt-5", "messages": [{"role": "user", "content": "Hi"}]}"#;
+        let report: Value = serde_json::from_str(&import_request("openai-chat", body, Some("gemini"))).unwrap();
+        assert_eq!(report["ok"], true);
+        assert_eq!(report["request"], json!({"input": "Hi"}));
+        assert_eq!(report["body"]["contents"][0]["parts"][0]["text"], "Hi");
+        assert_eq!(report["warnings"][0]["path"], "/model");
+        let report: Value = serde_json::from_str(&import_request("openai-chat", body, None)).unwrap();
+        assert!(report.get("body").is_none(), "no body without a target: {report}");
+        let report: Value = serde_json::from_str(&import_request("cohere", body, Some("nope"))).unwrap();
+        assert_eq!(report["ok"], false);
+        let paths: Vec<&str> =
+            report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+        assert_eq!(paths, ["/provider", "/options/to"]);
+        assert_eq!(report["body"], Value::Null);
+    }
 
     /// Validates with options given as JSON, as the binding reads them.
     fn validate(text: &str, subject: Subject, options: &Value) -> String {

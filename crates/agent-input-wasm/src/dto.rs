@@ -160,6 +160,33 @@ impl<'a> JsResponseReport<'a> {
     }
 }
 
+#[cfg(any(test, feature = "import"))]
+/// `{ ok, request, options, body?, errors, warnings }`: a provider's request imported.
+#[derive(Debug, Serialize)]
+pub(crate) struct JsImportReport<'a> {
+    ok: bool,
+    request: &'a serde_json::Value,
+    options: &'a serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<&'a serde_json::Value>,
+    errors: Vec<JsDiagnostic<'a>>,
+    warnings: Vec<JsDiagnostic<'a>>,
+}
+
+#[cfg(any(test, feature = "import"))]
+impl<'a> From<&'a agent_input::import::Translation> for JsImportReport<'a> {
+    fn from(t: &'a agent_input::import::Translation) -> Self {
+        Self {
+            ok: t.ok,
+            request: &t.request,
+            options: &t.options,
+            body: t.body.as_ref(),
+            errors: list(&t.errors),
+            warnings: list(&t.warnings),
+        }
+    }
+}
+
 /// Serializes a report. The types above hold only strings, numbers and lists, so this cannot
 /// fail.
 pub(crate) fn to_json<T: Serialize>(value: &T) -> String {

@@ -27,6 +27,8 @@ mod api;
 #[cfg(feature = "boundary-bench")]
 pub mod bench;
 mod dto;
+#[cfg(feature = "import")]
+pub mod import;
 #[cfg(feature = "register")]
 pub mod register;
 #[cfg(feature = "response")]

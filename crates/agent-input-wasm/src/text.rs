@@ -42,7 +42,7 @@ thread_local! {
 }
 
 /// Calls `f` with `text` as a `&str` in wasm memory, whatever its size.
-#[cfg(any(feature = "agui", feature = "register", feature = "response", feature = "schema"))]
+#[cfg(any(feature = "agui", feature = "import", feature = "register", feature = "response", feature = "schema"))]
 pub(crate) fn with_str<R>(text: &JsString, f: impl FnOnce(&str) -> R) -> R {
     with_str_within(text, usize::MAX, |text| f(text.unwrap_or_default()))
 }

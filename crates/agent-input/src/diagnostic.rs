@@ -140,6 +140,12 @@ codes! {
     SchemaViolation = "schema_violation", Error;
     /// A `parameters_schema` that is not a usable JSON Schema.
     InvalidSchema = "invalid_schema", Error;
+    /// A field of a provider's request that the standard input and its options have no place
+    /// for, left out by import.
+    ImportDropped = "import_dropped", Warning;
+    /// Content of a provider's request that the standard input cannot carry and whose loss would
+    /// change the conversation.
+    ImportUnsupported = "import_unsupported", Error;
     /// `${` in the user's text, which an ml-commons cluster substitutes (validation option
     /// `ml_commons`).
     TemplatePlaceholder = "template_placeholder", Warning;

@@ -52,6 +52,8 @@ mod decoding;
 mod diagnostic;
 pub mod field;
 pub mod format;
+pub mod import;
+mod importing;
 pub mod json;
 mod model;
 pub mod options;

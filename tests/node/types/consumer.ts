@@ -29,6 +29,7 @@ import {
 } from 'agent-input';
 // Since 0.2.0 its own entry, with its own module.
 import { parseResponse } from 'agent-input/response';
+import { importRequest, type ImportResult } from 'agent-input/import';
 
 const blocks: ContentBlock[] = [
   { type: 'text', text: 'Describe' },
@@ -92,6 +93,13 @@ if (read.ok) {
   void [reply, stop, usage];
 }
 parseResponse('gemini', { candidates: [] });
+const imported: ImportResult = importRequest('openai-chat', { messages: [] }, { to: 'anthropic-messages' });
+if (imported.ok && imported.request) {
+  const input: AgentInput | undefined = imported.request.input;
+  const firstWarning: WarningCode | undefined = imported.warnings[0]?.code;
+  void [input, firstWarning, imported.body, imported.options];
+}
+importRequest('gemini', '{"contents": []}');
 const json = convertJson('{"input": "Hi"}', { provider: 'bedrock/converse' });
 if (json.ok) {
   const text: string = json.body;
@@ -110,6 +118,8 @@ convert(request, { maxTokens: 5 });
 convert(request, { provider: 'openai' });
 // @ts-expect-error: not a provider
 parseResponse('bedrock', '{}');
+// @ts-expect-error: not a provider
+importRequest('gemini', {}, { to: 'openai' });
 // @ts-expect-error: the Json variants take text
 validateJson(request);
 // @ts-expect-error: not an input type

@@ -1,5 +1,6 @@
 //! Anthropic Messages: the request writer, the response reader, the stream decoder and the stop-reason words.
 
+pub(crate) mod import;
 pub mod request;
 pub mod response;
 pub(crate) mod stream;

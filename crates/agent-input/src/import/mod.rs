@@ -1,0 +1,174 @@
+//! Import: a provider's request body (Chat Completions, Responses, Messages, `generateContent`,
+//! Converse) read into the standard `_execute` request and the conversion options it implies, so
+//! that any pair of providers translates: import from one, convert to another.
+//!
+//! Each provider's importer lives in its folder (`providers/<provider>/import.rs`); this module
+//! dispatches on [`ProviderId`], then validates what was built as any standard input is
+//! validated. Every problem is reported at a JSON Pointer into the provider's body: its own
+//! shape's (`missing_field`, `invalid_field_type`, a result without its call), what the standard
+//! input cannot carry (`import_dropped`, a warning; `import_unsupported`, an error when leaving it
+//! out would change the conversation), and the standard checks of what was built.
+//!
+//! ```
+//! use agent_input::{ProviderId, import};
+//!
+//! let body = serde_json::json!({"model": "gpt-5", "temperature": 0.2,
+//!     "messages": [{"role": "user", "content": "Hello"}]});
+//! let imported = import::import(ProviderId::OpenAiChat, &body);
+//! assert_eq!(imported.request, serde_json::json!({"input": "Hello"}));
+//! assert_eq!(imported.options.temperature, Some(0.2));
+//! assert_eq!(imported.report.warnings[0].path.to_string(), "/model"); // not carried
+//!
+//! let translated = import::translate(ProviderId::OpenAiChat, &body, Some(ProviderId::AnthropicMessages));
+//! assert!(translated.ok);
+//! assert_eq!(translated.body.unwrap()["messages"][0]["content"][0]["text"], "Hello");
+//! ```
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::convert;
+use crate::diagnostic::{Diagnostic, Report};
+use crate::importing::{self, Import};
+use crate::options::{ConvertOptions, Limits};
+use crate::path::Path;
+use crate::provider::ProviderId;
+use crate::providers;
+use crate::validate;
+
+/// A provider's request read into the standard form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// The standard `_execute` request, `{"input": ...}`: text for a single user text, otherwise
+    /// messages.
+    pub request: Value,
+    /// The conversion options the body implies (system prompt excluded: it is a system message).
+    pub options: ConvertOptions,
+    /// Every problem, at paths into the provider's body.
+    pub report: Report,
+    origins: Vec<(Path, Path)>,
+}
+
+impl Imported {
+    /// Where a place of the standard request (`/input/2/content/0`) or of the options
+    /// (`/options/tools/1`) came from in the provider's body.
+    pub fn origin(&self, standard: &Path) -> Path {
+        importing::origin(&self.origins, standard)
+    }
+
+    /// The options as JSON, only those set (`snake_case` keys, as the options readers take them).
+    pub fn options_json(&self) -> Value {
+        let mut value = serde_json::to_value(&self.options).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut value {
+            map.retain(|_, v| !v.is_null() && v.as_array().is_none_or(|items| !items.is_empty()));
+        }
+        value
+    }
+}
+
+/// Reads `body`, a request of `provider`, into the standard request and options.
+pub fn import(provider: ProviderId, body: &Value) -> Imported {
+    let mut im: Import = match provider {
+        ProviderId::OpenAiChat => providers::openai_chat::import::read(body),
+        ProviderId::OpenAiResponses => providers::openai_responses::import::read(body),
+        ProviderId::AnthropicMessages => providers::anthropic_messages::import::read(body),
+        ProviderId::Gemini => providers::gemini::import::read(body),
+        ProviderId::BedrockConverse => providers::bedrock_converse::import::read(body),
+    };
+    im.pair();
+    let request = im.request();
+    let (options, option_report) = ConvertOptions::read_json(&Value::Object(std::mem::take(&mut im.options)));
+    let mut report = std::mem::take(&mut im.report);
+    for problem in option_report.errors.into_iter().chain(option_report.warnings) {
+        report.push(moved(&im.origins, problem));
+    }
+    let document = validate::document(&request);
+    let validation = validate::validate_request(&document, &standard_options());
+    for problem in validation.report.errors.into_iter().chain(validation.report.warnings) {
+        report.push(moved(&im.origins, problem));
+    }
+    Imported { request, options, report, origins: im.origins }
+}
+
+/// Prefill allowed: a provider request may end with the assistant's turn for the model to go on.
+fn standard_options() -> validate::Options {
+    validate::Options { allow_prefill: true, ..validate::Options::default() }
+}
+
+fn moved(origins: &[(Path, Path)], mut problem: Diagnostic) -> Diagnostic {
+    problem.path = importing::origin(origins, &problem.path);
+    problem
+}
+
+/// An import, and with a target provider its body: what the CLI's `import` prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Translation {
+    /// No errors: the request imported (and converted, with a target).
+    pub ok: bool,
+    /// The standard request; `null` when the body is not JSON.
+    pub request: Value,
+    /// The options set, `snake_case`.
+    pub options: Value,
+    /// The target provider's body (`null` when it cannot be built); absent without a target.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<Value>,
+    /// Every error, at paths into the provider's body.
+    pub errors: Vec<Diagnostic>,
+    /// Every warning, at paths into the provider's body.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Imports `body` from `from` and, with a target, converts it to `to`: every problem of both
+/// steps at paths into `body`.
+pub fn translate(from: ProviderId, body: &Value, to: Option<ProviderId>) -> Translation {
+    let imported = import(from, body);
+    let options = imported.options_json();
+    let mut report = imported.report.clone();
+    let converted = to.map(|to| {
+        if !report.is_ok() {
+            return Value::Null;
+        }
+        let document = validate::document(&imported.request);
+        let Ok((request, _)) = validate::validate_request(&document, &standard_options()).into_result() else {
+            return Value::Null;
+        };
+        match convert::convert_to_value(to, &request, &imported.options) {
+            Ok(converted) => {
+                for warning in converted.warnings {
+                    report.push(moved(&imported.origins, warning));
+                }
+                converted.body
+            }
+            Err(errors) => {
+                for problem in errors.errors.into_iter().chain(errors.warnings) {
+                    report.push(moved(&imported.origins, problem));
+                }
+                Value::Null
+            }
+        }
+    });
+    Translation {
+        ok: report.is_ok(),
+        request: imported.request,
+        options,
+        body: converted,
+        errors: report.errors,
+        warnings: report.warnings,
+    }
+}
+
+/// [`translate`] from request text: too large, too deep or not JSON is reported as validation
+/// reports it.
+pub fn translate_str(from: ProviderId, text: &str, to: Option<ProviderId>, limits: &Limits) -> Translation {
+    match validate::parse(text, limits) {
+        Ok(document) => translate(from, &document.root.to_value(), to),
+        Err(report) => Translation {
+            ok: false,
+            request: Value::Null,
+            options: Value::Object(serde_json::Map::new()),
+            body: to.map(|_| Value::Null),
+            errors: report.errors,
+            warnings: report.warnings,
+        },
+    }
+}

@@ -1,0 +1,306 @@
+//! A Messages request body read into the standard input
+//! (<https://docs.anthropic.com/en/api/messages>): `system` becomes a leading system message,
+//! `user` turns text, images and documents (base64, URL or plain-text sources), `assistant` turns
+//! text and `tool_use` blocks, each `tool_result` its own tool message; `cache_control` is the
+//! prompt cache option.
+
+use serde_json::{Map, Value, json};
+
+use crate::importing::{CallFields, Import, Media, arguments_text, from_extension, from_mime};
+use crate::path::Path;
+use crate::provider::ProviderId;
+
+const BLOCKS: &[&str] = &["text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking"];
+
+/// Reads a Messages body.
+pub(crate) fn read(body: &Value) -> Import {
+    let mut im = Import::new(ProviderId::AnthropicMessages);
+    let root = Path::root();
+    let Some(object) = im.object(body, &root, "the request body") else { return im };
+    if let Some(system) = object.get("system").filter(|s| !s.is_null()) {
+        self::system(&mut im, system, &root.key("system"));
+    }
+    for (key, value) in object {
+        let at = root.key(key);
+        match key.as_str() {
+            "messages" | "system" => {}
+            "max_tokens" | "temperature" | "top_p" | "stop_sequences" => im.option(key, value.clone(), &at),
+            "tools" => tools(&mut im, value, &at),
+            "tool_choice" => tool_choice(&mut im, value, &at),
+            "output_config" | "output_format" => output_format(&mut im, value, &at),
+            _ => im.other_key(key, value, &root),
+        }
+    }
+    let Some(messages) = im.field(object, &root, "messages", "a Messages request") else { return im };
+    let at = root.key("messages");
+    let Some(messages) = im.as_array(messages, &at, "messages") else { return im };
+    for (i, message) in messages.iter().enumerate() {
+        self::message(&mut im, message, &at.index(i));
+    }
+    im
+}
+
+fn system(im: &mut Import, system: &Value, at: &Path) {
+    im.open("system", at);
+    match system {
+        Value::String(text) => im.text(text, at),
+        Value::Array(blocks) => {
+            for (j, block) in blocks.iter().enumerate() {
+                let at = at.index(j);
+                let Some(object) = im.object(block, &at, "a system block") else { continue };
+                cache_control(im, object, &at, true);
+                if let Some(text) = im.string(object, &at, "text", "a system block") {
+                    im.text(text, &at.key("text"));
+                }
+                im.other_keys(object, &at, &["type", "text", "cache_control"]);
+            }
+        }
+        other => im.wrong_type(at.clone(), "system", "a string or an array of text blocks", other),
+    }
+}
+
+/// A `cache_control` on a block: the prompt cache option, with its lifetime; `standing`: whether
+/// the block is one the option places cache points after (the system prompt, the tools).
+fn cache_control(im: &mut Import, object: &Map<String, Value>, at: &Path, standing: bool) {
+    let Some(control) = object.get("cache_control").filter(|c| !c.is_null()) else { return };
+    let at = at.key("cache_control");
+    let ttl = control.get("ttl").cloned().unwrap_or(Value::Null);
+    im.option("prompt_cache", if ttl.is_null() { json!(true) } else { json!({"ttl": ttl}) }, &at);
+    if !standing {
+        im.dropped(at, "a cache point inside the conversation (the prompt cache option places them after the system prompt and the tools)");
+    }
+}
+
+fn message(im: &mut Import, message: &Value, at: &Path) {
+    let Some(object) = im.object(message, at, "a message") else { return };
+    im.other_keys(object, at, &["role", "content"]);
+    let Some(role) = im.string(object, at, "role", "a message") else { return };
+    let role = match role {
+        "user" | "assistant" | "system" => role,
+        _ => {
+            im.unsupported(at.key("role"), "this role", "use user or assistant, and the top-level system");
+            return;
+        }
+    };
+    im.begin(at);
+    let cat = at.key("content");
+    match object.get("content") {
+        None | Some(Value::Null) => im.missing(cat, "content", "a message"),
+        Some(Value::String(text)) => {
+            im.continue_as(role, at);
+            im.plain_text(text, &cat);
+        }
+        Some(Value::Array(blocks)) => {
+            for (j, block) in blocks.iter().enumerate() {
+                self::block(im, role, block, &cat.index(j));
+            }
+        }
+        Some(other) => im.wrong_type(cat, "content", "a string or an array of blocks", other),
+    }
+    im.end(role);
+}
+
+fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
+    let Some(object) = im.object(block, at, "a content block") else { return };
+    let Some(kind) = im.string(object, at, "type", "a content block") else { return };
+    cache_control(im, object, at, false);
+    let known: &[&str] = match kind {
+        "text" => {
+            im.continue_as(role, at);
+            if let Some(text) = im.string(object, at, "text", "a text block") {
+                im.text(text, &at.key("text"));
+            }
+            &["type", "text", "cache_control"]
+        }
+        "image" | "document" => {
+            im.continue_as(role, at);
+            media(im, kind, object, at);
+            &["type", "source", "cache_control", "title"]
+        }
+        "tool_use" => {
+            im.continue_as("assistant", at);
+            let id = im.string(object, at, "id", "a tool_use block");
+            let name = im.string(object, at, "name", "a tool_use block");
+            let input = im.field(object, at, "input", "a tool_use block");
+            if let (Some(id), Some(name), Some(input)) = (id, name, input) {
+                let fields = CallFields { id: at.key("id"), name: at.key("name"), arguments: at.key("input") };
+                im.call(id, name, &arguments_text(input), at, &fields);
+            }
+            &["type", "id", "name", "input", "cache_control"]
+        }
+        "tool_result" => {
+            tool_result(im, object, at);
+            &["type", "tool_use_id", "content", "is_error", "cache_control"]
+        }
+        "thinking" | "redacted_thinking" => {
+            im.reasoning(at.clone());
+            return;
+        }
+        "server_tool_use"
+        | "web_search_tool_result"
+        | "web_fetch_tool_result"
+        | "code_execution_tool_result"
+        | "tool_search_tool_result"
+        | "mcp_tool_use"
+        | "mcp_tool_result"
+        | "container_upload" => {
+            im.unsupported(
+                at.clone(),
+                "a server tool's call or result",
+                "replay it as text, or start the conversation after it",
+            );
+            return;
+        }
+        "search_result" | "audio" => {
+            im.unsupported(at.clone(), &format!("a {kind} block"), "send its content as text");
+            return;
+        }
+        other => {
+            im.unknown_type(at.key("type"), other, BLOCKS);
+            return;
+        }
+    };
+    im.other_keys(object, at, known);
+}
+
+/// An `image` or `document` block's source.
+fn media(im: &mut Import, kind: &str, object: &Map<String, Value>, at: &Path) {
+    let name = if kind == "document" { im.optional_string(object, at, "title") } else { None };
+    let Some(source) = im.field(object, at, "source", &format!("an {kind} block")) else { return };
+    let sat = at.key("source");
+    let Some(source) = im.object(source, &sat, "source") else { return };
+    let Some(source_type) = im.string(source, &sat, "type", "a source") else { return };
+    match source_type {
+        "base64" => {
+            im.other_keys(source, &sat, &["type", "media_type", "data"]);
+            let mime = im.string(source, &sat, "media_type", "a base64 source");
+            let data = im.string(source, &sat, "data", "a base64 source");
+            let (Some(mime), Some(data)) = (mime, data) else { return };
+            match from_mime(mime) {
+                Some(media) => im.media(&media, data, true, name, at, &sat.key("data")),
+                None => im.unsupported(
+                    sat.key("media_type"),
+                    &format!("media of type '{mime}'"),
+                    "send an image or a document",
+                ),
+            }
+        }
+        "url" => {
+            im.other_keys(source, &sat, &["type", "url"]);
+            let Some(url) = im.string(source, &sat, "url", "a URL source") else { return };
+            // A URL document is a PDF (the API's `URLPDFSource`).
+            let fallback = (kind == "document").then_some(Media { kind: "document", format: "pdf" });
+            match from_extension(url).filter(|m| m.kind == kind).or(fallback) {
+                Some(media) => im.media(&media, url, false, name, at, &sat.key("url")),
+                None => im.unsupported(
+                    sat.key("url"),
+                    "an image URL whose format its name does not say",
+                    "use a URL ending with the file's extension, or a base64 source",
+                ),
+            }
+        }
+        "text" => {
+            im.other_keys(source, &sat, &["type", "media_type", "data"]);
+            let Some(data) = im.string(source, &sat, "data", "a text source") else { return };
+            let data = crate::base64::encode(data.as_bytes());
+            im.media(&Media { kind: "document", format: "txt" }, &data, true, name, at, &sat.key("data"));
+        }
+        "file" => im.unsupported(sat.clone(), "a file known only by its id", "send its bytes in a base64 source"),
+        _ => im.unsupported(sat.key("type"), "a content source", "use a base64, url or text source"),
+    }
+}
+
+fn tool_result(im: &mut Import, object: &Map<String, Value>, at: &Path) {
+    im.continue_as("tool", at);
+    if let Some(id) = im.string(object, at, "tool_use_id", "a tool_result block") {
+        im.answers(id, &at.key("tool_use_id"));
+    }
+    if object.get("is_error") == Some(&Value::Bool(true)) {
+        im.dropped(at.key("is_error"), "a tool result's error flag (its text is kept)");
+    }
+    let cat = at.key("content");
+    match object.get("content") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(text)) => im.text(text, &cat),
+        Some(Value::Array(blocks)) => {
+            for (k, block) in blocks.iter().enumerate() {
+                let bat = cat.index(k);
+                let Some(inner) = im.object(block, &bat, "a tool result block") else { continue };
+                cache_control(im, inner, &bat, false);
+                match inner.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(text) = im.string(inner, &bat, "text", "a text block") {
+                            im.text(text, &bat.key("text"));
+                        }
+                        im.other_keys(inner, &bat, &["type", "text", "cache_control"]);
+                    }
+                    Some(kind @ ("image" | "document")) => {
+                        media(im, kind, inner, &bat);
+                        im.other_keys(inner, &bat, &["type", "source", "cache_control", "title"]);
+                    }
+                    Some(other) => im.unknown_type(bat.key("type"), other, &["text", "image", "document"]),
+                    None => im.missing(bat.key("type"), "type", "a tool result block"),
+                }
+            }
+        }
+        Some(other) => im.wrong_type(cat, "content", "a string or an array of blocks", other),
+    }
+}
+
+fn tools(im: &mut Import, value: &Value, at: &Path) {
+    let Some(tools) = im.as_array(value, at, "tools") else { return };
+    let mut specs = Vec::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let at = at.index(i);
+        let Some(object) = im.object(tool, &at, "a tool") else { continue };
+        if object.get("type").and_then(Value::as_str).is_some_and(|t| t != "custom") {
+            im.dropped(at.clone(), "a server tool (only client tools are tool specs)");
+            continue;
+        }
+        cache_control(im, object, &at, true);
+        im.other_keys(object, &at, &["type", "name", "description", "input_schema", "cache_control"]);
+        let Some(name) = im.string(object, &at, "name", "a tool") else { continue };
+        im.option_item("tools", specs.len(), &at);
+        specs.push(crate::providers::openai_chat::import::spec(
+            name,
+            object.get("description"),
+            object.get("input_schema"),
+        ));
+    }
+    im.option("tools", Value::Array(specs), at);
+}
+
+fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
+    let Some(object) = im.object(value, at, "tool_choice") else { return };
+    if object.get("disable_parallel_tool_use") == Some(&Value::Bool(true)) {
+        im.dropped(at.key("disable_parallel_tool_use"), "disabling parallel tool use");
+    }
+    im.other_keys(object, at, &["type", "name", "disable_parallel_tool_use"]);
+    let choice = match object.get("type").and_then(Value::as_str) {
+        Some("tool") => json!({"name": object.get("name").cloned().unwrap_or(Value::Null)}),
+        Some(mode) => json!(mode),
+        None => Value::Null,
+    };
+    im.option("tool_choice", choice, at);
+}
+
+/// `output_config.format` (and the older `output_format`): a JSON schema the answer follows.
+fn output_format(im: &mut Import, value: &Value, at: &Path) {
+    let Some(object) = im.object(value, at, "the output settings") else { return };
+    let (format, fat) = match object.get("format") {
+        Some(format) => (format, at.key("format")),
+        None if object.contains_key("schema") => (value, at.clone()),
+        None => {
+            im.other_keys(object, at, &[]);
+            return;
+        }
+    };
+    im.other_keys(object, at, &["format", "type", "schema"]);
+    let Some(format) = im.object(format, &fat, "format") else { return };
+    if fat != *at {
+        im.other_keys(format, &fat, &["type", "schema"]);
+    }
+    if let Some(schema) = im.field(format, &fat, "schema", "a JSON schema output format") {
+        im.option("response_format", json!({"schema": schema}), &fat);
+    }
+}

@@ -1,0 +1,303 @@
+//! A `generateContent` request body read into the standard input
+//! (<https://ai.google.dev/api/generate-content>): `systemInstruction` becomes a leading system
+//! message, `user` contents text and media (`inlineData`, `fileData`), `model` contents text and
+//! `functionCall` parts, each `functionResponse` a tool message answering the call of its name
+//! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`).
+
+use serde_json::{Value, json};
+
+use crate::importing::{CallFields, Import, arguments_text, from_extension, from_mime};
+use crate::path::Path;
+use crate::provider::ProviderId;
+
+const PARTS: &[&str] = &["text", "inlineData", "fileData", "functionCall", "functionResponse"];
+
+/// Reads a `generateContent` body.
+pub(crate) fn read(body: &Value) -> Import {
+    let mut im = Import::new(ProviderId::Gemini);
+    let root = Path::root();
+    let Some(object) = im.object(body, &root, "the request body") else { return im };
+    if let Some(system) = object.get("systemInstruction").or_else(|| object.get("system_instruction")) {
+        let key = if object.contains_key("systemInstruction") { "systemInstruction" } else { "system_instruction" };
+        self::system(&mut im, system, &root.key(key));
+    }
+    for (key, value) in object {
+        let at = root.key(key);
+        match key.as_str() {
+            "contents" | "systemInstruction" | "system_instruction" => {}
+            "generationConfig" => generation(&mut im, value, &at),
+            "tools" => tools(&mut im, value, &at),
+            "toolConfig" => tool_config(&mut im, value, &at),
+            _ => im.other_key(key, value, &root),
+        }
+    }
+    let Some(contents) = im.field(object, &root, "contents", "a generateContent request") else { return im };
+    let at = root.key("contents");
+    let Some(contents) = im.as_array(contents, &at, "contents") else { return im };
+    let mut pending: Vec<(String, String)> = Vec::new();
+    let mut calls = 0;
+    for (i, content) in contents.iter().enumerate() {
+        self::content(&mut im, content, &at.index(i), &mut pending, &mut calls);
+    }
+    im
+}
+
+fn system(im: &mut Import, system: &Value, at: &Path) {
+    let Some(object) = im.object(system, at, "systemInstruction") else { return };
+    im.other_keys(object, at, &["parts", "role"]);
+    let Some(parts) = im.field(object, at, "parts", "systemInstruction") else { return };
+    let pat = at.key("parts");
+    let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
+    im.open("system", at);
+    for (j, value) in parts.iter().enumerate() {
+        let at = pat.index(j);
+        let Some(object) = im.object(value, &at, "a part") else { continue };
+        im.other_keys(object, &at, &["text"]);
+        if let Some(text) = im.string(object, &at, "text", "a system part") {
+            im.text(text, &at.key("text"));
+        }
+    }
+}
+
+fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(String, String)>, calls: &mut usize) {
+    let Some(object) = im.object(content, at, "a content") else { return };
+    im.other_keys(object, at, &["role", "parts"]);
+    let role = match object.get("role").and_then(Value::as_str) {
+        None | Some("user") => "user",
+        Some("model") => "assistant",
+        Some(_) => {
+            im.unsupported(at.key("role"), "this role", "use user or model");
+            return;
+        }
+    };
+    im.begin(at);
+    let Some(parts) = im.field(object, at, "parts", "a content") else { return };
+    let pat = at.key("parts");
+    let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
+    if role == "assistant" {
+        pending.clear();
+    }
+    for (j, part) in parts.iter().enumerate() {
+        self::part(im, role, part, &pat.index(j), pending, calls);
+    }
+    im.end(role);
+}
+
+fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<(String, String)>, calls: &mut usize) {
+    let Some(object) = im.object(part, at, "a part") else { return };
+    if object.get("thought") == Some(&Value::Bool(true)) {
+        im.reasoning(at.clone());
+        return;
+    }
+    if let Some(signature) = object.get("thoughtSignature") {
+        im.other_key("thoughtSignature", signature, at);
+    }
+    let Some((kind, inner)) = object.iter().find(|(k, _)| PARTS.contains(&k.as_str())) else {
+        match object.keys().find(|k| *k != "thoughtSignature" && *k != "thought") {
+            Some(found) if matches!(found.as_str(), "executableCode" | "codeExecutionResult") => im.unsupported(
+                at.key(found),
+                "code execution",
+                "replay its code and result as text, or start the conversation after it",
+            ),
+            Some(found) => im.unknown_type(at.key(found), found, PARTS),
+            None => im.missing(at.key("text"), "text", "a part"),
+        }
+        return;
+    };
+    let bat = at.key(kind);
+    match kind.as_str() {
+        "text" => {
+            im.continue_as(role, at);
+            if let Some(text) = im.as_str(inner, &bat, "text") {
+                im.text(text, &bat);
+            }
+        }
+        "inlineData" | "fileData" => {
+            im.continue_as(role, at);
+            media(im, kind, inner, at);
+        }
+        "functionCall" => {
+            im.continue_as("assistant", at);
+            let Some(call) = im.object(inner, &bat, "functionCall") else { return };
+            im.other_keys(call, &bat, &["name", "args", "id"]);
+            let Some(name) = im.string(call, &bat, "name", "a functionCall") else { return };
+            *calls += 1;
+            let id = call.get("id").and_then(Value::as_str).map_or_else(|| format!("call_{calls}"), str::to_string);
+            let arguments = call.get("args").map_or_else(|| "{}".to_string(), arguments_text);
+            let fields = CallFields { id: bat.clone(), name: bat.key("name"), arguments: bat.key("args") };
+            im.call(&id, name, &arguments, &bat, &fields);
+            pending.push((name.to_string(), id));
+        }
+        _ => function_response(im, inner, &bat, pending),
+    }
+    im.other_keys(object, at, &[kind.as_str(), "thoughtSignature"]);
+}
+
+fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
+    let bat = at.key(kind);
+    let Some(media) = im.object(inner, &bat, kind) else { return };
+    let (data_key, base64) = if kind == "inlineData" { ("data", true) } else { ("fileUri", false) };
+    im.other_keys(media, &bat, &["mimeType", data_key, "displayName"]);
+    let Some(data) = im.string(media, &bat, data_key, kind) else { return };
+    let mime = im.optional_string(media, &bat, "mimeType");
+    let found = mime.and_then(from_mime).or_else(|| if base64 { None } else { from_extension(data) });
+    match found {
+        Some(found) => im.media(&found, data, base64, None, at, &bat.key(data_key)),
+        None => im.unsupported(
+            bat.key("mimeType"),
+            &format!("media of type '{}'", mime.unwrap_or("unknown")),
+            "send an image, video or document",
+        ),
+    }
+}
+
+fn function_response(im: &mut Import, inner: &Value, at: &Path, pending: &mut Vec<(String, String)>) {
+    let Some(response) = im.object(inner, at, "functionResponse") else { return };
+    im.other_keys(response, at, &["name", "response", "id", "parts"]);
+    let Some(name) = im.string(response, at, "name", "a functionResponse") else { return };
+    im.continue_as("tool", at);
+    let given = response.get("id").and_then(Value::as_str);
+    let index = pending.iter().position(|(n, id)| n == name && given.is_none_or(|g| g == id));
+    match index {
+        Some(index) => {
+            let (_, id) = pending.remove(index);
+            im.answers(&id, &at.key("name"));
+        }
+        // No call of that name: the pairing check reports it at the name.
+        None => im.answers(name, &at.key("name")),
+    }
+    match response.get("response") {
+        Some(Value::Object(object)) if object.len() == 1 && object.contains_key("result") => match &object["result"] {
+            Value::String(text) => im.text(text, &at.key("response").key("result")),
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                for (k, item) in items.iter().enumerate() {
+                    im.text(item.as_str().unwrap_or_default(), &at.key("response").key("result").index(k));
+                }
+            }
+            other => im.text(&arguments_text(&json!({"result": other})), &at.key("response")),
+        },
+        Some(value) if !value.is_null() => im.text(&arguments_text(value), &at.key("response")),
+        _ => {}
+    }
+    if let Some(parts) = response.get("parts") {
+        let pat = at.key("parts");
+        let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
+        for (k, part) in parts.iter().enumerate() {
+            let at = pat.index(k);
+            let Some(object) = im.object(part, &at, "a part") else { continue };
+            im.other_keys(object, &at, &["inlineData", "fileData"]);
+            match object.iter().find(|(k, _)| matches!(k.as_str(), "inlineData" | "fileData")) {
+                Some((kind, inner)) => media(im, kind, inner, &at),
+                None => im.missing(at.key("inlineData"), "inlineData", "a functionResponse part"),
+            }
+        }
+    }
+}
+
+fn generation(im: &mut Import, value: &Value, at: &Path) {
+    let Some(config) = im.object(value, at, "generationConfig") else { return };
+    let json_answer = config.get("responseMimeType").and_then(Value::as_str) == Some("application/json");
+    for (key, value) in config {
+        let option = match key.as_str() {
+            "maxOutputTokens" => "max_tokens",
+            "temperature" => "temperature",
+            "topP" => "top_p",
+            "stopSequences" => "stop_sequences",
+            "responseJsonSchema" | "responseSchema" if json_answer => {
+                let schema = if key == "responseSchema" { json_schema(value) } else { value.clone() };
+                im.option("response_format", json!({"schema": schema}), &at.key(key));
+                continue;
+            }
+            "responseMimeType" if json_answer => {
+                if !config.contains_key("responseJsonSchema") && !config.contains_key("responseSchema") {
+                    im.dropped(at.key(key), "a JSON answer without a schema");
+                }
+                continue;
+            }
+            "thinkingConfig" => {
+                im.reasoning(at.key(key));
+                continue;
+            }
+            _ => {
+                im.other_key(key, value, at);
+                continue;
+            }
+        };
+        im.option(option, value.clone(), &at.key(key));
+    }
+}
+
+fn tools(im: &mut Import, value: &Value, at: &Path) {
+    let Some(tools) = im.as_array(value, at, "tools") else { return };
+    let mut specs = Vec::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let at = at.index(i);
+        let Some(object) = im.object(tool, &at, "a tool") else { continue };
+        for (key, value) in object {
+            if key != "functionDeclarations" && key != "function_declarations" {
+                im.dropped(at.key(key), &format!("a Gemini built-in tool '{key}'"));
+                continue;
+            }
+            let dat = at.key(key);
+            let Some(declarations) = im.as_array(value, &dat, key) else { continue };
+            for (j, declaration) in declarations.iter().enumerate() {
+                let at = dat.index(j);
+                let Some(function) = im.object(declaration, &at, "a function declaration") else { continue };
+                im.other_keys(function, &at, &["name", "description", "parameters", "parametersJsonSchema"]);
+                let Some(name) = im.string(function, &at, "name", "a function declaration") else { continue };
+                let schema = match function.get("parametersJsonSchema") {
+                    Some(schema) => Some(schema.clone()),
+                    None => function.get("parameters").map(json_schema),
+                };
+                im.option_item("tools", specs.len(), &at);
+                specs.push(crate::providers::openai_chat::import::spec(
+                    name,
+                    function.get("description"),
+                    schema.as_ref(),
+                ));
+            }
+        }
+    }
+    im.option("tools", Value::Array(specs), at);
+}
+
+fn tool_config(im: &mut Import, value: &Value, at: &Path) {
+    let Some(config) = im.object(value, at, "toolConfig") else { return };
+    im.other_keys(config, at, &["functionCallingConfig"]);
+    let Some(calling) = config.get("functionCallingConfig") else { return };
+    let cat = at.key("functionCallingConfig");
+    let Some(calling) = im.object(calling, &cat, "functionCallingConfig") else { return };
+    im.other_keys(calling, &cat, &["mode", "allowedFunctionNames"]);
+    let names = calling.get("allowedFunctionNames").and_then(Value::as_array);
+    let choice = match (calling.get("mode").and_then(Value::as_str), names.map(Vec::as_slice)) {
+        (Some("ANY"), Some([name])) => json!({"name": name}),
+        (Some("ANY"), Some(names)) if !names.is_empty() => {
+            im.dropped(cat.key("allowedFunctionNames"), "a choice among several tools");
+            json!("any")
+        }
+        (Some(mode @ ("AUTO" | "ANY" | "NONE")), _) => json!(mode.to_ascii_lowercase()),
+        (Some(_), _) => {
+            im.dropped(cat.key("mode"), "a function calling mode other than AUTO, ANY and NONE");
+            return;
+        }
+        (None, _) => return,
+    };
+    im.option("tool_choice", choice, &cat.key("mode"));
+}
+
+/// A schema in Gemini's `OpenAPI` dialect (`parameters`, `responseSchema`: types in capitals,
+/// `"OBJECT"`) as JSON Schema, which every converter sends: each `type` in lowercase.
+fn json_schema(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, v)| match (key.as_str(), v) {
+                    ("type", Value::String(t)) => (key.clone(), Value::String(t.to_ascii_lowercase())),
+                    _ => (key.clone(), json_schema(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(json_schema).collect()),
+        other => other.clone(),
+    }
+}

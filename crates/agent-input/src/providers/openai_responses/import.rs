@@ -1,0 +1,256 @@
+//! A Responses request body read into the standard input
+//! (<https://platform.openai.com/docs/api-reference/responses/create>): `instructions` becomes a
+//! leading system message; `input` text or items: messages of `input_text`, `input_image` and
+//! `input_file` parts (assistant `output_text`), each `function_call` a tool call of the assistant
+//! message before it and each `function_call_output` a tool message.
+
+use serde_json::{Map, Value, json};
+
+use crate::importing::{CallFields, Import};
+use crate::path::Path;
+use crate::provider::ProviderId;
+use crate::providers::openai_chat::import::{media_url, spec};
+
+const PARTS: &[&str] = &["input_text", "input_image", "input_file", "output_text", "refusal"];
+
+/// Reads a Responses body.
+pub(crate) fn read(body: &Value) -> Import {
+    let mut im = Import::new(ProviderId::OpenAiResponses);
+    let root = Path::root();
+    let Some(object) = im.object(body, &root, "the request body") else { return im };
+    if let Some(instructions) = object.get("instructions").filter(|i| !i.is_null()) {
+        let at = root.key("instructions");
+        if let Some(text) = im.as_str(instructions, &at, "instructions") {
+            im.open("system", &at);
+            im.text(text, &at);
+        }
+    }
+    for (key, value) in object {
+        let at = root.key(key);
+        match key.as_str() {
+            "input" | "instructions" => {}
+            "max_output_tokens" => im.option("max_tokens", value.clone(), &at),
+            "temperature" | "top_p" => im.option(key, value.clone(), &at),
+            "tools" => tools(&mut im, value, &at),
+            "tool_choice" => tool_choice(&mut im, value, &at),
+            "text" => text_config(&mut im, value, &at),
+            _ => im.other_key(key, value, &root),
+        }
+    }
+    let Some(input) = im.field(object, &root, "input", "a Responses request") else { return im };
+    let at = root.key("input");
+    match input {
+        Value::String(text) => {
+            im.open("user", &at);
+            im.plain_text(text, &at);
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                self::item(&mut im, item, &at.index(i));
+            }
+        }
+        other => im.wrong_type(at, "input", "a string or an array of items", other),
+    }
+    im
+}
+
+fn item(im: &mut Import, item: &Value, at: &Path) {
+    let Some(object) = im.object(item, at, "an input item") else { return };
+    let kind = match object.get("type") {
+        None | Some(Value::Null) => "message",
+        Some(value) => match im.as_str(value, &at.key("type"), "type") {
+            Some(kind) => kind,
+            None => return,
+        },
+    };
+    match kind {
+        "message" => message(im, object, at),
+        "function_call" => {
+            let current = im.messages.last().and_then(|m| m["role"].as_str()).unwrap_or_default();
+            if current != "assistant" {
+                im.open("assistant", at);
+            }
+            im.other_keys(object, at, &["type", "call_id", "name", "arguments", "id", "status"]);
+            outputs_id(im, object, at);
+            let id = im.string(object, at, "call_id", "a function_call item");
+            let name = im.string(object, at, "name", "a function_call item");
+            let arguments = im.string(object, at, "arguments", "a function_call item");
+            if let (Some(id), Some(name), Some(arguments)) = (id, name, arguments) {
+                let fields = CallFields { id: at.key("call_id"), name: at.key("name"), arguments: at.key("arguments") };
+                im.call(id, name, arguments, at, &fields);
+            }
+        }
+        "function_call_output" => {
+            im.open("tool", at);
+            im.other_keys(object, at, &["type", "call_id", "output", "id", "status"]);
+            outputs_id(im, object, at);
+            if let Some(id) = im.string(object, at, "call_id", "a function_call_output item") {
+                im.answers(id, &at.key("call_id"));
+            }
+            match object.get("output") {
+                Some(Value::String(text)) => im.text(text, &at.key("output")),
+                Some(Value::Array(parts)) => {
+                    for (j, part) in parts.iter().enumerate() {
+                        self::part(im, part, &at.key("output").index(j));
+                    }
+                }
+                Some(other) if !other.is_null() => {
+                    im.wrong_type(at.key("output"), "output", "a string or an array of parts", other);
+                }
+                _ => im.missing(at.key("output"), "output", "a function_call_output item"),
+            }
+        }
+        "reasoning" => im.reasoning(at.clone()),
+        "item_reference" => im.unsupported(at.clone(), "a reference to a stored item", "send the item itself"),
+        _ => im.unsupported(
+            at.clone(),
+            &format!("a '{kind}' item (a built-in tool's call or result)"),
+            "replay it as text, or start the conversation after it",
+        ),
+    }
+}
+
+/// The `id` and `status` of an output item replayed as input: they name a stored item, which the
+/// standard input has no place for.
+fn outputs_id(im: &mut Import, object: &Map<String, Value>, at: &Path) {
+    for key in ["id", "status"] {
+        if let Some(value) = object.get(key) {
+            im.other_key(key, value, at);
+        }
+    }
+}
+
+fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
+    im.other_keys(object, at, &["type", "role", "content", "id", "status", "phase"]);
+    outputs_id(im, object, at);
+    if let Some(phase) = object.get("phase") {
+        im.other_key("phase", phase, at);
+    }
+    let Some(role) = im.string(object, at, "role", "a message item") else { return };
+    let role = match role {
+        "system" | "developer" => "system",
+        "user" | "assistant" => role,
+        _ => {
+            im.unsupported(at.key("role"), "this role", "use system, developer, user or assistant");
+            return;
+        }
+    };
+    im.open(role, at);
+    let cat = at.key("content");
+    match object.get("content") {
+        Some(Value::String(text)) => im.plain_text(text, &cat),
+        Some(Value::Array(parts)) => {
+            for (j, part) in parts.iter().enumerate() {
+                self::part(im, part, &cat.index(j));
+            }
+        }
+        Some(other) if !other.is_null() => im.wrong_type(cat, "content", "a string or an array of parts", other),
+        _ => im.missing(cat, "content", "a message item"),
+    }
+}
+
+fn part(im: &mut Import, part: &Value, at: &Path) {
+    let Some(object) = im.object(part, at, "a content part") else { return };
+    let Some(kind) = im.string(object, at, "type", "a content part") else { return };
+    let known: &[&str] = match kind {
+        "input_text" | "output_text" => {
+            if let Some(text) = im.string(object, at, "text", "a text part") {
+                im.text(text, &at.key("text"));
+            }
+            &["type", "text", "annotations", "logprobs"]
+        }
+        "input_image" => {
+            if object.get("detail").and_then(Value::as_str).is_some_and(|d| d != "auto") {
+                im.dropped(at.key("detail"), "an image's detail level");
+            }
+            match im.optional_string(object, at, "image_url") {
+                Some(url) => media_url(im, url, None, at, &at.key("image_url")),
+                None if object.get("file_id").is_some_and(|id| !id.is_null()) => {
+                    im.unsupported(at.key("file_id"), "an image known only by its file id", "send it as image_url");
+                }
+                None => im.missing(at.key("image_url"), "image_url", "an input_image part"),
+            }
+            &["type", "image_url", "file_id", "detail"]
+        }
+        "input_file" => {
+            let name = im.optional_string(object, at, "filename");
+            if let Some(data) = im.optional_string(object, at, "file_data") {
+                media_url(im, data, name, at, &at.key("file_data"));
+            } else if let Some(url) = im.optional_string(object, at, "file_url") {
+                media_url(im, url, name, at, &at.key("file_url"));
+            } else if object.get("file_id").is_some_and(|id| !id.is_null()) {
+                im.unsupported(at.key("file_id"), "a file known only by its id", "send its bytes as file_data");
+            } else {
+                im.missing(at.key("file_data"), "file_data", "an input_file part");
+            }
+            &["type", "file_data", "file_url", "file_id", "filename"]
+        }
+        "refusal" => {
+            im.unsupported(at.clone(), "an assistant's refusal", "write it as the assistant's text");
+            &["type", "refusal"]
+        }
+        "input_audio" => {
+            im.unsupported(at.clone(), "audio", "send a transcript as text");
+            &["type", "input_audio"]
+        }
+        other => {
+            im.unknown_type(at.key("type"), other, PARTS);
+            return;
+        }
+    };
+    im.other_keys(object, at, known);
+}
+
+fn tools(im: &mut Import, value: &Value, at: &Path) {
+    let Some(tools) = im.as_array(value, at, "tools") else { return };
+    let mut specs = Vec::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let at = at.index(i);
+        let Some(object) = im.object(tool, &at, "a tool") else { continue };
+        if object.get("type").and_then(Value::as_str) != Some("function") {
+            im.dropped(at.clone(), "a built-in tool (only function tools are tool specs)");
+            continue;
+        }
+        im.other_keys(object, &at, &["type", "name", "description", "parameters", "strict"]);
+        if object.get("strict") == Some(&Value::Bool(true)) {
+            im.dropped(at.key("strict"), "a tool's strict schema adherence");
+        }
+        let Some(name) = im.string(object, &at, "name", "a function tool") else { continue };
+        im.option_item("tools", specs.len(), &at);
+        specs.push(spec(name, object.get("description"), object.get("parameters")));
+    }
+    im.option("tools", Value::Array(specs), at);
+}
+
+fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
+    let choice = match value {
+        Value::String(mode) if mode == "required" => json!("any"),
+        Value::Object(object) if object.get("type").and_then(Value::as_str) == Some("function") => {
+            json!({"name": object.get("name").cloned().unwrap_or(Value::Null)})
+        }
+        _ => value.clone(),
+    };
+    im.option("tool_choice", choice, at);
+}
+
+fn text_config(im: &mut Import, value: &Value, at: &Path) {
+    let Some(config) = im.object(value, at, "text") else { return };
+    im.other_keys(config, at, &["format"]);
+    let Some(format) = config.get("format") else { return };
+    let fat = at.key("format");
+    let Some(format) = im.object(format, &fat, "format") else { return };
+    match format.get("type").and_then(Value::as_str) {
+        Some("text") => im.other_keys(format, &fat, &["type"]),
+        Some("json_schema") => {
+            im.other_keys(format, &fat, &["type", "name", "schema", "description", "strict"]);
+            let mut option = Map::new();
+            for key in ["schema", "name", "description", "strict"] {
+                if let Some(v) = format.get(key).filter(|v| !v.is_null()) {
+                    option.insert(key.into(), v.clone());
+                }
+            }
+            im.option("response_format", Value::Object(option), &fat);
+        }
+        _ => im.dropped(fat, "an answer format other than a JSON schema"),
+    }
+}

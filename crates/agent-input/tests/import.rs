@@ -1,0 +1,283 @@
+//! Import: real provider requests and generated ones read into the standard form and written back.
+//!
+//! The captured requests under `tests/captures/<case>/<provider>/` (`request.json`,
+//! `followup-request.json`) are byte-identical copies of Braintrust's Lingua corpus
+//! (braintrustdata/lingua, `payloads/snapshots`, commit 75f55048, MIT; `tests/captures/LICENSE`):
+//! real traffic of Anthropic Messages (`anthropic`), Chat Completions (`chat-completions`),
+//! Responses (`responses`), Gemini (`google`) and Bedrock Converse (`bedrock`).
+//!
+//! For each one: every reported path resolves in the request; and a request that imports without
+//! errors, converted back to its own provider, carries the same conversation and settings. That
+//! is compared through a projection of each provider's body written here from the provider's
+//! documentation (text, media, calls, results, sampling, tools), independent of the importer, so
+//! the expected values come from the captured request itself.
+
+#![allow(clippy::missing_panics_doc)] // test code: panics are failures
+
+use std::path::PathBuf;
+
+use agent_input::import::{self, translate};
+use agent_input::{ConvertOptions, ProviderId, ToolSpec, convert, validate};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+#[path = "import/projection.rs"]
+mod projection;
+
+use projection::project;
+
+fn captures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/captures")
+}
+
+fn provider_of(folder: &str) -> Option<ProviderId> {
+    Some(match folder {
+        "anthropic" => ProviderId::AnthropicMessages,
+        "chat-completions" => ProviderId::OpenAiChat,
+        "responses" => ProviderId::OpenAiResponses,
+        "google" => ProviderId::Gemini,
+        "bedrock" => ProviderId::BedrockConverse,
+        _ => return None,
+    })
+}
+
+/// Every captured request: (name, provider, body).
+fn corpus() -> Vec<(String, ProviderId, Value)> {
+    let mut out = Vec::new();
+    let mut cases: Vec<_> = std::fs::read_dir(captures()).expect("tests/captures").flatten().collect();
+    cases.sort_by_key(std::fs::DirEntry::file_name);
+    for case in cases.into_iter().filter(|c| c.path().is_dir()) {
+        let mut providers: Vec<_> = std::fs::read_dir(case.path()).expect("case folder").flatten().collect();
+        providers.sort_by_key(std::fs::DirEntry::file_name);
+        for folder in providers {
+            let Some(provider) = provider_of(&folder.file_name().to_string_lossy()) else { continue };
+            for file in ["request.json", "followup-request.json"] {
+                let path = folder.path().join(file);
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                let body: Value = serde_json::from_str(&text).expect("captured JSON");
+                let name =
+                    format!("{}/{}/{file}", case.file_name().to_string_lossy(), folder.file_name().to_string_lossy());
+                out.push((name, provider, body));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `pointer` names a place in `body` (an index one past the end counts: an array that
+/// should have had an item).
+fn resolves(body: &Value, pointer: &str) -> bool {
+    if body.pointer(pointer).is_some() {
+        return true;
+    }
+    // A missing field is reported at the key it should have: its parent must exist.
+    let parent = pointer.rsplit_once('/').map_or("", |(p, _)| p);
+    body.pointer(parent).is_some_and(|p| p.is_object() || p.is_array())
+}
+
+/// Where a setting is in a provider's body, for the settings a body may hold in a form the
+/// options have no word for.
+fn field_of(provider: ProviderId, key: &str) -> Option<&'static str> {
+    match (provider, key) {
+        (ProviderId::Gemini, "tool_choice") => Some("/toolConfig/functionCallingConfig"),
+        _ => None,
+    }
+}
+
+/// Equal JSON, numbers compared by value (`0` and `0.0`).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+#[test]
+fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 400, "only {} captured requests found", corpus.len());
+    let (mut clean, mut failures) = (0, Vec::new());
+    for (name, provider, body) in &corpus {
+        let translation = translate(*provider, body, Some(*provider));
+        for d in translation.errors.iter().chain(&translation.warnings) {
+            let path = d.path.to_string();
+            if !resolves(body, &path) {
+                failures.push(format!("{name}: {} at {path:?} does not resolve in the request", d.code));
+            }
+        }
+        if !translation.errors.is_empty() {
+            continue;
+        }
+        clean += 1;
+        let back = translation.body.as_ref().expect("a body with a target");
+        let (want, got) = (project(*provider, body), project(*provider, back));
+        if want.atoms != got.atoms {
+            failures.push(format!(
+                "{name}: the conversation changed\n  source:  {}\n  written: {}",
+                json!(want.atoms),
+                json!(got.atoms)
+            ));
+        }
+        for (key, value) in &want.settings {
+            // A setting reported as left out (Gemini's `VALIDATED` calling mode) is not written.
+            let dropped = |field: &str| {
+                translation
+                    .warnings
+                    .iter()
+                    .any(|w| w.code.as_str() == "import_dropped" && w.path.to_string().starts_with(field))
+            };
+            if got.settings.get(key).is_none() && field_of(*provider, key).is_some_and(dropped) {
+                continue;
+            }
+            if got.settings.get(key).is_none_or(|got| !same(got, value)) {
+                failures.push(format!("{name}: setting {key} was {value}, written {:?}", got.settings.get(key)));
+            }
+        }
+        // The written body is a fixed point: read and written again, it is the same body.
+        let again = translate(*provider, back, Some(*provider));
+        if again.body.as_ref() != Some(back) {
+            failures.push(format!("{name}: the written body, read and written again, changes"));
+        }
+    }
+    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(clean * 10 >= corpus.len() * 6, "only {clean} of {} captured requests import without errors", corpus.len());
+    eprintln!("{clean} of {} captured requests round-trip", corpus.len());
+}
+
+/// Every captured request that imports converts to every other provider, or says why not at a
+/// path into the captured request.
+#[test]
+fn every_pair_of_providers_translates() {
+    let mut converted = 0;
+    for (name, from, body) in corpus() {
+        if !import::import(from, &body).report.errors.is_empty() {
+            continue;
+        }
+        for to in ProviderId::ALL {
+            let translation = translate(from, &body, Some(*to));
+            match &translation.body {
+                Some(Value::Null) => {
+                    assert!(!translation.errors.is_empty(), "{name} → {to}: no body and no error");
+                    for e in &translation.errors {
+                        assert!(resolves(&body, &e.path.to_string()), "{name} → {to}: {e} does not resolve");
+                    }
+                }
+                Some(_) => converted += 1,
+                None => panic!("{name} → {to}: no body field with a target"),
+            }
+        }
+    }
+    assert!(converted > 1000, "only {converted} translations succeeded");
+}
+
+// Generated requests: any standard conversation with options, written by a provider's converter,
+// imports and converts back to the very same body.
+
+const PNG: &str = "iVBORw0KGgo=";
+const PDF: &str = "JVBERi0xLjQK";
+
+fn step() -> impl Strategy<Value = Vec<Value>> {
+    prop_oneof![
+        ("[a-zA-Z][a-zA-Z ?.]{0,16}", 0..4u8).prop_map(|(text, media)| {
+            let mut content = vec![json!({"type": "text", "text": text})];
+            match media {
+                1 => content.push(json!({"type": "image", "source": {"type": "base64", "format": "png", "data": PNG}})),
+                2 => content.push(json!({"type": "document", "name": "report", "source": {"type": "base64", "format": "pdf", "data": PDF}})),
+                3 => content.push(json!({"type": "image", "source": {"type": "url", "format": "jpeg", "data": "https://example.com/cat.jpeg"}})),
+                _ => {}
+            }
+            vec![json!({"role": "user", "content": content})]
+        }),
+        "[a-zA-Z][a-zA-Z .]{0,16}"
+            .prop_map(|t| vec![json!({"role": "assistant", "content": [{"type": "text", "text": t}]}), json!({"role": "user", "content": [{"type": "text", "text": "Go on."}]})]),
+        (prop::collection::vec("[a-z0-9_]{1,6}", 1..4), any::<bool>()).prop_map(|(ids, with_text)| {
+            let ids: Vec<String> = ids.iter().enumerate().map(|(i, id)| format!("{id}_{i}")).collect();
+            let calls: Vec<Value> = ids
+                .iter()
+                .map(|id| json!({"id": id, "function": {"name": "get_weather", "arguments": format!("{{\"id\":\"{id}\"}}")}}))
+                .collect();
+            let content = if with_text { json!([{"type": "text", "text": "Checking."}]) } else { json!([]) };
+            let mut messages = vec![json!({"role": "assistant", "content": content, "toolCalls": calls})];
+            messages.extend(
+                ids.iter().map(|id| json!({"role": "tool", "toolCallId": id, "content": [{"type": "text", "text": format!("result {id}")}]})),
+            );
+            messages
+        }),
+    ]
+}
+
+fn request() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        "[a-zA-Z][a-zA-Z ?]{0,20}".prop_map(|text| json!({"input": text})),
+        (any::<bool>(), prop::collection::vec(step(), 0..6)).prop_map(|(system, steps)| {
+            let mut messages = Vec::new();
+            if system {
+                messages.push(json!({"role": "system", "content": [{"type": "text", "text": "Be brief."}]}));
+            }
+            messages.push(json!({"role": "user", "content": [{"type": "text", "text": "Hello"}]}));
+            messages.extend(steps.into_iter().flatten());
+            if messages.last().is_some_and(|m| m["role"] == "assistant") {
+                messages.push(json!({"role": "user", "content": [{"type": "text", "text": "Thanks."}]}));
+            }
+            json!({"input": messages})
+        }),
+    ]
+}
+
+fn options() -> impl Strategy<Value = ConvertOptions> {
+    (
+        prop::option::of(1u64..100_000),
+        prop::option::of((0u8..=10).prop_map(|t| f64::from(t) / 10.0)),
+        prop::option::of((1u8..=10).prop_map(|t| f64::from(t) / 10.0)),
+        prop::collection::vec("[A-Z]{1,5}", 0..3),
+        0..4u8,
+        any::<bool>(),
+    )
+        .prop_map(|(max_tokens, temperature, top_p, stop_sequences, choice, schema)| ConvertOptions {
+            max_tokens,
+            temperature,
+            top_p,
+            stop_sequences,
+            tools: vec![ToolSpec {
+                name: "get_weather".into(),
+                description: Some("The weather in a city.".into()),
+                input_schema: Some(json!({"type": "object", "properties": {"id": {"type": "string"}}})),
+            }],
+            tool_choice: match choice {
+                1 => Some(agent_input::options::ToolChoice::Any),
+                2 => Some(agent_input::options::ToolChoice::Tool { name: "get_weather".into() }),
+                3 => Some(agent_input::options::ToolChoice::Auto),
+                _ => None,
+            },
+            response_format: schema.then(|| agent_input::options::ResponseFormat {
+                schema: json!({"type": "object", "properties": {"answer": {"type": "string"}}}),
+                name: Some("answer".into()),
+                description: None,
+                strict: None,
+            }),
+            ..ConvertOptions::default()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_generated_body_round_trips_exactly(request in request(), options in options(), which in 0..5usize) {
+        let provider = ProviderId::ALL[which];
+        let document = validate::document(&request);
+        let (standard, _) = validate::validate_request(&document, &validate::Options::default())
+            .into_result()
+            .expect("generated requests are valid");
+        // A provider that cannot take this request (Bedrock and web URLs, Anthropic and both
+        // samplings, Responses and stop sequences) has no body to read back.
+        let Ok(written) = convert::convert_to_value(provider, &standard, &options) else { return Ok(()) };
+        let translation = translate(provider, &written.body, Some(provider));
+        prop_assert!(translation.errors.is_empty(), "{provider}: {:?}\n{}", translation.errors, written.body);
+        prop_assert_eq!(translation.body.as_ref(), Some(&written.body), "{}", provider);
+    }
+}

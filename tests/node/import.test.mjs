@@ -1,0 +1,69 @@
+// `agent-input/import`: `importRequest`, a provider's request body read into the standard request
+// and, with `{ to }`, converted to another provider. Every fixture of tests/fixtures/import runs
+// here as the Rust runners run it; expectations come from the fixtures, written from the
+// providers' documentation.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+
+import { importPkg, pkg, projectDir } from './package.mjs';
+import { expand, fixturesDir } from './support.mjs';
+
+const installed = join(projectDir, 'node_modules', 'agent-input');
+const { importRequest } = importPkg;
+
+/** `{code, path}` multisets, as every runner compares diagnostics. */
+function keys(list) {
+  return list.map((d) => `${d.code} ${d.path}`).sort();
+}
+
+describe('importRequest', () => {
+  test('is the entry agent-input/import, with its own module', () => {
+    assert.deepEqual(Object.keys(importPkg), ['importRequest']);
+    assert.equal(pkg.importRequest, undefined);
+    for (const file of ['index.js', 'node.js', 'agent_input.js']) {
+      assert.ok(!readFileSync(join(installed, file), 'utf8').includes('import_bg'), `${file} loads the import module`);
+    }
+    const wasm = readFileSync(join(installed, 'agent_input_import_bg.wasm'));
+    const gzip = gzipSync(wasm, { level: 9 }).length;
+    // 156,154 B by gzip -9 when it was added (Node's zlib reads about 1% more); budget + 5%.
+    assert.ok(gzip <= 164 * 1024, `agent_input_import_bg.wasm is ${gzip} B gzip, over its budget of 164 KiB`);
+  });
+
+  const dir = join(fixturesDir, 'import');
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const { imports } = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    for (const c of imports) {
+      test(`${file}: ${c.name}`, () => {
+        const body = expand(c.body);
+        const got = importRequest(c.from, body, c.to ? { to: c.to } : undefined);
+        const want = c.expect;
+        assert.equal(got.ok, want.ok, JSON.stringify(got.errors));
+        if ('request' in want) assert.deepEqual(got.request, expand(want.request));
+        if ('options' in want) assert.deepEqual(got.options, want.options);
+        if ('body' in want) assert.deepEqual(got.body, expand(want.body));
+        assert.equal('body' in got, Boolean(c.to), 'a body exactly when { to } is given');
+        assert.deepEqual(keys(got.errors), keys(want.errors ?? []));
+        assert.deepEqual(keys(got.warnings), keys(want.warnings ?? []));
+        // The body as JSON text gives the same report.
+        assert.deepEqual(importRequest(c.from, JSON.stringify(body), c.to ? { to: c.to } : undefined), got);
+      });
+    }
+  }
+
+  test('bad arguments throw, bad data is reported', () => {
+    assert.throws(() => importRequest(5, {}), TypeError);
+    assert.throws(() => importRequest('gemini', {}, 'openai-chat'), TypeError);
+    assert.throws(() => importRequest('gemini', {}, { to: 5 }), TypeError);
+    const unknown = importRequest('cohere', {}, { to: 'nope' });
+    assert.equal(unknown.ok, false);
+    assert.deepEqual(keys(unknown.errors), ['invalid_parameter /options/to', 'invalid_parameter /provider']);
+    const broken = importRequest('gemini', '{not json');
+    assert.equal(broken.ok, false);
+    assert.equal(broken.errors[0].code, 'invalid_json');
+    assert.equal(broken.request, null);
+  });
+});
