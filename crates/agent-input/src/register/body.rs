@@ -53,6 +53,18 @@ impl ModelProvider {
         }
     }
 
+    /// The `tool_configs` parameter its function calling sets (`FunctionCalling.configure`), which
+    /// the template writes even when the agent has no tools: `_tools` is then empty.
+    pub const fn tool_configs(self) -> &'static str {
+        match self {
+            Self::BedrockConverse => r#", "toolConfig": {"tools": [${parameters._tools:-}]}"#,
+            Self::OpenAiChat => r#", "tools": [${parameters._tools:-}], "parallel_tool_calls": false"#,
+            Self::Gemini => {
+                r#", "tools": [{"functionDeclarations": [${parameters._tools:-}]}], "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}"#
+            }
+        }
+    }
+
     /// The converter whose rules check this provider's bodies.
     pub const fn provider_id(self) -> ProviderId {
         match self {

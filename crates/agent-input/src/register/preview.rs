@@ -5,9 +5,11 @@
 //!
 //! A legacy agent receives only `parameters.question`: the text ml-commons extracts from the
 //! input. What that drops — media, and the turns of a messages input before its last assistant
-//! turn — is reported as `field_ignored` at the dropped part. Tool specs (`toolConfig`, `tools`)
-//! are not previewed: ml-commons writes them from each tool's own description and schema. The
-//! input is validated for an ml-commons target, so `${` in its text is `template_placeholder`.
+//! turn — is reported as `field_ignored` at the dropped part. An agent without tools gets the
+//! function calling's tool configuration with an empty list, as ml-commons writes it; an agent's
+//! tool specs are written by ml-commons from each tool's own description and schema, and are not
+//! previewed.
+//! The input is validated for an ml-commons target, so `${` in its text is `template_placeholder`.
 
 use std::collections::HashMap;
 
@@ -108,6 +110,10 @@ fn runner_parameters(
     }
     agent.extend(registration.parameters().iter().map(|(k, v)| (k.clone(), stringify(v))));
     agent.insert("_llm_interface".into(), registration.provider.llm_interface().into());
+    let has_tools = registration.body.get("tools").and_then(Value::as_array).is_some_and(|tools| !tools.is_empty());
+    if !has_tools {
+        agent.insert("tool_configs".into(), registration.provider.tool_configs().into());
+    }
     agent.extend(request.parameters.iter().map(|(k, v)| (k.clone(), stringify(v))));
     agent.insert("question".into(), question.to_owned());
     agent.entry("system_prompt".into()).or_insert_with(|| DEFAULT_SYSTEM_PROMPT.into());
