@@ -177,11 +177,15 @@ impl Rules {
             for (j, part) in self.check.array(object.get("parts"), true, &format!("{path}/parts")).iter().enumerate() {
                 let path = format!("{path}/parts/{j}");
                 let Some(part) = self.check.object(part, &path) else { continue };
-                if part.len() != 1 {
+                // "Thought signatures": a `thoughtSignature` string may sit beside the data field.
+                if let Some(signature) = part.get("thoughtSignature") {
+                    self.check.string(Some(signature), &format!("{path}/thoughtSignature"));
+                }
+                let mut data = part.iter().filter(|(key, _)| *key != "thoughtSignature");
+                let (Some((key, value)), None) = (data.next(), data.next()) else {
                     self.check.fail(&path, "a part sets exactly one data field");
                     continue;
-                }
-                let Some((key, value)) = part.iter().next() else { continue };
+                };
                 let path = format!("{path}/{key}");
                 match (key.as_str(), role) {
                     ("text", _) => {

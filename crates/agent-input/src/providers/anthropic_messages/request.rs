@@ -289,7 +289,15 @@ fn blocks<'a>(
         return blocks;
     }
     let assistant = *turn.role == Role::Assistant;
+    // The turn's own thinking and redacted_thinking blocks go back unmodified, where they were.
+    let state = cx.reasoning_state(turn, ProviderId::AnthropicMessages);
+    let len = turn.content.len() + turn.tool_calls.len();
+    let thinking = |at: usize, blocks: &mut Vec<Block<'a>>| {
+        let items = state.into_iter().flat_map(|s| s.before(at, len));
+        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+    };
     for (j, content) in turn.content.iter().enumerate() {
+        thinking(j, &mut blocks);
         if assistant && !matches!(content, ContentBlock::Text(_)) {
             cx.media_in_role(turn, j, content, "assistant messages");
             continue;
@@ -297,12 +305,14 @@ fn blocks<'a>(
         blocks.extend(block(cx, turn, j, content, documents));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
+        thinking(turn.content.len() + k, &mut blocks);
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Some(input) = crate::conversion::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse { id: ids.sent(&call.id), name: &call.name, input });
         }
     }
+    thinking(len, &mut blocks);
     blocks
 }
 
@@ -523,6 +533,9 @@ pub mod wire {
             /// Text, image and document blocks.
             content: Vec<Block<'a>>,
         },
+        /// A `thinking` or `redacted_thinking` block, as the provider gave it.
+        #[serde(untagged)]
+        Raw(&'a serde_json::Value),
     }
 
     /// An image source.

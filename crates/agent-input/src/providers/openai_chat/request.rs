@@ -141,6 +141,8 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
     if let Some(text) = turn.text {
         return Some(ChatMessage::User { content: Content::Text(text) });
     }
+    // Chat Completions takes no reasoning state back: any is left out, with a warning.
+    cx.reasoning_state(turn, ProviderId::OpenAiChat);
     if role != "user" {
         let place = match role {
             "assistant" => "assistant messages",

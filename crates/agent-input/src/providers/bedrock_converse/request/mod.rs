@@ -408,7 +408,15 @@ fn turn_blocks<'a>(
         blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
         return (blocks, notes);
     }
+    // The turn's own reasoningContent blocks go back unmodified, where they were.
+    let state = cx.reasoning_state(turn, ProviderId::BedrockConverse);
+    let len = turn.content.len() + turn.tool_calls.len();
+    let reasoning = |at: usize, blocks: &mut Vec<Block<'a>>| {
+        let items = state.into_iter().flat_map(|s| s.before(at, len));
+        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+    };
     for (j, block) in turn.content.iter().enumerate() {
+        reasoning(j, &mut blocks);
         let path = || turn.origin.block_path(base, j);
         let media = matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_));
         if role == ConversationRole::Assistant && media {
@@ -429,6 +437,7 @@ fn turn_blocks<'a>(
         blocks.extend(content_block(cx, block, names, &path).map(Block::from));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
+        reasoning(turn.content.len() + k, &mut blocks);
         let id_path = turn.origin.field_path(base, "toolCalls").index(k).key("id");
         cx.call_id(&call.id, &id_path);
         notes.tools.calls.push((&call.id, id_path));
@@ -438,6 +447,7 @@ fn turn_blocks<'a>(
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }
+    reasoning(len, &mut blocks);
     (blocks, notes)
 }
 

@@ -127,6 +127,9 @@ pub enum ContentBlock<'a> {
     ToolUse(ToolUseBlock<'a>),
     /// `{"toolResult": {...}}`
     ToolResult(ToolResultBlock<'a>),
+    /// `{"reasoningContent": {...}}`, as the provider gave it.
+    #[serde(untagged)]
+    Raw(&'a serde_json::Value),
 }
 
 /// `ImageBlock`.

@@ -166,6 +166,7 @@ fn content_block(block: &ContentBlock<'_>, out: &mut String) -> serde_json::Resu
         ContentBlock::Image(image) => image_block(image, out),
         ContentBlock::Document(document) => document_block(document, out),
         ContentBlock::Video(video) => video_block(video, out),
+        ContentBlock::Raw(raw) => value(raw, out),
         ContentBlock::ToolUse(call) => {
             out.push_str("{\"toolUse\":{\"toolUseId\":");
             string(out, call.tool_use_id)?;
