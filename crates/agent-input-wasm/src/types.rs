@@ -239,6 +239,11 @@ export interface ConvertOptions extends ValidateOptions {
   promptCache?: boolean | { ttl?: "5m" | "1h" };
   /** Structured output: a JSON Schema the answer must follow (`name` defaults to `"response"`). */
   responseFormat?: { schema: object; name?: string; description?: string; strict?: boolean };
+  /**
+   * How much the model may think: an effort, or a budget of thinking tokens (Anthropic and
+   * Bedrock: at least 1024 and below `maxTokens`; OpenAI takes an effort only, Bedrock a budget only).
+   */
+  reasoning?: "low" | "medium" | "high" | number | { effort: "low" | "medium" | "high" } | { budget_tokens: number };
 }
 
 /** The body of any provider's request: narrow it by the provider you converted to. */

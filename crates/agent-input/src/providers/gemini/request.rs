@@ -13,13 +13,13 @@ use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::ToolChoice as OptionChoice;
+use crate::options::{Effort, Reasoning, ToolChoice as OptionChoice};
 use serde_json::Value;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
     GenerateContentRequest, GenerationConfig, InlineData, Part, Response, ResponsePart, ResultText, SystemInstruction,
-    Tool, ToolConfig,
+    ThinkingConfig, Tool, ToolConfig,
 };
 
 /// Most base64 characters of inline data in one request (100 MB).
@@ -209,6 +209,20 @@ impl Provider for Gemini {
                 response_json_schema: options.response_format.as_ref().map(|format| {
                     cx.response_format_unsent(format, &["name", "description", "strict"]);
                     &format.schema
+                }),
+                // Gemini 2.5 takes a budget, Gemini 3 a level.
+                thinking_config: options.reasoning.map(|reasoning| match reasoning {
+                    Reasoning::BudgetTokens(budget) => {
+                        ThinkingConfig { thinking_budget: Some(budget), thinking_level: None }
+                    }
+                    Reasoning::Effort(effort) => ThinkingConfig {
+                        thinking_budget: None,
+                        thinking_level: Some(match effort {
+                            Effort::Low => "LOW",
+                            Effort::Medium => "MEDIUM",
+                            Effort::High => "HIGH",
+                        }),
+                    },
                 }),
             },
             tool_config: cx.tool_choice(options).map(|choice| ToolConfig {
@@ -604,6 +618,21 @@ pub mod wire {
         /// The JSON Schema the answer follows.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub response_json_schema: Option<&'a Value>,
+        /// How much the model thinks.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking_config: Option<ThinkingConfig>,
+    }
+
+    /// `thinkingConfig`: a `thinkingBudget` of tokens or a `thinkingLevel`.
+    #[derive(Debug, Clone, Copy, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ThinkingConfig {
+        /// Most tokens to think with.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking_budget: Option<u64>,
+        /// `LOW`, `MEDIUM` or `HIGH`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking_level: Option<&'static str>,
     }
 
     /// A tool: function declarations.

@@ -19,7 +19,8 @@ use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, too
 use serde_json::Value;
 
 use self::wire::{
-    Content, Item, Output, OutputText, Part, ResponsesRequest, TextConfig, TextFormat, Tool, ToolChoice, Url,
+    Content, Item, Output, OutputText, Part, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat, Tool,
+    ToolChoice, Url,
 };
 
 /// What this converter can carry, for docs/providers.md.
@@ -118,6 +119,7 @@ impl Provider for OpenAiResponses {
                     strict: format.strict,
                 },
             }),
+            reasoning: cx.effort_only(options).map(|effort| ReasoningConfig { effort: effort.as_str() }),
         };
         if !cx.report.is_ok() {
             return Err(cx.report);
@@ -292,6 +294,9 @@ pub mod wire {
         /// Structured output.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<TextConfig<'a>>,
+        /// The reasoning effort.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub reasoning: Option<ReasoningConfig>,
     }
 
     /// `tool_choice`: a mode, or a named function.
@@ -308,6 +313,13 @@ pub mod wire {
             /// The tool's name.
             name: &'a str,
         },
+    }
+
+    /// `reasoning`: the effort of a reasoning model.
+    #[derive(Debug, Clone, Copy, Serialize)]
+    pub struct ReasoningConfig {
+        /// `low`, `medium` or `high`.
+        pub effort: &'static str,
     }
 
     /// `text`: the answer's format.

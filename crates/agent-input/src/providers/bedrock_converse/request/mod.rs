@@ -15,7 +15,7 @@ use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::{CacheTtl, ToolChoice as OptionChoice};
+use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -345,12 +345,29 @@ fn build<'a>(
     }
     cx.pairs_by_sent_turn(&notes);
     cx.prefill_without_trailing_space(turns);
+    // Claude's extended thinking, the one reasoning setting Converse passes on for any model.
+    let max_tokens = inference_config.max_tokens;
+    let additional_model_request_fields = match cx.thinking(options, max_tokens) {
+        Some(Reasoning::BudgetTokens(budget)) => {
+            Some(serde_json::json!({"thinking": {"type": "enabled", "budget_tokens": budget}}))
+        }
+        Some(Reasoning::Effort(_)) => {
+            cx.unsupported(
+                option_path("reasoning"),
+                "a reasoning effort",
+                "give reasoning a budget of thinking tokens (Claude's thinking, sent in additionalModelRequestFields)",
+            );
+            None
+        }
+        None => None,
+    };
     cx.report.is_ok().then_some(ConverseRequest {
         messages: messages.turns,
         system,
         inference_config,
         tool_config,
         output_config: None,
+        additional_model_request_fields,
     })
 }
 

@@ -26,6 +26,9 @@ pub struct ConverseRequest<'a> {
     /// Structured output.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_config: Option<OutputConfig<'a>>,
+    /// Fields the model takes beyond Converse's own: Claude's `thinking`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_model_request_fields: Option<serde_json::Value>,
 }
 
 /// `OutputConfig`: the answer's format.
