@@ -41,8 +41,17 @@ fn is_tool_use_id(id: &str) -> bool {
 
 impl Rules {
     fn body(&mut self, body: &Value) {
-        let allowed =
-            ["model", "system", "temperature", "top_p", "stop_sequences", "tools", "tool_choice", "output_config"];
+        let allowed = [
+            "model",
+            "system",
+            "temperature",
+            "top_p",
+            "stop_sequences",
+            "tools",
+            "tool_choice",
+            "thinking",
+            "output_config",
+        ];
         let Some(top) = self.check.shape(body, &["max_tokens", "messages"], &allowed, "") else { return };
         self.check.integer_at_least(top.get("max_tokens"), 1, "/max_tokens");
         self.check.number_in(top.get("temperature"), 0.0, 1.0, "/temperature");
@@ -96,9 +105,31 @@ impl Rules {
                 self.check.fail("/tool_choice/name", "only a tool choice of type tool names a tool");
             }
         }
+        // "Extended thinking": thinking {"type": "enabled", "budget_tokens" ≥ 1024 and below
+        // max_tokens} or {"type": "adaptive"}; output_config.effort low | medium | high | max.
+        if let Some(thinking) = top.get("thinking")
+            && let Some(thinking) = self.check.shape(thinking, &["type"], &["budget_tokens"], "/thinking")
+        {
+            let kind = thinking.get("type").and_then(Value::as_str);
+            self.check.one_of(kind, &["enabled", "adaptive", "disabled"], "/thinking/type");
+            if kind == Some("enabled") {
+                self.check.integer_at_least(thinking.get("budget_tokens"), 1024, "/thinking/budget_tokens");
+                let budget = thinking.get("budget_tokens").and_then(Value::as_u64).unwrap_or(0);
+                if top.get("max_tokens").and_then(Value::as_u64).is_some_and(|max| budget >= max) {
+                    self.check.fail("/thinking/budget_tokens", "must be below max_tokens");
+                }
+                if top.contains_key("temperature") {
+                    self.check.fail("/temperature", "thinking is not compatible with temperature");
+                }
+            }
+        }
+        if let Some(effort) = top.get("output_config").and_then(|c| c.get("effort")) {
+            let effort = effort.as_str().or(Some(""));
+            self.check.one_of(effort, &["low", "medium", "high", "max"], "/output_config/effort");
+        }
         // "Structured outputs": output_config.format {"type": "json_schema", "schema": {...}}.
         if let Some(config) = top.get("output_config")
-            && let Some(config) = self.check.shape(config, &[], &["format"], "/output_config")
+            && let Some(config) = self.check.shape(config, &[], &["format", "effort"], "/output_config")
             && let Some(format) = config.get("format")
             && let Some(format) = self.check.shape(format, &["type", "schema"], &[], "/output_config/format")
         {

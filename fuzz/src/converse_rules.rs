@@ -87,7 +87,15 @@ impl Checker {
 
     fn body(&mut self, body: &Value) {
         let Some(object) = self.object(body, "") else { return };
-        self.only_keys(object, &["messages", "system", "inferenceConfig", "toolConfig", "outputConfig"], "");
+        self.only_keys(
+            object,
+            &["messages", "system", "inferenceConfig", "toolConfig", "outputConfig", "additionalModelRequestFields"],
+            "",
+        );
+        // "additionalModelRequestFields": a JSON object the model's own API reads.
+        if let Some(fields) = object.get("additionalModelRequestFields") {
+            self.object(fields, "/additionalModelRequestFields");
+        }
         if let Some(config) = object.get("outputConfig") {
             self.output_config(config);
         }

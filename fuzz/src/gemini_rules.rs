@@ -84,9 +84,35 @@ impl Rules {
             }
         }
         if let Some(config) = top.get("generationConfig") {
-            let allowed =
-                ["maxOutputTokens", "temperature", "topP", "stopSequences", "responseMimeType", "responseJsonSchema"];
+            let allowed = [
+                "maxOutputTokens",
+                "temperature",
+                "topP",
+                "stopSequences",
+                "responseMimeType",
+                "responseJsonSchema",
+                "thinkingConfig",
+            ];
             if let Some(config) = self.check.shape(config, &[], &allowed, "/generationConfig") {
+                // "Thinking": thinkingConfig {thinkingBudget (Gemini 2.5) or thinkingLevel (Gemini 3),
+                // includeThoughts?}.
+                if let Some(thinking) = config.get("thinkingConfig") {
+                    let path = "/generationConfig/thinkingConfig";
+                    let allowed = ["thinkingBudget", "thinkingLevel", "includeThoughts"];
+                    if let Some(thinking) = self.check.shape(thinking, &[], &allowed, path) {
+                        if thinking.contains_key("thinkingBudget") && thinking.contains_key("thinkingLevel") {
+                            self.check.fail(path, "a thinking budget or a thinking level, not both");
+                        }
+                        if let Some(level) = thinking.get("thinkingLevel") {
+                            let level = level.as_str().or(Some(""));
+                            self.check.one_of(
+                                level,
+                                &["MINIMAL", "LOW", "MEDIUM", "HIGH"],
+                                &format!("{path}/thinkingLevel"),
+                            );
+                        }
+                    }
+                }
                 self.check.integer_at_least(config.get("maxOutputTokens"), 1, "/generationConfig/maxOutputTokens");
                 self.check.number_in(config.get("temperature"), 0.0, 2.0, "/generationConfig/temperature");
                 self.check.number_in(config.get("topP"), 0.0, 1.0, "/generationConfig/topP");
@@ -177,11 +203,15 @@ impl Rules {
             for (j, part) in self.check.array(object.get("parts"), true, &format!("{path}/parts")).iter().enumerate() {
                 let path = format!("{path}/parts/{j}");
                 let Some(part) = self.check.object(part, &path) else { continue };
-                if part.len() != 1 {
+                // "Thought signatures": a `thoughtSignature` string may sit beside the data field.
+                if let Some(signature) = part.get("thoughtSignature") {
+                    self.check.string(Some(signature), &format!("{path}/thoughtSignature"));
+                }
+                let mut data = part.iter().filter(|(key, _)| *key != "thoughtSignature");
+                let (Some((key, value)), None) = (data.next(), data.next()) else {
                     self.check.fail(&path, "a part sets exactly one data field");
                     continue;
-                }
-                let Some((key, value)) = part.iter().next() else { continue };
+                };
                 let path = format!("{path}/{key}");
                 match (key.as_str(), role) {
                     ("text", _) => {

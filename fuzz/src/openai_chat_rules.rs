@@ -46,8 +46,14 @@ impl Rules {
             "tools",
             "tool_choice",
             "response_format",
+            "reasoning_effort",
         ];
         let Some(top) = self.check.shape(body, &["messages"], &allowed, "") else { return };
+        // "Reasoning": reasoning_effort minimal | low | medium | high.
+        if let Some(effort) = top.get("reasoning_effort") {
+            let effort = effort.as_str().or(Some(""));
+            self.check.one_of(effort, &["minimal", "low", "medium", "high"], "/reasoning_effort");
+        }
         self.check.integer_at_least(top.get("max_completion_tokens"), 1, "/max_completion_tokens");
         self.check.number_in(top.get("temperature"), 0.0, 2.0, "/temperature");
         self.check.number_in(top.get("top_p"), 0.0, 1.0, "/top_p");

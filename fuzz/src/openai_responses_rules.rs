@@ -43,9 +43,26 @@ struct Rules {
 impl Rules {
     fn body(&mut self, body: &Value) {
         // No `stop`: the Responses API has no stop sequences.
-        let allowed =
-            ["model", "instructions", "max_output_tokens", "temperature", "top_p", "tools", "tool_choice", "text"];
+        let allowed = [
+            "model",
+            "instructions",
+            "max_output_tokens",
+            "temperature",
+            "top_p",
+            "tools",
+            "tool_choice",
+            "text",
+            "reasoning",
+        ];
         let Some(top) = self.check.shape(body, &["input"], &allowed, "") else { return };
+        // "Reasoning": reasoning {"effort": minimal | low | medium | high, "summary"?}.
+        if let Some(reasoning) = top.get("reasoning")
+            && let Some(reasoning) = self.check.shape(reasoning, &[], &["effort", "summary"], "/reasoning")
+            && let Some(effort) = reasoning.get("effort")
+        {
+            let effort = effort.as_str().or(Some(""));
+            self.check.one_of(effort, &["minimal", "low", "medium", "high"], "/reasoning/effort");
+        }
         self.check.string(top.get("instructions"), "/instructions");
         self.check.integer_at_least(top.get("max_output_tokens"), MIN_OUTPUT_TOKENS, "/max_output_tokens");
         self.check.number_in(top.get("temperature"), 0.0, 2.0, "/temperature");

@@ -105,6 +105,10 @@ enum Command {
         /// Whether the provider must follow the schema exactly (`OpenAI`'s strict).
         #[arg(long, value_name = "BOOL")]
         response_strict: Option<bool>,
+        /// How much the model may think: low, medium or high, or a budget of thinking tokens
+        /// (Anthropic and Bedrock: at least 1024 and below --max-tokens).
+        #[arg(long, value_name = "EFFORT|TOKENS")]
+        reasoning: Option<String>,
         /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
         #[arg(long)]
         report: bool,
@@ -485,6 +489,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             response_name,
             response_description,
             response_strict,
+            reasoning,
             report: as_report,
             ml_commons,
             agent_type,
@@ -507,6 +512,9 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
             let mut features = serde_json::Map::new();
             if let Some(choice) = tool_choice {
                 features.insert("tool_choice".into(), Value::String(choice));
+            }
+            if let Some(reasoning) = reasoning {
+                features.insert("reasoning".into(), Value::String(reasoning));
             }
             if prompt_cache || prompt_cache_ttl.is_some() {
                 let cache = match prompt_cache_ttl {
@@ -548,6 +556,7 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 tool_choice: features.tool_choice,
                 prompt_cache: features.prompt_cache,
                 response_format: features.response_format,
+                reasoning: features.reasoning,
             };
             let options = validate::Options { ml_commons, ..common.options() };
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;

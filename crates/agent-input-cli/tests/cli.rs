@@ -117,6 +117,12 @@ fn convert_args(entry: &Value, dir: &std::path::Path) -> Result<Vec<String>, Vec
                     }
                 }
             }
+            // An effort or a budget, in an object or alone: the flag takes the value itself.
+            "reasoning" => {
+                let inner = value.get("effort").or_else(|| value.get("budget_tokens")).unwrap_or(value);
+                let text = inner.as_str().map(str::to_string).or_else(|| inner.as_u64().map(|n| n.to_string()));
+                flag(args, typed, "reasoning", text, value);
+            }
             other => flag(args, typed, other, None, value),
         }
     }

@@ -49,6 +49,7 @@ export type {
   OpenAiResponsesRequest,
   ProviderId,
   ProviderRequest,
+  ReasoningState,
   ResponseResult,
   Role,
   Source,

@@ -147,7 +147,7 @@ export interface StreamDecoderOptions {
   threadId?: string;
   /** The run; by default a random UUID. Message ids are `<runId>-<n>`. */
   runId?: string;
-  /** The largest frame or event accepted, in bytes (default 1 MiB). */
+  /** The largest frame or event accepted, in bytes (default 64 MiB, the default body limit). */
   maxFrameBytes?: number;
 }
 

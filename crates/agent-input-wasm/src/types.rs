@@ -95,6 +95,18 @@ export interface Message {
   toolCalls?: ToolCall[];
   /** On a `tool` message: the id of the call it answers. */
   toolCallId?: string;
+  /**
+   * On an `assistant` message: what its provider needs back on the next turn (thought
+   * signatures, thinking blocks, reasoning items), as the provider wrote it; sent back to that
+   * provider only (contract §3.5).
+   */
+  reasoningState?: ReasoningState;
+}
+
+/** An assistant message's reasoning state: opaque items placed against its elements. */
+export interface ReasoningState {
+  provider: ProviderId;
+  items: Array<Record<string, unknown>>;
 }
 
 /** A tool call made by the assistant. */
@@ -125,7 +137,7 @@ export type ErrorCode =
 export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
-  | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder";
+  | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped";
 
 export type Code = ErrorCode | WarningCode;
 
@@ -227,6 +239,11 @@ export interface ConvertOptions extends ValidateOptions {
   promptCache?: boolean | { ttl?: "5m" | "1h" };
   /** Structured output: a JSON Schema the answer must follow (`name` defaults to `"response"`). */
   responseFormat?: { schema: object; name?: string; description?: string; strict?: boolean };
+  /**
+   * How much the model may think: an effort, or a budget of thinking tokens (Anthropic and
+   * Bedrock: at least 1024 and below `maxTokens`; OpenAI takes an effort only, Bedrock a budget only).
+   */
+  reasoning?: "low" | "medium" | "high" | number | { effort: "low" | "medium" | "high" } | { budget_tokens: number };
 }
 
 /** The body of any provider's request: narrow it by the provider you converted to. */

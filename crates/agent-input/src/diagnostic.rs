@@ -149,6 +149,8 @@ codes! {
     /// `${` in the user's text, which an ml-commons cluster substitutes (validation option
     /// `ml_commons`).
     TemplatePlaceholder = "template_placeholder", Warning;
+    /// An assistant message's reasoning state from another provider, left out of the body.
+    ReasoningStateDropped = "reasoning_state_dropped", Warning;
 }
 
 impl fmt::Display for Code {

@@ -128,6 +128,45 @@ pub struct Message<'a> {
     pub tool_calls: Vec<ToolCall<'a>>,
     /// For a `tool` message: the call this answers.
     pub tool_call_id: Option<Cow<'a, str>>,
+    /// For an `assistant` message: the provider's reasoning state (`reasoningState`), sent back
+    /// to the same provider on the next turn.
+    pub reasoning_state: Option<ReasoningState>,
+}
+
+/// What a provider needs back from its own answer on the next turn — thought signatures,
+/// thinking blocks, encrypted reasoning — kept opaque, as the provider wrote it: `{"provider",
+/// "items"}` under an assistant message's `reasoningState`. Each item is an object placed by
+/// `before` (an index into the message's content blocks followed by its tool calls: the item is
+/// written before that one, or last) or attached by `on` (the same index).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReasoningState {
+    /// The provider whose answer this came from; no other provider is sent it.
+    pub provider: crate::ProviderId,
+    /// The provider's items, in the order it gave them.
+    pub items: Vec<serde_json::Value>,
+}
+
+impl ReasoningState {
+    /// The items placed `before` element `at` (items past the last element go with the last
+    /// one, `at == len`).
+    pub fn before(&self, at: usize, len: usize) -> impl Iterator<Item = &serde_json::Value> {
+        self.items.iter().filter(move |item| {
+            item.get("before").and_then(serde_json::Value::as_u64).is_some_and(|b| {
+                let b = usize::try_from(b).unwrap_or(usize::MAX).min(len);
+                b == at
+            })
+        })
+    }
+
+    /// The items attached `on` element `at` (past the last element: on the last one).
+    pub fn on(&self, at: usize, len: usize) -> impl Iterator<Item = &serde_json::Value> {
+        self.items.iter().filter(move |item| {
+            item.get("on").and_then(serde_json::Value::as_u64).is_some_and(|b| {
+                let b = usize::try_from(b).unwrap_or(usize::MAX).min(len.saturating_sub(1));
+                b == at
+            })
+        })
+    }
 }
 
 /// A message role. Known roles are matched case-insensitively; any other non-empty role is valid
@@ -370,7 +409,7 @@ impl Source<'_> {
 impl<'a> Message<'a> {
     /// A message with a role and content and nothing else.
     pub fn new(role: Role<'a>, content: Vec<ContentBlock<'a>>) -> Self {
-        Self { role, content, tool_calls: Vec::new(), tool_call_id: None }
+        Self { role, content, tool_calls: Vec::new(), tool_call_id: None, reasoning_state: None }
     }
 
     /// A user message.
@@ -390,6 +429,7 @@ impl<'a> Message<'a> {
             content: self.content.into_iter().map(ContentBlock::into_owned).collect(),
             tool_calls: self.tool_calls.into_iter().map(ToolCall::into_owned).collect(),
             tool_call_id: self.tool_call_id.map(owned),
+            reasoning_state: self.reasoning_state,
         }
     }
 }
@@ -487,6 +527,18 @@ impl Serialize for Message<'_> {
         if let Some(id) = &self.tool_call_id {
             map.serialize_entry("toolCallId", id)?;
         }
+        if let Some(state) = &self.reasoning_state {
+            map.serialize_entry("reasoningState", state)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for ReasoningState {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("provider", self.provider.as_str())?;
+        map.serialize_entry("items", &self.items)?;
         map.end()
     }
 }

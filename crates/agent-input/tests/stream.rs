@@ -44,8 +44,8 @@ fn non_streamed(provider: ProviderId) -> &'static str {
         }
         ProviderId::OpenAiResponses => {
             r#"{"status":"completed","output":[
-            {"type":"message","role":"assistant","content":[{"type":"output_text","text":"Let me check the weather. ☀"}]},
-            {"type":"function_call","call_id":"call_1","name":"get_weather","arguments":"{\"city\": \"Seattle\"}"}],
+            {"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Let me check the weather. ☀"}]},
+            {"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\": \"Seattle\"}"}],
             "usage":{"input_tokens":12,"output_tokens":7,"total_tokens":19}}"#
         }
         ProviderId::AnthropicMessages => {
@@ -156,8 +156,16 @@ fn every_provider_decodes_its_documented_stream() {
 fn the_final_answer_is_the_non_streaming_parsers() {
     for (provider, name) in FIXTURES {
         let (_, streamed) = decode(provider, &fixture(name));
-        let parsed = response::parse(provider, non_streamed(provider)).unwrap();
-        assert_eq!(streamed.unwrap(), parsed, "{name}");
+        let mut streamed = streamed.unwrap();
+        let mut parsed = response::parse(provider, non_streamed(provider)).unwrap();
+        // The Gemini sample streams its thought in the middle of the text, which the whole answer
+        // gives first: the same state, placed where each one came.
+        for answer in [&mut streamed, &mut parsed] {
+            for item in answer.message.reasoning_state.iter_mut().flat_map(|s| &mut s.items) {
+                item.as_object_mut().unwrap().retain(|key, _| key != "before" && key != "on");
+            }
+        }
+        assert_eq!(streamed, parsed, "{name}");
     }
 }
 

@@ -58,6 +58,8 @@ const CONVERSION_KEYS: &[&str] = &[
     "tool_choice",
     "prompt_cache",
     "response_format",
+    "reasoning",
+    "reasoning_effort",
 ];
 
 /// The conversion options of an agent: its `model_parameters` that feed the conversion (numbers
@@ -208,6 +210,20 @@ mod tests {
         let mut paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();
         paths.sort();
         assert_eq!(paths, ["/model/model_parameters/prompt_cache", "/model/model_parameters/tool_choice"]);
+    }
+
+    #[test]
+    fn reasoning_comes_from_model_parameters_as_ml_commons_writes_it() {
+        use agent_input::options::{Effort, Reasoning};
+        let read = |parameters: Value| convert_options(parameters.as_object().unwrap()).map(|o| o.reasoning);
+        assert_eq!(read(json!({"reasoning_effort": "high"})).unwrap(), Some(Reasoning::Effort(Effort::High)));
+        assert_eq!(read(json!({"reasoning": "2048"})).unwrap(), Some(Reasoning::BudgetTokens(2048)));
+        assert_eq!(
+            read(json!({"reasoning": "{\"budget_tokens\": 4000}"})).unwrap(),
+            Some(Reasoning::BudgetTokens(4000))
+        );
+        let report = read(json!({"reasoning": "lots"})).unwrap_err();
+        assert_eq!(report.errors[0].path.to_string(), "/model/model_parameters/reasoning");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::payload::{DataUrl, Payload, Splice};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ExecuteRequest, Source};
-use crate::options::{ConvertOptions, ResponseFormat, ToolChoice, ToolSpec};
+use crate::options::{ConvertOptions, Effort, Reasoning, ResponseFormat, ToolChoice, ToolSpec};
 use crate::path::Path;
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -136,6 +136,60 @@ impl<'p> Conversion<'p> {
     pub(crate) fn unsupported(&mut self, path: Path, what: &str, instead: &str) {
         let message = format!("{} cannot take {what}; {instead}", self.name());
         self.error(Diagnostic::new(Code::UnsupportedByProvider, path, message));
+    }
+
+    /// The `reasoning` option as Anthropic's extended thinking takes it (Anthropic, and Claude on
+    /// Bedrock): a budget of at least 1024 tokens and below `max_tokens`, without a temperature,
+    /// a `top_p` under 0.95 or a forced tool choice beside it. The budget, or the effort (`None`
+    /// when there is neither, or a problem was reported).
+    pub(crate) fn thinking(&mut self, options: &ConvertOptions, max_tokens: u64) -> Option<Reasoning> {
+        let reasoning = options.reasoning?;
+        let name = self.name();
+        let mut problems: Vec<(&str, String)> = Vec::new();
+        if let Reasoning::BudgetTokens(budget) = reasoning {
+            if budget < 1024 {
+                problems.push(("reasoning", format!("a thinking budget must be at least 1024 tokens, not {budget}")));
+            } else if budget >= max_tokens {
+                problems.push((
+                    "reasoning",
+                    format!(
+                        "a thinking budget must be below max_tokens ({max_tokens}), not {budget}; raise max_tokens"
+                    ),
+                ));
+            }
+        }
+        if options.temperature.is_some() {
+            problems.push(("temperature", format!("{name} takes no temperature with thinking; leave one of them out")));
+        }
+        if options.top_p.is_some_and(|p| p < 0.95) {
+            problems.push(("top_p", format!("{name} takes top_p from 0.95 to 1 with thinking")));
+        }
+        if matches!(options.tool_choice, Some(ToolChoice::Any | ToolChoice::Tool { .. })) {
+            problems.push((
+                "tool_choice",
+                format!("{name} takes tool_choice auto or none with thinking, not a forced tool call"),
+            ));
+        }
+        let ok = problems.is_empty();
+        for (key, message) in problems {
+            self.error(Diagnostic::new(Code::InvalidParameter, option_path(key), message));
+        }
+        ok.then_some(reasoning)
+    }
+
+    /// A reasoning budget for a provider that takes an effort only (`what`: where it goes).
+    pub(crate) fn effort_only(&mut self, options: &ConvertOptions) -> Option<Effort> {
+        match options.reasoning? {
+            Reasoning::Effort(effort) => Some(effort),
+            Reasoning::BudgetTokens(_) => {
+                let message = format!(
+                    "{} takes a reasoning effort, not a budget of thinking tokens; give reasoning \"low\", \"medium\" or \"high\"",
+                    self.name()
+                );
+                self.error(Diagnostic::new(Code::UnsupportedByProvider, option_path("reasoning"), message));
+                None
+            }
+        }
     }
 
     /// Video, for providers that take none.

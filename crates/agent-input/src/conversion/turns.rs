@@ -5,9 +5,10 @@
 
 use super::context::Conversion;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{AgentInput, ContentBlock, Message, Role, ToolCall};
+use crate::model::{AgentInput, ContentBlock, Message, ReasoningState, Role, ToolCall};
 use crate::options::ConvertOptions;
 use crate::path::Path;
+use crate::provider::ProviderId;
 use crate::text::quote;
 
 /// Where one message of the input sits in the request, for paths.
@@ -51,6 +52,8 @@ pub(crate) struct Turn<'r, 'a> {
     pub(crate) content: &'r [ContentBlock<'a>],
     pub(crate) tool_calls: &'r [ToolCall<'a>],
     pub(crate) tool_call_id: Option<&'r str>,
+    /// An assistant message's reasoning state, whichever provider it came from.
+    pub(crate) reasoning_state: Option<&'r ReasoningState>,
     pub(crate) origin: Origin,
 }
 
@@ -65,6 +68,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                 content: &[],
                 tool_calls: &[],
                 tool_call_id: None,
+                reasoning_state: None,
                 origin: Origin::Text,
             }],
             AgentInput::Blocks(blocks) => vec![Turn {
@@ -73,6 +77,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                 content: blocks,
                 tool_calls: &[],
                 tool_call_id: None,
+                reasoning_state: None,
                 origin: Origin::Blocks,
             }],
             AgentInput::Messages(messages) => messages
@@ -84,6 +89,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                     content: &m.content,
                     tool_calls: &m.tool_calls,
                     tool_call_id: m.tool_call_id.as_deref(),
+                    reasoning_state: m.reasoning_state.as_ref(),
                     origin: Origin::Message(i),
                 })
                 .collect(),
@@ -133,6 +139,30 @@ impl Conversion<'_> {
                 .expected(profile.roles.iter().copied())
                 .received(turn.role.as_str()),
         );
+    }
+
+    /// The turn's reasoning state when it came from `provider`, which takes it back; state from
+    /// another provider is left out with a `reasoning_state_dropped` warning naming it.
+    pub(crate) fn reasoning_state<'r>(
+        &mut self,
+        turn: &Turn<'r, '_>,
+        provider: ProviderId,
+    ) -> Option<&'r ReasoningState> {
+        let state = turn.reasoning_state?;
+        if state.provider == provider {
+            return Some(state);
+        }
+        let from = state.provider.display_name();
+        let message = format!(
+            "{} from {from} is left out of the {} request: only {from} reads it back",
+            describe_state(state),
+            self.name(),
+        );
+        self.error(
+            Diagnostic::new(Code::ReasoningStateDropped, turn.origin.field_path(self.base, "reasoningState"), message)
+                .received(state.provider.as_str()),
+        );
+        None
     }
 
     /// Media where the role takes only text.
@@ -396,6 +426,40 @@ impl<T: AlternatingTurn> Alternation<T> {
     }
 }
 
+/// What a reasoning state holds, for a message: "2 thinking blocks", "1 thought signature".
+pub(crate) fn describe_state(state: &ReasoningState) -> String {
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for item in &state.items {
+        let kind = if item.get("thoughtSignature").is_some() {
+            "thought signature".to_string()
+        } else if item.get("id").is_some() && item.get("on").is_some() {
+            "item id".to_string()
+        } else if let Some(block) = item.get("block") {
+            match (block.get("type").and_then(serde_json::Value::as_str), block.as_object()) {
+                (Some("reasoning"), _) => "reasoning item".to_string(),
+                (Some(kind), _) => format!("{kind} block"),
+                (None, Some(object)) => {
+                    object.keys().next().map_or_else(|| "item".to_string(), |k| format!("{k} block"))
+                }
+                (None, None) => "item".to_string(),
+            }
+        } else {
+            "item".to_string()
+        };
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    let parts: Vec<String> =
+        kinds.into_iter().map(|(kind, n)| if n == 1 { format!("1 {kind}") } else { format!("{n} {kind}s") }).collect();
+    if parts.is_empty() {
+        "an empty reasoning state".to_string()
+    } else {
+        format!("the reasoning state ({})", parts.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{AlternatingTurn, Alternation, Origin, Turn};
@@ -450,7 +514,15 @@ mod tests {
     static TOOL: Role<'static> = Role::Tool;
 
     fn message(role: &'static Role<'static>, i: usize) -> Turn<'static, 'static> {
-        Turn { role, text: None, content: &[], tool_calls: &[], tool_call_id: None, origin: Origin::Message(i) }
+        Turn {
+            role,
+            text: None,
+            content: &[],
+            tool_calls: &[],
+            tool_call_id: None,
+            reasoning_state: None,
+            origin: Origin::Message(i),
+        }
     }
 
     /// docs/decisions.md: same-role runs are merged with `messages_merged`, tool results first

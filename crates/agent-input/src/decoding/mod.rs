@@ -8,14 +8,15 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::provider::ProviderId;
-use crate::reading::{ProviderResponse, Usage};
+use crate::reading::{Place, ProviderResponse, StateItems, Usage};
 
 pub mod event_stream;
 pub mod sse;
 
-/// Largest frame or event accepted by default: 1 MiB (a provider's event carries a token or a few
-/// hundred; a whole tool input at most).
-pub const DEFAULT_MAX_FRAME_BYTES: usize = 1024 * 1024;
+/// Largest frame or event accepted by default: 64 MiB, the default request body limit
+/// ([`crate::Limits`]). Most events carry a token or a whole tool input, but Gemini sends a
+/// generated image inline in one event, and an answer may be as large as a request.
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 64 * 1024 * 1024;
 
 /// One thing a provider said, in any provider's stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -194,6 +195,10 @@ pub(crate) struct Answer {
     pub(crate) stop_reason: Option<String>,
     pub(crate) usage: Option<Usage>,
     pub(crate) error: Option<(Option<String>, String)>,
+    /// The reasoning state gathered so far.
+    pub(crate) state: StateItems,
+    /// Reasoning blocks still streaming, by the provider's block key, with their place.
+    pub(crate) pending: Vec<(u64, Place, Value)>,
 }
 
 #[derive(Debug, Clone)]
@@ -210,9 +215,11 @@ impl Answer {
         if text.is_empty() {
             return;
         }
-        match self.texts.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, block)) => block.push_str(text),
-            None => self.texts.push((key, text.to_string())),
+        if let Some((_, block)) = self.texts.iter_mut().find(|(k, _)| *k == key) {
+            block.push_str(text);
+        } else {
+            self.state.text(text);
+            self.texts.push((key, text.to_string()));
         }
         events.push(StreamEvent::TextDelta { text: text.to_string() });
     }
@@ -226,6 +233,7 @@ impl Answer {
     }
 
     pub(crate) fn start_call(&mut self, key: u64, id: &str, name: &str, events: &mut Vec<StreamEvent>) {
+        self.state.call();
         self.calls.push(Call { key, id: id.to_string(), name: name.to_string(), arguments: String::new(), open: true });
         events.push(StreamEvent::ToolCallStart { id: id.to_string(), name: name.to_string() });
     }
@@ -269,7 +277,36 @@ impl Answer {
         self.error.get_or_insert((code, message));
     }
 
-    pub(crate) fn into_response(self, provider: ProviderId) -> ProviderResponse {
+    /// A reasoning block that starts streaming: it goes before the next element.
+    pub(crate) fn begin_block(&mut self, key: u64, block: Value) {
+        self.pending.push((key, self.state.here(), block));
+    }
+
+    /// The reasoning block `key` still streaming.
+    pub(crate) fn pending_block(&mut self, key: u64) -> Option<&mut Value> {
+        self.pending.iter_mut().rev().find(|(k, _, _)| *k == key).map(|(_, _, block)| block)
+    }
+
+    /// The block `key` turned out to be no state.
+    pub(crate) fn drop_block(&mut self, key: u64) {
+        if let Some(i) = self.pending.iter().rposition(|(k, _, _)| *k == key) {
+            self.pending.remove(i);
+        }
+    }
+
+    /// The reasoning block `key` is complete.
+    pub(crate) fn end_block(&mut self, key: u64) {
+        if let Some(i) = self.pending.iter().rposition(|(k, _, _)| *k == key) {
+            let (_, place, block) = self.pending.remove(i);
+            self.state.block_at(place, block);
+        }
+    }
+
+    pub(crate) fn into_response(mut self, provider: ProviderId) -> ProviderResponse {
+        for (_, place, block) in std::mem::take(&mut self.pending) {
+            self.state.block_at(place, block);
+        }
+        let state = self.state.into_state(provider);
         let calls =
             self.calls
                 .into_iter()
@@ -293,8 +330,10 @@ impl Answer {
                 })
                 .collect();
         let texts = self.texts.into_iter().map(|(_, text)| text).collect();
+        let mut message = crate::reading::assistant(texts, calls);
+        message.reasoning_state = state;
         ProviderResponse {
-            message: crate::reading::assistant(texts, calls),
+            message,
             stop_reason: self.stop_reason,
             usage: self.usage,
             reasoning: crate::reading::reasoning(self.thoughts.into_iter().map(|(_, text)| text).collect()),

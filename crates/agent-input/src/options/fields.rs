@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::table::{Field, number, parse};
-use super::types::{CacheTtl, ConvertOptions, PromptCache, ResponseFormat, ToolChoice, ToolSpec};
+use super::types::{CacheTtl, ConvertOptions, Effort, PromptCache, Reasoning, ResponseFormat, ToolChoice, ToolSpec};
 
 pub(super) const SAMPLING: &str = "must be a number between 0 and 1";
 
@@ -64,7 +64,45 @@ pub(super) const CONVERT: &[Field<ConvertOptions>] = &[
         keys: &["response_format", "responseFormat"],
         read: |v, o, _, _| response_format(v).map(|f| o.response_format = Some(f)),
     },
+    // `reasoning_effort` is ml-commons' own `model_parameters` key (its OpenAI connector).
+    Field {
+        keys: &["reasoning", "reasoning_effort", "reasoningEffort"],
+        read: |v, o, _, _| reasoning(v).map(|r| o.reasoning = Some(r)),
+    },
 ];
+
+pub(super) const REASONING: &str = "must be \"low\", \"medium\", \"high\", a whole number of thinking tokens, {\"effort\": ...} or {\"budget_tokens\": N}";
+
+/// A reasoning effort or budget (`model_parameters` may write it as JSON text or a number as text).
+pub(super) fn reasoning(value: &Value) -> Result<Reasoning, String> {
+    if let Some(parsed) = json_text(value) {
+        return reasoning(&parsed);
+    }
+    let effort = |text: &str| match text.trim().to_ascii_lowercase().as_str() {
+        "low" => Some(Effort::Low),
+        "medium" => Some(Effort::Medium),
+        "high" => Some(Effort::High),
+        _ => None,
+    };
+    let budget = |value: &Value| {
+        number(value).filter(|n| n.fract() == 0.0 && (1.0..=f64::from(i32::MAX)).contains(n)).map(|n| {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let n = n as u64;
+            Reasoning::BudgetTokens(n)
+        })
+    };
+    match value {
+        Value::String(text) => effort(text).map(Reasoning::Effort).or_else(|| budget(value)),
+        Value::Number(_) => budget(value),
+        Value::Object(map) if map.len() == 1 => match map.iter().next().map(|(k, v)| (k.as_str(), v)) {
+            Some(("effort", Value::String(text))) => effort(text).map(Reasoning::Effort),
+            Some(("budget_tokens" | "budgetTokens", n)) => budget(n),
+            _ => None,
+        },
+        _ => None,
+    }
+    .ok_or_else(|| REASONING.into())
+}
 
 /// A JSON object or array written as JSON text, as ml-commons stores `model_parameters`.
 pub(super) fn json_text(value: &Value) -> Option<Value> {

@@ -22,7 +22,8 @@ mod types;
 
 pub use table::parse;
 pub use types::{
-    CacheTtl, ConvertOptions, ConvertSettings, Limits, Options, PromptCache, ResponseFormat, ToolChoice, ToolSpec,
+    CacheTtl, ConvertOptions, ConvertSettings, Effort, Limits, Options, PromptCache, Reasoning, ResponseFormat,
+    ToolChoice, ToolSpec,
 };
 
 #[cfg(test)]

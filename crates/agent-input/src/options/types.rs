@@ -72,6 +72,43 @@ pub struct ConvertOptions {
     pub prompt_cache: Option<PromptCache>,
     /// A JSON Schema the answer must follow (structured output).
     pub response_format: Option<ResponseFormat>,
+    /// How much the model may think before it answers.
+    pub reasoning: Option<Reasoning>,
+}
+
+/// How much the model may think before it answers: an effort, or a budget of thinking tokens.
+/// Written `"low"`, `"medium"` or `"high"`, a whole number of tokens, `{"effort": "..."}` or
+/// `{"budget_tokens": N}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reasoning {
+    /// An effort, mapped to each provider's own words.
+    Effort(Effort),
+    /// Most tokens to think with.
+    BudgetTokens(u64),
+}
+
+/// A reasoning effort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effort {
+    /// `low`
+    Low,
+    /// `medium`
+    Medium,
+    /// `high`
+    High,
+}
+
+impl Effort {
+    /// `low`, `medium` or `high`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Low => "low",
+            Self::Medium => "medium",
+            Self::High => "high",
+        }
+    }
 }
 
 /// Which tools the model may call: written `"auto"`, `"any"` (or `"required"`), `"none"`, or

@@ -5,12 +5,14 @@
 use std::borrow::Cow;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::field::{Fields, Wording};
 use crate::json::{Document, Json, Object};
-use crate::model::{ContentBlock, Message, Role, ToolCall};
+use crate::model::{ContentBlock, Message, ReasoningState, Role, ToolCall};
 use crate::path::Path;
+use crate::provider::ProviderId;
 
 /// Token counts reported by a provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -62,7 +64,123 @@ pub struct ProviderResponse {
 pub(crate) fn assistant(texts: Vec<String>, tool_calls: Vec<ToolCall<'static>>) -> Message<'static> {
     let content =
         texts.into_iter().filter(|t| !t.trim().is_empty()).map(|t| ContentBlock::Text(Cow::Owned(t))).collect();
-    Message { role: Role::Assistant, content, tool_calls, tool_call_id: None }
+    Message { role: Role::Assistant, content, tool_calls, tool_call_id: None, reasoning_state: None }
+}
+
+/// The reasoning state a provider gives back to itself, gathered while its answer is read: each
+/// item placed against the standard message's elements — its non-blank text blocks, then its
+/// tool calls — which are counted as they are read and resolved once all are known.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StateItems {
+    items: Vec<(Place, Value)>,
+    texts: usize,
+    calls: usize,
+}
+
+/// Where a state item goes, in the counts read when it came.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Place {
+    /// Before whatever element came next (texts read, calls read).
+    Before(usize, usize),
+    /// On text block `i`.
+    OnText(usize),
+    /// On tool call `k`.
+    OnCall(usize),
+    /// On whatever element came next (texts read, calls read).
+    OnNext(usize, usize),
+}
+
+impl StateItems {
+    /// One more text of the answer (a blank one is not an element).
+    pub(crate) fn text(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            self.texts += 1;
+        }
+    }
+
+    /// One more tool call of the answer.
+    pub(crate) fn call(&mut self) {
+        self.calls += 1;
+    }
+
+    /// Where the next text block, the next call or the next element of any kind goes.
+    pub(crate) const fn next_text(&self) -> Place {
+        Place::OnText(self.texts)
+    }
+
+    pub(crate) const fn next_call(&self) -> Place {
+        Place::OnCall(self.calls)
+    }
+
+    /// On the text block read last.
+    pub(crate) const fn last_text(&self) -> Place {
+        Place::OnText(self.texts.saturating_sub(1))
+    }
+
+    pub(crate) const fn next(&self) -> Place {
+        Place::OnNext(self.texts, self.calls)
+    }
+
+    /// Before the next element.
+    pub(crate) const fn here(&self) -> Place {
+        Place::Before(self.texts, self.calls)
+    }
+
+    /// A provider block (a thinking block, a reasoning item) written before the next element.
+    pub(crate) fn block(&mut self, block: Value) {
+        self.block_at(self.here(), block);
+    }
+
+    /// A provider block at a place taken earlier (a streamed block, complete only now).
+    pub(crate) fn block_at(&mut self, place: Place, block: Value) {
+        let mut item = serde_json::Map::new();
+        item.insert("block".to_string(), block);
+        self.items.push((place, Value::Object(item)));
+    }
+
+    /// Replaces the block whose `id` is `id` (a streamed item, as the finished answer gives it).
+    pub(crate) fn replace_block(&mut self, id: &str, with: &Value) {
+        for (_, item) in &mut self.items {
+            if let Some(block) = item.get_mut("block").filter(|b| b.get("id").and_then(Value::as_str) == Some(id)) {
+                block.clone_from(with);
+            }
+        }
+    }
+
+    /// `key: value` attached to the element at `place`.
+    pub(crate) fn on(&mut self, place: Place, key: &str, value: &str) {
+        let mut item = serde_json::Map::new();
+        item.insert(key.to_string(), Value::from(value));
+        self.items.push((place, Value::Object(item)));
+    }
+
+    /// The state of `provider`, each item's place an index into the message's content blocks
+    /// followed by its tool calls; `None` when the provider gave none.
+    pub(crate) fn into_state(self, provider: ProviderId) -> Option<ReasoningState> {
+        let texts = self.texts;
+        // An item read before text `t` goes before it; read after the last text, before a call.
+        let next = |t: usize, c: usize| if t < texts { t } else { texts + c };
+        let items: Vec<Value> = self
+            .items
+            .into_iter()
+            .map(|(place, mut item)| {
+                let (key, at) = match place {
+                    Place::Before(t, c) => ("before", next(t, c)),
+                    Place::OnText(t) => ("on", t),
+                    Place::OnCall(c) => ("on", texts + c),
+                    Place::OnNext(t, c) => ("on", next(t, c)),
+                };
+                if let Value::Object(map) = &mut item {
+                    let mut placed = serde_json::Map::new();
+                    placed.insert(key.to_string(), Value::from(at));
+                    placed.append(map);
+                    *map = placed;
+                }
+                item
+            })
+            .collect();
+        (!items.is_empty()).then_some(ReasoningState { provider, items })
+    }
 }
 
 /// A standard tool call.

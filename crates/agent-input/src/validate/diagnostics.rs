@@ -101,6 +101,8 @@ pub(super) enum Subject<'r> {
     ToolCall,
     /// A tool call's `function`.
     ToolFunction,
+    /// An assistant message's `reasoningState`.
+    ReasoningState,
 }
 
 impl fmt::Display for Subject<'_> {
@@ -115,6 +117,7 @@ impl fmt::Display for Subject<'_> {
             Subject::Source => f.write_str("a source"),
             Subject::ToolCall => f.write_str("a tool call"),
             Subject::ToolFunction => f.write_str("a tool call's function"),
+            Subject::ReasoningState => f.write_str("a reasoning state"),
         }
     }
 }
@@ -261,6 +264,22 @@ pub(super) fn last_message_role(at: Path, role: &str, allow_prefill: bool) -> Di
     )
     .expected(expected.iter().copied())
     .received(role)
+}
+
+/// A `reasoningState` whose `provider` is not one of the five: kept by nobody.
+pub(super) fn reasoning_state_unknown_provider(at: Path, provider: &str) -> Diagnostic {
+    let known: Vec<&str> = crate::ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+    Diagnostic::new(
+        Code::FieldIgnored,
+        at,
+        format!(
+            "the reasoning state names {} as its provider, which is not one of {}; it is ignored",
+            quote(provider),
+            known.join(", ")
+        ),
+    )
+    .expected(known)
+    .received(provider)
 }
 
 // -- Content blocks (contract §3, Content blocks)

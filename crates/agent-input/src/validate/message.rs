@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 
 use crate::json::{Json, type_name};
-use crate::model::{Message, Role, java_trim};
+use crate::model::{Message, ReasoningState, Role, java_trim};
 use crate::path::Loc;
 
 use super::diagnostics::{self, Subject};
-use super::validator::Validator;
+use super::validator::{Validator, fields};
 
 impl Validator<'_> {
     /// The messages of a messages input, each checked, then the last one's role.
@@ -65,7 +65,7 @@ impl Validator<'_> {
 
         if let Some(role) = &role {
             let known: &[&str] = match role {
-                Role::Assistant => &["role", "content", "toolCalls"],
+                Role::Assistant => &["role", "content", "toolCalls", "reasoningState"],
                 Role::Tool => &["role", "content", "toolCallId"],
                 _ => &["role", "content"],
             };
@@ -159,10 +159,54 @@ impl Validator<'_> {
             }
         }
 
+        let (reasoning_state, state_ok) = match (&role, object.get("reasoningState")) {
+            (Some(Role::Assistant), Some(value)) => self.reasoning_state(value, loc.key("reasoningState")),
+            _ => (None, true),
+        };
+
         let role = role?;
-        if !(content_ok && calls_ok && id_ok) {
+        if !(content_ok && calls_ok && id_ok && state_ok) {
             return None;
         }
-        Some(Message { role, content: content.unwrap_or_default(), tool_calls, tool_call_id })
+        Some(Message { role, content: content.unwrap_or_default(), tool_calls, tool_call_id, reasoning_state })
+    }
+
+    /// An assistant message's `reasoningState`: `{"provider", "items": [objects]}`, the items
+    /// kept as given (contract §3.5); `null` counts as absent, an unknown provider is ignored.
+    fn reasoning_state(&mut self, value: &Json<'_>, loc: Loc<'_>) -> (Option<ReasoningState>, bool) {
+        let object = match value {
+            Json::Null => return (None, true),
+            Json::Object(object) => object,
+            other => {
+                self.wrong_type(loc, "'reasoningState'", "object", other);
+                return (None, false);
+            }
+        };
+        self.ignore_unknown_keys(object, loc, &["provider", "items"], Subject::ReasoningState);
+        let provider = self.record(fields(object, loc, "the reasoning state").str("provider"));
+        let items = match object.get("items") {
+            Some(Json::Array(items)) => items,
+            Some(other) => {
+                self.wrong_type(loc.key("items"), "'items'", "array", other);
+                return (None, false);
+            }
+            None => {
+                self.record(fields(object, loc, "the reasoning state").value("items"));
+                return (None, false);
+            }
+        };
+        let mut ok = provider.is_some();
+        for (k, item) in items.iter().enumerate() {
+            if !matches!(item, Json::Object(_)) {
+                self.wrong_type(loc.key("items").index(k), "a reasoning state item", "object", item);
+                ok = false;
+            }
+        }
+        let Some(provider) = provider.filter(|_| ok) else { return (None, false) };
+        let Some(provider) = crate::ProviderId::parse(provider) else {
+            self.push(diagnostics::reasoning_state_unknown_provider(loc.key("provider").to_path(), provider));
+            return (None, true);
+        };
+        (Some(ReasoningState { provider, items: items.iter().map(Json::to_value).collect() }), true)
     }
 }

@@ -15,13 +15,13 @@ use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::{CacheTtl, ToolChoice as OptionChoice};
+use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::text::quote;
 
 use self::wire::{
     Block, CacheControl, DocumentSource, ImageSource, JsonOutputFormat, Message, MessagesRequest, OutputConfig,
-    SystemBlock, Tool, ToolChoice,
+    SystemBlock, Thinking, Tool, ToolChoice,
 };
 
 /// Most images in one request.
@@ -124,10 +124,21 @@ impl Provider for AnthropicMessages {
             OptionChoice::None => ToolChoice { kind: "none", name: None },
             OptionChoice::Tool { name } => ToolChoice { kind: "tool", name: Some(name) },
         });
-        let output_config = options.response_format.as_ref().map(|format| {
+        let format = options.response_format.as_ref().map(|format| {
             cx.response_format_unsent(format, &["name", "description", "strict"]);
-            OutputConfig { format: JsonOutputFormat { kind: "json_schema", schema: &format.schema } }
+            JsonOutputFormat { kind: "json_schema", schema: &format.schema }
         });
+        // Extended thinking: a budget, or adaptive thinking at an effort.
+        let (thinking, effort) = match cx.thinking(options, max_tokens) {
+            Some(Reasoning::BudgetTokens(budget)) => {
+                (Some(Thinking { kind: "enabled", budget_tokens: Some(budget) }), None)
+            }
+            Some(Reasoning::Effort(effort)) => {
+                (Some(Thinking { kind: "adaptive", budget_tokens: None }), Some(effort.as_str()))
+            }
+            None => (None, None),
+        };
+        let output_config = (format.is_some() || effort.is_some()).then_some(OutputConfig { format, effort });
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
@@ -157,6 +168,7 @@ impl Provider for AnthropicMessages {
                     .collect()
             },
             tool_choice,
+            thinking,
             output_config,
         };
         Ok(Converted { body, warnings: cx.report.warnings })
@@ -289,7 +301,15 @@ fn blocks<'a>(
         return blocks;
     }
     let assistant = *turn.role == Role::Assistant;
+    // The turn's own thinking and redacted_thinking blocks go back unmodified, where they were.
+    let state = cx.reasoning_state(turn, ProviderId::AnthropicMessages);
+    let len = turn.content.len() + turn.tool_calls.len();
+    let thinking = |at: usize, blocks: &mut Vec<Block<'a>>| {
+        let items = state.into_iter().flat_map(|s| s.before(at, len));
+        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+    };
     for (j, content) in turn.content.iter().enumerate() {
+        thinking(j, &mut blocks);
         if assistant && !matches!(content, ContentBlock::Text(_)) {
             cx.media_in_role(turn, j, content, "assistant messages");
             continue;
@@ -297,12 +317,14 @@ fn blocks<'a>(
         blocks.extend(block(cx, turn, j, content, documents));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
+        thinking(turn.content.len() + k, &mut blocks);
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Some(input) = crate::conversion::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse { id: ids.sent(&call.id), name: &call.name, input });
         }
     }
+    thinking(len, &mut blocks);
     blocks
 }
 
@@ -419,9 +441,23 @@ pub mod wire {
         /// Which tools the model may call.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub tool_choice: Option<ToolChoice<'a>>,
-        /// Structured output.
+        /// Extended thinking.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking: Option<Thinking>,
+        /// Structured output, and the effort of adaptive thinking.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub output_config: Option<OutputConfig<'a>>,
+    }
+
+    /// `thinking`: `{"type": "enabled", "budget_tokens"}` or `{"type": "adaptive"}`.
+    #[derive(Debug, Clone, Copy, Serialize)]
+    pub struct Thinking {
+        /// `enabled` or `adaptive`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// With `enabled`: most tokens to think with.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub budget_tokens: Option<u64>,
     }
 
     /// `tool_choice`: `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name"}`.
@@ -450,7 +486,11 @@ pub mod wire {
     #[derive(Debug, Clone, Serialize)]
     pub struct OutputConfig<'a> {
         /// The answer's JSON Schema.
-        pub format: JsonOutputFormat<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub format: Option<JsonOutputFormat<'a>>,
+        /// `low`, `medium` or `high`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub effort: Option<&'static str>,
     }
 
     /// `output_config.format` of type `json_schema`.
@@ -523,6 +563,9 @@ pub mod wire {
             /// Text, image and document blocks.
             content: Vec<Block<'a>>,
         },
+        /// A `thinking` or `redacted_thinking` block, as the provider gave it.
+        #[serde(untagged)]
+        Raw(&'a serde_json::Value),
     }
 
     /// An image source.

@@ -3,10 +3,14 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
+use crate::provider::ProviderId;
+use crate::reading::{
+    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
+};
 
 /// Reads a Messages response (`{"content": [blocks], "stop_reason", "usage"}`): `text` blocks and
-/// `tool_use` blocks; thinking blocks are the reasoning, not part of the message.
+/// `tool_use` blocks; thinking blocks are the reasoning, not part of the message's text, and with
+/// `redacted_thinking` blocks they are its reasoning state, as given.
 ///
 /// # Errors
 /// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
@@ -17,24 +21,38 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
     let mut texts = Vec::new();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
+    let mut state = StateItems::default();
     for (i, block) in fields(root, &top).array("content")?.iter().enumerate() {
         let path = top.key("content").index(i);
-        let block = fields(object(block, &path, "a content block")?, &path);
+        let raw = object(block, &path, "a content block")?;
+        let block = fields(raw, &path);
         match block.str("type")? {
-            "text" => texts.push(block.str("text")?.to_string()),
+            "text" => {
+                let text = block.str("text")?;
+                state.text(text);
+                texts.push(text.to_string());
+            }
             "tool_use" => {
                 let id = block.str("id")?;
                 let name = block.str("name")?;
                 let input = serde_json::Value::Object(block.object("input")?.to_map());
+                state.call();
                 calls.push(tool_call(id, name, crate::json::compact(&input)));
             }
-            "thinking" => thoughts.push(block.str("thinking")?.to_string()),
+            "thinking" => {
+                thoughts.push(block.str("thinking")?.to_string());
+                state.block(serde_json::Value::Object(raw.to_map()));
+            }
+            // Anthropic requires both back, unmodified, when the turn continues.
+            "redacted_thinking" => state.block(serde_json::Value::Object(raw.to_map())),
             _ => {}
         }
     }
     let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(super::stop_reason);
+    let mut message = assistant(texts, calls);
+    message.reasoning_state = state.into_state(ProviderId::AnthropicMessages);
     Ok(ProviderResponse {
-        message: assistant(texts, calls),
+        message,
         stop_reason,
         usage: usage(
             root.get("usage").and_then(Json::as_object),

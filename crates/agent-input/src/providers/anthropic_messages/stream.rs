@@ -30,6 +30,8 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
                     // The start carries `input: {}`; the object's text follows as deltas.
                 }
                 Some("text") => answer.text(index, str_at(block, "/text").unwrap_or_default(), events),
+                // Kept whole, with the signature that ends it, as reasoning state.
+                Some("thinking" | "redacted_thinking") => answer.begin_block(index, block.clone()),
                 _ => {}
             }
         }
@@ -39,11 +41,27 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
                 answer.call_args(index, str_at(body, "/delta/partial_json").unwrap_or_default(), events);
             }
             Some("thinking_delta") => {
-                answer.reasoning(index, str_at(body, "/delta/thinking").unwrap_or_default(), events);
+                let text = str_at(body, "/delta/thinking").unwrap_or_default();
+                if let Some(Value::String(thinking)) = answer.pending_block(index).and_then(|b| b.get_mut("thinking")) {
+                    thinking.push_str(text);
+                }
+                answer.reasoning(index, text, events);
+            }
+            Some("signature_delta") => {
+                let signature = str_at(body, "/delta/signature").unwrap_or_default();
+                if let Some(Value::Object(block)) = answer.pending_block(index) {
+                    let entry = block.entry("signature").or_insert_with(|| Value::from(""));
+                    if let Value::String(held) = entry {
+                        held.push_str(signature);
+                    }
+                }
             }
             _ => {}
         },
-        "content_block_stop" => answer.end_call(index, events),
+        "content_block_stop" => {
+            answer.end_call(index, events);
+            answer.end_block(index);
+        }
         "message_delta" => {
             if let Some(reason) = str_at(body, "/delta/stop_reason") {
                 answer.end_all_calls(events);

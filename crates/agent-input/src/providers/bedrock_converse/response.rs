@@ -3,14 +3,15 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
+use crate::provider::ProviderId;
 use crate::reading::{
-    ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage, wrong,
+    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage, wrong,
 };
 
 /// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
 ///
-/// Text and `toolUse` blocks become the standard message; blocks the standard format has no place
-/// for in an assistant message (reasoning, citations, guard content) are not carried.
+/// Text and `toolUse` blocks become the standard message and `reasoningContent` blocks its
+/// reasoning state; other blocks (citations, guard content) are not carried.
 ///
 /// # Errors
 /// `invalid_json` when the body is not JSON; `missing_field` / `invalid_field_type` at the path
@@ -31,12 +32,16 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
     let mut texts = Vec::new();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
+    let mut state = StateItems::default();
     for (i, block) in content.iter().enumerate() {
         let path = content_path.index(i);
         let block = object(block, &path, "a content block")?;
         if let Some(text) = block.get("text") {
             match text {
-                Json::String(text) => texts.push(text.to_string()),
+                Json::String(text) => {
+                    state.text(text);
+                    texts.push(text.to_string());
+                }
                 other => return Err(wrong(&path.key("text"), "text", "string", other)),
             }
         } else if let Some(tool_use) = block.get("toolUse") {
@@ -46,24 +51,29 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
             let id = tool_fields.str("toolUseId")?;
             let name = tool_fields.str("name")?;
             let input = tool_fields.value("input")?;
+            state.call();
             calls.push(tool_call(id, name, crate::json::compact(&input.to_value())));
-        } else if let Some(text) = block
-            .get("reasoningContent")
-            .and_then(Json::as_object)
-            .and_then(|r| r.get("reasoningText"))
-            .and_then(Json::as_object)
-            .and_then(|r| r.get("text"))
-            .and_then(Json::as_str)
-        {
-            thoughts.push(text.to_string());
+        } else if let Some(reasoning) = block.get("reasoningContent").and_then(Json::as_object) {
+            if let Some(text) = reasoning
+                .get("reasoningText")
+                .and_then(Json::as_object)
+                .and_then(|r| r.get("text"))
+                .and_then(Json::as_str)
+            {
+                thoughts.push(text.to_string());
+            }
+            // With its signature, or redacted: sent back as given when the turn continues.
+            state.block(serde_json::Value::Object(block.to_map()));
         }
     }
     let stop_reason = match root.get("stopReason") {
         Some(Json::String(reason)) => Some(super::stop_reason(reason)),
         _ => None,
     };
+    let mut message = assistant(texts, calls);
+    message.reasoning_state = state.into_state(ProviderId::BedrockConverse);
     Ok(ProviderResponse {
-        message: assistant(texts, calls),
+        message,
         stop_reason,
         usage: usage(root.get("usage").and_then(Json::as_object), &USAGE),
         reasoning: reasoning(thoughts),

@@ -49,11 +49,17 @@ pub(crate) fn message(
                 answer.text(index, text, events);
             } else if let Some(input) = str_at(&body, "/delta/toolUse/input") {
                 answer.call_args(index, input, events);
-            } else if let Some(text) = str_at(&body, "/delta/reasoningContent/text") {
-                answer.reasoning(index, text, events);
+            } else if let Some(reasoning) = body.pointer("/delta/reasoningContent") {
+                if let Some(text) = str_at(reasoning, "/text") {
+                    answer.reasoning(index, text, events);
+                }
+                reasoning_state(index, reasoning, answer);
             }
         }
-        Some("contentBlockStop") => answer.end_call(index, events),
+        Some("contentBlockStop") => {
+            answer.end_call(index, events);
+            answer.end_block(index);
+        }
         Some("messageStop") => {
             answer.end_all_calls(events);
             if let Some(reason) = str_at(&body, "/stopReason") {
@@ -76,4 +82,28 @@ pub(crate) fn message(
         _ => {}
     }
     Ok(())
+}
+
+/// A `reasoningContent` delta gathered into the block the non-streaming answer gives:
+/// `{"reasoningContent": {"reasoningText": {"text", "signature"}}}` or `{"redactedContent"}`.
+fn reasoning_state(index: u64, delta: &Value, answer: &mut Answer) {
+    if let Some(redacted) = str_at(delta, "/redactedContent") {
+        answer.begin_block(index, serde_json::json!({"reasoningContent": {"redactedContent": redacted}}));
+        return;
+    }
+    if answer.pending_block(index).is_none() {
+        answer.begin_block(index, serde_json::json!({"reasoningContent": {"reasoningText": {"text": ""}}}));
+    }
+    let Some(Value::Object(text)) =
+        answer.pending_block(index).and_then(|b| b.pointer_mut("/reasoningContent/reasoningText"))
+    else {
+        return;
+    };
+    for key in ["text", "signature"] {
+        if let Some(piece) = str_at(delta, &format!("/{key}"))
+            && let Value::String(held) = text.entry(key).or_insert_with(|| Value::from(""))
+        {
+            held.push_str(piece);
+        }
+    }
 }

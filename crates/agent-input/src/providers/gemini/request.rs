@@ -13,12 +13,13 @@ use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::ToolChoice as OptionChoice;
+use crate::options::{Effort, Reasoning, ToolChoice as OptionChoice};
+use serde_json::Value;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
     GenerateContentRequest, GenerationConfig, InlineData, Part, Response, ResponsePart, ResultText, SystemInstruction,
-    Tool, ToolConfig,
+    ThinkingConfig, Tool, ToolConfig,
 };
 
 /// Most base64 characters of inline data in one request (100 MB).
@@ -209,6 +210,20 @@ impl Provider for Gemini {
                     cx.response_format_unsent(format, &["name", "description", "strict"]);
                     &format.schema
                 }),
+                // Gemini 2.5 takes a budget, Gemini 3 a level.
+                thinking_config: options.reasoning.map(|reasoning| match reasoning {
+                    Reasoning::BudgetTokens(budget) => {
+                        ThinkingConfig { thinking_budget: Some(budget), thinking_level: None }
+                    }
+                    Reasoning::Effort(effort) => ThinkingConfig {
+                        thinking_budget: None,
+                        thinking_level: Some(match effort {
+                            Effort::Low => "LOW",
+                            Effort::Medium => "MEDIUM",
+                            Effort::High => "HIGH",
+                        }),
+                    },
+                }),
             },
             tool_config: cx.tool_choice(options).map(|choice| ToolConfig {
                 function_calling_config: match choice {
@@ -316,11 +331,27 @@ fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
         }));
         return parts;
     }
+    // The turn's own thought signatures go back on the parts they came with.
+    let state = cx.reasoning_state(turn, ProviderId::Gemini);
+    let len = turn.content.len() + turn.tool_calls.len();
+    let signature = |at: usize| {
+        state.and_then(|s| s.on(at, len).find_map(|item| item.get("thoughtSignature").and_then(Value::as_str)))
+    };
+    let signed = |part: Part<'a>, at: usize| match signature(at) {
+        Some(signature) => Part::Signed(Box::new(part), signature),
+        None => part,
+    };
+    // Its thought parts go back as given, before what followed them.
+    let thoughts = |at: usize, parts: &mut Vec<Part<'a>>| {
+        let items = state.into_iter().flat_map(|s| s.before(at, len));
+        parts.extend(items.filter_map(|item| item.get("block").and_then(Value::as_object)).map(Part::Raw));
+    };
     for (j, block) in turn.content.iter().enumerate() {
+        thoughts(j, &mut parts);
         let path = || turn.origin.block_path(cx.base, j);
         let mime = match block {
             ContentBlock::Text(text) => {
-                parts.push(Part::Text(text));
+                parts.push(signed(Part::Text(text), j));
                 continue;
             }
             ContentBlock::Image(image) => {
@@ -367,14 +398,31 @@ fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
             Some(Source::Url(_)) | None => {}
         }
     }
+    let mut first_call = true;
     for (k, call) in turn.tool_calls.iter().enumerate() {
+        thoughts(turn.content.len() + k, &mut parts);
         cx.call_name(&call.name, turn, k);
         if let Some(args) = crate::conversion::payload::raw_json(&call.arguments) {
-            parts.push(Part::FunctionCall(FunctionCall { name: &call.name, args }));
+            let part = Part::FunctionCall(FunctionCall { name: &call.name, args });
+            // A turn's first call must carry a signature for Gemini 3; one that has none (history
+            // written by hand, or from another provider) carries the sentinel Gemini documents
+            // for that case.
+            let part = match signature(turn.content.len() + k) {
+                Some(signature) => Part::Signed(Box::new(part), signature),
+                None if first_call => Part::Signed(Box::new(part), SKIP_SIGNATURE),
+                None => part,
+            };
+            first_call = false;
+            parts.push(part);
         }
     }
+    thoughts(len, &mut parts);
     parts
 }
+
+/// The `thoughtSignature` Gemini takes for a call its own model did not make ("Thought
+/// signatures", Gemini API docs): validation of that part is skipped.
+pub const SKIP_SIGNATURE: &str = "skip_thought_signature_validator";
 
 /// `generateContent` request shapes (REST, camelCase), limited to what the standard input can
 /// produce.
@@ -437,9 +485,8 @@ pub mod wire {
         pub parts: Vec<Part<'a>>,
     }
 
-    /// A part: exactly one member is set.
-    #[derive(Debug, Clone, Serialize)]
-    #[serde(rename_all = "camelCase")]
+    /// A part: exactly one member is set (and a `thoughtSignature` beside it, when signed).
+    #[derive(Debug, Clone)]
     pub enum Part<'a> {
         /// `{"text"}`
         Text(&'a str),
@@ -451,6 +498,36 @@ pub mod wire {
         FunctionCall(FunctionCall<'a>),
         /// `{"functionResponse": {"name", "response"}}`
         FunctionResponse(FunctionResponse<'a>),
+        /// A part with its `thoughtSignature`.
+        Signed(Box<Part<'a>>, &'a str),
+        /// A part as the provider gave it (a `thought` part of a model turn).
+        Raw(&'a serde_json::Map<String, Value>),
+    }
+
+    impl Part<'_> {
+        fn entries<M: serde::ser::SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+            match self {
+                Self::Text(text) => map.serialize_entry("text", text),
+                Self::InlineData(data) => map.serialize_entry("inlineData", data),
+                Self::FileData(data) => map.serialize_entry("fileData", data),
+                Self::FunctionCall(call) => map.serialize_entry("functionCall", call),
+                Self::FunctionResponse(response) => map.serialize_entry("functionResponse", response),
+                Self::Signed(part, signature) => {
+                    part.entries(map)?;
+                    map.serialize_entry("thoughtSignature", signature)
+                }
+                Self::Raw(part) => part.iter().try_for_each(|(key, value)| map.serialize_entry(key, value)),
+            }
+        }
+    }
+
+    impl Serialize for Part<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = serializer.serialize_map(None)?;
+            self.entries(&mut map)?;
+            map.end()
+        }
     }
 
     /// Inline bytes.
@@ -541,6 +618,21 @@ pub mod wire {
         /// The JSON Schema the answer follows.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub response_json_schema: Option<&'a Value>,
+        /// How much the model thinks.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking_config: Option<ThinkingConfig>,
+    }
+
+    /// `thinkingConfig`: a `thinkingBudget` of tokens or a `thinkingLevel`.
+    #[derive(Debug, Clone, Copy, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct ThinkingConfig {
+        /// Most tokens to think with.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking_budget: Option<u64>,
+        /// `LOW`, `MEDIUM` or `HIGH`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub thinking_level: Option<&'static str>,
     }
 
     /// A tool: function declarations.

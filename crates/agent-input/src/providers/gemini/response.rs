@@ -3,11 +3,15 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
+use crate::provider::ProviderId;
+use crate::reading::{
+    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
+};
 
 /// Reads a `generateContent` response (`{"candidates": [{"content": {"parts"}, "finishReason"}],
 /// "usageMetadata"}`); only the first candidate is read. `text` parts (not `thought` ones) and
-/// `functionCall` parts; a call without an `id` gets `call_<n>`, its position among the calls. A
+/// `functionCall` parts; a call without an `id` gets `call_<n>`, its position among the calls.
+/// Each `thoughtSignature` is reasoning state `on` the element its part gave. A
 /// prompt blocked before any candidate is an empty message with stop reason `content_filtered`.
 ///
 /// # Errors
@@ -52,6 +56,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
     let mut texts = Vec::new();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
+    let mut state = StateItems::default();
     if let Some(content) = candidate.get("content") {
         let content_path = path.key("content");
         let content = object(content, &content_path, "content")?;
@@ -62,15 +67,29 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
         for (i, part) in parts.iter().enumerate() {
             let part_path = content_path.key("parts").index(i);
             let part = object(part, &part_path, "a part")?;
+            // A signature belongs to the element its part gave, or to the next one when the
+            // part gave none (a thought, blank text; the last element when none follows).
             if matches!(part.get("thought"), Some(Json::Bool(true))) {
                 if let Some(text) = part.get("text").and_then(Json::as_str) {
                     thoughts.push(text.to_string());
                 }
+                // Sent back as given, with any signature on it, as Gemini's own history keeps it.
+                state.block(serde_json::Value::Object(part.to_map()));
                 continue;
             }
+            if let Some(signature) = fields(part, &part_path).optional_str("thoughtSignature")? {
+                let place = match part.get("text").and_then(Json::as_str) {
+                    Some(text) if !text.trim().is_empty() => state.next_text(),
+                    _ if part.contains_key("functionCall") => state.next_call(),
+                    _ => state.next(),
+                };
+                state.on(place, "thoughtSignature", signature);
+            }
             if let Some(text) = fields(part, &part_path).optional_str("text")? {
+                state.text(text);
                 texts.push(text.to_string());
             } else if let Some(call) = part.get("functionCall") {
+                state.call();
                 let call_path = part_path.key("functionCall");
                 let call = object(call, &call_path, "functionCall")?;
                 let name = fields(call, &call_path).str("name")?;
@@ -90,5 +109,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
     let stop_reason = fields(candidate, &path).optional_str("finishReason")?.map(|reason| {
         if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { super::stop_reason(reason) }
     });
-    Ok(ProviderResponse { message: assistant(texts, calls), stop_reason, usage, reasoning: reasoning(thoughts) })
+    let mut message = assistant(texts, calls);
+    message.reasoning_state = state.into_state(ProviderId::Gemini);
+    Ok(ProviderResponse { message, stop_reason, usage, reasoning: reasoning(thoughts) })
 }

@@ -3,6 +3,10 @@
 use serde_json::Value;
 
 use crate::decoding::{Answer, StreamEvent, error_message, str_at, usage};
+use crate::reading::Place;
+
+/// The key of the thought part being streamed.
+const THOUGHT: u64 = u64::MAX;
 
 pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     if body.get("error").is_some() {
@@ -13,13 +17,37 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
     let candidate = body.pointer("/candidates/0");
     if let Some(candidate) = candidate {
         for part in candidate.pointer("/content/parts").and_then(Value::as_array).into_iter().flatten() {
-            if let Some(text) = str_at(part, "/text") {
-                if part.get("thought").and_then(Value::as_bool) == Some(true) {
-                    answer.reasoning(0, text, events);
-                } else {
-                    // Chunks split one answer's text anywhere: it is one block.
-                    answer.text(0, text, events);
+            if part.get("thought").and_then(Value::as_bool) == Some(true) {
+                let text = str_at(part, "/text").unwrap_or_default();
+                answer.reasoning(0, text, events);
+                // One thought part of the chunks' text, as the whole answer gives it.
+                if answer.pending_block(THOUGHT).is_none() {
+                    answer.begin_block(THOUGHT, serde_json::json!({"text": "", "thought": true}));
                 }
+                if let Some(Value::Object(block)) = answer.pending_block(THOUGHT) {
+                    if let Some(Value::String(held)) = block.get_mut("text") {
+                        held.push_str(text);
+                    }
+                    if let Some(signature) = part.get("thoughtSignature") {
+                        block.insert("thoughtSignature".to_string(), signature.clone());
+                    }
+                }
+                continue;
+            }
+            answer.end_block(THOUGHT);
+            if let Some(signature) = str_at(part, "/thoughtSignature") {
+                // The streamed answer's text is one block; a signature after it (on blank text)
+                // goes with the last element.
+                let place = match str_at(part, "/text") {
+                    Some(text) if !text.trim().is_empty() => Place::OnText(0),
+                    _ if part.get("functionCall").is_some() => answer.state.next_call(),
+                    _ => answer.state.next(),
+                };
+                answer.state.on(place, "thoughtSignature", signature);
+            }
+            if let Some(text) = str_at(part, "/text") {
+                // Chunks split one answer's text anywhere: it is one block.
+                answer.text(0, text, events);
             } else if let Some(call) = part.get("functionCall") {
                 let key = 1 + answer.calls.len() as u64;
                 let id = str_at(call, "/id").map_or_else(|| format!("call_{}", answer.calls.len()), str::to_string);

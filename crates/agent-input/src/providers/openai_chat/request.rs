@@ -12,6 +12,7 @@ use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::options::Effort;
 
 use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
@@ -118,6 +119,7 @@ impl Provider for OpenAiChat {
                     strict: format.strict,
                 },
             }),
+            reasoning_effort: cx.effort_only(options).map(Effort::as_str),
         };
         if !cx.report.is_ok() {
             return Err(cx.report);
@@ -141,6 +143,8 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
     if let Some(text) = turn.text {
         return Some(ChatMessage::User { content: Content::Text(text) });
     }
+    // Chat Completions takes no reasoning state back: any is left out, with a warning.
+    cx.reasoning_state(turn, ProviderId::OpenAiChat);
     if role != "user" {
         let place = match role {
             "assistant" => "assistant messages",
@@ -251,6 +255,9 @@ pub mod wire {
         /// Structured output.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub response_format: Option<ResponseFormat<'a>>,
+        /// `low`, `medium` or `high`, for reasoning models.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub reasoning_effort: Option<&'static str>,
     }
 
     /// `tool_choice`: a mode, or a named function.

@@ -16,7 +16,12 @@ use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
-use self::wire::{Content, Item, Output, Part, ResponsesRequest, TextConfig, TextFormat, Tool, ToolChoice, Url};
+use serde_json::Value;
+
+use self::wire::{
+    Content, Item, Output, OutputText, Part, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat, Tool,
+    ToolChoice, Url,
+};
 
 /// What this converter can carry, for docs/providers.md.
 pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
@@ -114,6 +119,7 @@ impl Provider for OpenAiResponses {
                     strict: format.strict,
                 },
             }),
+            reasoning: cx.effort_only(options).map(|effort| ReasoningConfig { effort: effort.as_str() }),
         };
         if !cx.report.is_ok() {
             return Err(cx.report);
@@ -143,15 +149,49 @@ fn items<'a>(
         Role::Assistant => {
             // String content: the only assistant history every input type takes (output_text
             // parts belong to output messages, which need the provider's own ids). One message
-            // per text block keeps the blocks apart without inventing a separator.
-            for text in cx.text_only(turn, "assistant messages") {
-                input.push(Item::Message { role: "assistant", content: Content::Text(text) });
+            // per text block keeps the blocks apart without inventing a separator. The turn's own
+            // reasoning state puts its reasoning items back before what followed them, and the
+            // ids that pair those items with their messages and calls.
+            let state = cx.reasoning_state(turn, ProviderId::OpenAiResponses);
+            let len = turn.content.len() + turn.tool_calls.len();
+            let before = |at: usize, input: &mut Vec<Item<'a>>| {
+                input.extend(state.into_iter().flat_map(|s| s.before(at, len)).filter_map(reasoning_item));
+            };
+            let id_on = |at: usize| state.and_then(|s| s.on(at, len).find_map(|i| i.get("id").and_then(Value::as_str)));
+            for (j, block) in turn.content.iter().enumerate() {
+                before(j, input);
+                let ContentBlock::Text(text) = block else {
+                    cx.media_in_role(turn, j, block, "assistant messages");
+                    continue;
+                };
+                match id_on(j) {
+                    Some(id) => match input.last_mut() {
+                        Some(Item::OutputMessage { id: last, content, .. }) if *last == id => {
+                            content.push(OutputText::new(text));
+                        }
+                        _ => input.push(Item::OutputMessage {
+                            id,
+                            role: "assistant",
+                            status: "completed",
+                            content: vec![OutputText::new(text)],
+                        }),
+                    },
+                    None => input.push(Item::Message { role: "assistant", content: Content::Text(text) }),
+                }
             }
             for (k, call) in turn.tool_calls.iter().enumerate() {
+                let at = turn.content.len() + k;
+                before(at, input);
                 cx.call_name(&call.name, turn, k);
                 cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
-                input.push(Item::FunctionCall { call_id: &call.id, name: &call.name, arguments: &call.arguments });
+                input.push(Item::FunctionCall {
+                    id: id_on(at),
+                    call_id: &call.id,
+                    name: &call.name,
+                    arguments: &call.arguments,
+                });
             }
+            before(len, input);
         }
         Role::Tool => {
             let parts = parts(cx, turn, documents);
@@ -165,6 +205,13 @@ fn items<'a>(
         }
         Role::User => input.push(Item::Message { role: "user", content: Content::Parts(parts(cx, turn, documents)) }),
     }
+}
+
+/// A `reasoning` item of a reasoning state (or a message without text that followed one), as the
+/// provider gave it.
+fn reasoning_item(item: &serde_json::Value) -> Option<Item<'_>> {
+    let kind = |b: &&Value| matches!(b.get("type").and_then(Value::as_str), Some("reasoning" | "message"));
+    item.get("block").filter(kind).map(Item::Reasoning)
 }
 
 fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
@@ -247,6 +294,9 @@ pub mod wire {
         /// Structured output.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub text: Option<TextConfig<'a>>,
+        /// The reasoning effort.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub reasoning: Option<ReasoningConfig>,
     }
 
     /// `tool_choice`: a mode, or a named function.
@@ -263,6 +313,13 @@ pub mod wire {
             /// The tool's name.
             name: &'a str,
         },
+    }
+
+    /// `reasoning`: the effort of a reasoning model.
+    #[derive(Debug, Clone, Copy, Serialize)]
+    pub struct ReasoningConfig {
+        /// `low`, `medium` or `high`.
+        pub effort: &'static str,
     }
 
     /// `text`: the answer's format.
@@ -301,8 +358,23 @@ pub mod wire {
             /// Its content.
             content: Content<'a>,
         },
+        /// An assistant message as the provider wrote it, with its item id.
+        #[serde(rename = "message")]
+        OutputMessage {
+            /// The provider's id of the item.
+            id: &'a str,
+            /// `assistant`.
+            role: &'static str,
+            /// `completed`.
+            status: &'static str,
+            /// Its text.
+            content: Vec<OutputText<'a>>,
+        },
         /// A tool call the model made.
         FunctionCall {
+            /// The provider's id of the item, when the turn's reasoning state has it.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            id: Option<&'a str>,
             /// The call's id.
             call_id: &'a str,
             /// The function.
@@ -317,6 +389,28 @@ pub mod wire {
             /// Text, or parts.
             output: Output<'a>,
         },
+        /// A reasoning item, as the provider gave it.
+        #[serde(untagged)]
+        Reasoning(&'a Value),
+    }
+
+    /// An `output_text` part of an assistant message.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct OutputText<'a> {
+        /// `output_text`.
+        #[serde(rename = "type")]
+        pub kind: &'static str,
+        /// The text.
+        pub text: &'a str,
+        /// None: the history carries no citations.
+        pub annotations: [(); 0],
+    }
+
+    impl<'a> OutputText<'a> {
+        /// An `output_text` part.
+        pub const fn new(text: &'a str) -> Self {
+            Self { kind: "output_text", text, annotations: [] }
+        }
     }
 
     /// A message's content.

@@ -3,11 +3,15 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage};
+use crate::provider::ProviderId;
+use crate::reading::{
+    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
+};
 
 /// Reads a Responses response (`{"output": [items], "status", "incomplete_details", "usage"}`):
 /// `message` items give text (`output_text`, and `refusal`), `function_call` items give tool
-/// calls; reasoning and other items are not part of a standard message.
+/// calls; reasoning items, with the ids of the items that follow them, are the message's
+/// reasoning state; other items are not part of a standard message.
 ///
 /// # Errors
 /// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
@@ -18,19 +22,32 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
     let mut texts = Vec::new();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
+    let mut state = StateItems::default();
     for (i, item) in fields(root, &top).array("output")?.iter().enumerate() {
         let path = top.key("output").index(i);
         let item = object(item, &path, "an output item")?;
         match fields(item, &path).str("type")? {
             "message" => {
+                let item_id = fields(item, &path).optional_str("id")?;
+                let before = texts.len();
                 for (j, part) in fields(item, &path).array("content")?.iter().enumerate() {
                     let part_path = path.key("content").index(j);
                     let part = object(part, &part_path, "a content part")?;
-                    match fields(part, &part_path).optional_str("type")? {
-                        Some("output_text") => texts.push(fields(part, &part_path).str("text")?.to_string()),
-                        Some("refusal") => texts.push(fields(part, &part_path).str("refusal")?.to_string()),
-                        _ => {}
+                    let text = match fields(part, &part_path).optional_str("type")? {
+                        Some("output_text") => fields(part, &part_path).str("text")?,
+                        Some("refusal") => fields(part, &part_path).str("refusal")?,
+                        _ => continue,
+                    };
+                    // The item's id pairs it with the reasoning item before it.
+                    if let Some(id) = item_id.filter(|_| !text.trim().is_empty()) {
+                        state.on(state.next_text(), "id", id);
                     }
+                    state.text(text);
+                    texts.push(text.to_string());
+                }
+                // A message with no text still follows its reasoning item: it goes back as given.
+                if item_id.is_some() && texts[before..].iter().all(|t| t.trim().is_empty()) {
+                    state.block(serde_json::Value::Object(item.to_map()));
                 }
             }
             "function_call" => {
@@ -38,10 +55,16 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
                 let name = fields(item, &path).str("name")?;
                 let arguments = fields(item, &path).optional_str("arguments")?.unwrap_or_default();
                 let arguments = if arguments.trim().is_empty() { "{}" } else { arguments };
+                if let Some(item_id) = fields(item, &path).optional_str("id")? {
+                    state.on(state.next_call(), "id", item_id);
+                }
+                state.call();
                 calls.push(tool_call(id, name, arguments.to_string()));
             }
-            // Its summary, and its full text where the model shows it.
+            // Its summary, and its full text where the model shows it; the item itself (with its
+            // `encrypted_content` when asked for) is reasoning state.
             "reasoning" => {
+                state.block(serde_json::Value::Object(item.to_map()));
                 for key in ["summary", "content"] {
                     for part in item.get(key).and_then(Json::as_array).unwrap_or_default() {
                         if let Some(text) = part.as_object().and_then(|p| p.get("text")).and_then(Json::as_str) {
@@ -65,8 +88,10 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         (Some(status), None) => Some(super::stop_reason(status)),
         (None, None) => None,
     };
+    let mut message = assistant(texts, calls);
+    message.reasoning_state = state.into_state(ProviderId::OpenAiResponses);
     Ok(ProviderResponse {
-        message: assistant(texts, calls),
+        message,
         stop_reason,
         usage: usage(
             root.get("usage").and_then(Json::as_object),

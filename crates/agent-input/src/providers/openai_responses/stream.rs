@@ -23,7 +23,46 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
             let key = (u64_at(body, "/output_index").unwrap_or(0) << 32) | (kind << 31) | part;
             answer.reasoning(key, str_at(body, "/delta").unwrap_or_default(), events);
         }
+        "response.output_item.added" if str_at(body, "/item/type") == Some("reasoning") => {
+            answer.begin_block(output, body.get("item").cloned().unwrap_or_default());
+        }
+        "response.output_item.done" if str_at(body, "/item/type") == Some("reasoning") => {
+            // The finished item: its summary, and its encrypted_content when asked for.
+            if let (Some(held), Some(item)) = (answer.pending_block(output), body.get("item")) {
+                held.clone_from(item);
+            }
+            answer.end_block(output);
+        }
+        "response.output_item.added" if str_at(body, "/item/type") == Some("message") => {
+            answer.begin_block(output, Value::Null);
+        }
+        "response.output_item.done" if str_at(body, "/item/type") == Some("message") => {
+            // Its id pairs it with the reasoning item before it: on its text, or the whole item
+            // when it has none (placed where it began).
+            let item = body.get("item").unwrap_or(&Value::Null);
+            let parts = item.get("content").and_then(Value::as_array).into_iter().flatten();
+            let blank =
+                parts.filter_map(|p| str_at(p, "/text").or_else(|| str_at(p, "/refusal"))).all(|t| t.trim().is_empty());
+            match str_at(item, "/id") {
+                Some(_) if blank => {
+                    if let Some(held) = answer.pending_block(output) {
+                        held.clone_from(item);
+                    }
+                    answer.end_block(output);
+                }
+                Some(id) => {
+                    answer.drop_block(output);
+                    let place = answer.state.last_text();
+                    answer.state.on(place, "id", id);
+                }
+                None => answer.drop_block(output),
+            }
+        }
         "response.output_item.added" if str_at(body, "/item/type") == Some("function_call") => {
+            if let Some(item_id) = str_at(body, "/item/id") {
+                let place = answer.state.next_call();
+                answer.state.on(place, "id", item_id);
+            }
             let id = str_at(body, "/item/call_id").unwrap_or_default();
             answer.start_call(output, id, str_at(body, "/item/name").unwrap_or_default(), events);
             answer.call_args(output, str_at(body, "/item/arguments").unwrap_or_default(), events);
@@ -37,6 +76,13 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
         "response.completed" | "response.incomplete" => {
             answer.end_all_calls(events);
             let response = body.get("response").unwrap_or(&Value::Null);
+            // The finished response's reasoning items are the ones to send back (each event
+            // carries its own encryption of the same item).
+            for item in response.get("output").and_then(Value::as_array).into_iter().flatten() {
+                if let (Some("reasoning"), Some(id)) = (str_at(item, "/type"), str_at(item, "/id")) {
+                    answer.state.replace_block(id, item);
+                }
+            }
             let status = str_at(response, "/status");
             let reason = match (status, str_at(response, "/incomplete_details/reason")) {
                 (_, Some(reason)) => Some(super::stop_reason(reason)),

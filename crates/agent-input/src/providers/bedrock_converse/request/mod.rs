@@ -15,7 +15,7 @@ use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::{CacheTtl, ToolChoice as OptionChoice};
+use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -345,12 +345,29 @@ fn build<'a>(
     }
     cx.pairs_by_sent_turn(&notes);
     cx.prefill_without_trailing_space(turns);
+    // Claude's extended thinking, the one reasoning setting Converse passes on for any model.
+    let max_tokens = inference_config.max_tokens;
+    let additional_model_request_fields = match cx.thinking(options, max_tokens) {
+        Some(Reasoning::BudgetTokens(budget)) => {
+            Some(serde_json::json!({"thinking": {"type": "enabled", "budget_tokens": budget}}))
+        }
+        Some(Reasoning::Effort(_)) => {
+            cx.unsupported(
+                option_path("reasoning"),
+                "a reasoning effort",
+                "give reasoning a budget of thinking tokens (Claude's thinking, sent in additionalModelRequestFields)",
+            );
+            None
+        }
+        None => None,
+    };
     cx.report.is_ok().then_some(ConverseRequest {
         messages: messages.turns,
         system,
         inference_config,
         tool_config,
         output_config: None,
+        additional_model_request_fields,
     })
 }
 
@@ -408,7 +425,15 @@ fn turn_blocks<'a>(
         blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
         return (blocks, notes);
     }
+    // The turn's own reasoningContent blocks go back unmodified, where they were.
+    let state = cx.reasoning_state(turn, ProviderId::BedrockConverse);
+    let len = turn.content.len() + turn.tool_calls.len();
+    let reasoning = |at: usize, blocks: &mut Vec<Block<'a>>| {
+        let items = state.into_iter().flat_map(|s| s.before(at, len));
+        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+    };
     for (j, block) in turn.content.iter().enumerate() {
+        reasoning(j, &mut blocks);
         let path = || turn.origin.block_path(base, j);
         let media = matches!(block, ContentBlock::Image(_) | ContentBlock::Document(_));
         if role == ConversationRole::Assistant && media {
@@ -429,6 +454,7 @@ fn turn_blocks<'a>(
         blocks.extend(content_block(cx, block, names, &path).map(Block::from));
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
+        reasoning(turn.content.len() + k, &mut blocks);
         let id_path = turn.origin.field_path(base, "toolCalls").index(k).key("id");
         cx.call_id(&call.id, &id_path);
         notes.tools.calls.push((&call.id, id_path));
@@ -438,6 +464,7 @@ fn turn_blocks<'a>(
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }
+    reasoning(len, &mut blocks);
     (blocks, notes)
 }
 

@@ -26,6 +26,9 @@ pub struct ConverseRequest<'a> {
     /// Structured output.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_config: Option<OutputConfig<'a>>,
+    /// Fields the model takes beyond Converse's own: Claude's `thinking`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_model_request_fields: Option<serde_json::Value>,
 }
 
 /// `OutputConfig`: the answer's format.
@@ -127,6 +130,9 @@ pub enum ContentBlock<'a> {
     ToolUse(ToolUseBlock<'a>),
     /// `{"toolResult": {...}}`
     ToolResult(ToolResultBlock<'a>),
+    /// `{"reasoningContent": {...}}`, as the provider gave it.
+    #[serde(untagged)]
+    Raw(&'a serde_json::Value),
 }
 
 /// `ImageBlock`.

@@ -21,7 +21,14 @@ use super::wire::{
 /// Writes `body` as `serde_json::to_writer` would.
 pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut String) -> serde_json::Result<()> {
     // Destructured whole, so a new wire field cannot be left out of this writer unnoticed.
-    let ConverseRequest { messages, system, inference_config, tool_config, output_config } = body;
+    let ConverseRequest {
+        messages,
+        system,
+        inference_config,
+        tool_config,
+        output_config,
+        additional_model_request_fields,
+    } = body;
     out.push_str("{\"messages\":[");
     for (i, message) in messages.iter().enumerate() {
         comma(out, i);
@@ -84,6 +91,10 @@ pub(crate) fn converse(body: &ConverseRequest<'_>, out: &mut String) -> serde_js
     if let Some(config) = output_config {
         out.push_str(",\"outputConfig\":");
         serde(out, config)?;
+    }
+    if let Some(fields) = additional_model_request_fields {
+        out.push_str(",\"additionalModelRequestFields\":");
+        value(fields, out)?;
     }
     out.push('}');
     Ok(())
@@ -166,6 +177,7 @@ fn content_block(block: &ContentBlock<'_>, out: &mut String) -> serde_json::Resu
         ContentBlock::Image(image) => image_block(image, out),
         ContentBlock::Document(document) => document_block(document, out),
         ContentBlock::Video(video) => video_block(video, out),
+        ContentBlock::Raw(raw) => value(raw, out),
         ContentBlock::ToolUse(call) => {
             out.push_str("{\"toolUse\":{\"toolUseId\":");
             string(out, call.tool_use_id)?;
