@@ -56,7 +56,7 @@ describe('the playground limits', () => {
       // Nothing dropped, nothing added.
       assert.equal(await page.$('[data-path="/input/2"]'), null);
       assert.equal(await page.textContent('[data-path="/input/1/source/data"] .size'), sizeBefore);
-      assert.match(await page.textContent('[data-testid="validation-summary"]'), /^Valid · CONTENT_BLOCKS/);
+      assert.match(await page.textContent('[data-testid="validation-summary"]'), /^Valid input · CONTENT_BLOCKS/);
 
       // Replacing the 30 MB image counts the rest only; a file that fits is still taken.
       await page.setInputFiles('[data-path="/input/1/source/data"] input[type=file]', { name: 'other.png', mimeType: 'image/png', buffer: png(20 * MiB) });
@@ -64,7 +64,7 @@ describe('the playground limits', () => {
       await page.setInputFiles('[data-testid="file-upload"]', { name: 'small.png', mimeType: 'image/png', buffer: png(4 * MiB) });
       await page.waitForSelector('[data-path="/input/2/source/data"]');
       await settled(page);
-      assert.match(await page.textContent('[data-testid="validation-summary"]'), /^Valid · CONTENT_BLOCKS/);
+      assert.match(await page.textContent('[data-testid="validation-summary"]'), /^Valid input · CONTENT_BLOCKS/);
     } finally {
       await context.close();
     }

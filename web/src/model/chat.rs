@@ -58,6 +58,8 @@ pub(crate) enum Status {
     Rejected { status: u16, reading: Reading, raw: String },
     /// No response at all (the network, CORS, a bad URL).
     Unreachable { reason: String, cross_origin: bool },
+    /// `_execute` answered with a body over the limit, not read on.
+    TooLarge { status: u16 },
     /// The stream broke off, or ended without a terminal event, or went over the limit.
     Broken { reason: String },
 }
@@ -137,6 +139,24 @@ impl Run {
                 Part::Reasoning { .. } | Part::ToolCall { .. } => None,
             })
             .collect()
+    }
+
+    /// A finished run of `_execute` (not streamed): its answer whole, in the memory it returned.
+    pub(crate) fn answered(text: String, memory_id: Option<String>, millis: f64) -> Self {
+        Self {
+            thread_id: memory_id,
+            parts: vec![Part::Text { id: "answer".into(), text }],
+            status: Status::Finished,
+            answered_ms: Some(millis),
+            ended_ms: Some(millis),
+            ..Self::default()
+        }
+    }
+
+    /// Whether the run ended before any event: refused, or never answered (a notice, not a turn).
+    pub(crate) fn failed_to_start(&self) -> bool {
+        self.log.is_empty()
+            && matches!(self.status, Status::Rejected { .. } | Status::Unreachable { .. } | Status::TooLarge { .. })
     }
 
     /// The response's headers came with `200`: events follow.

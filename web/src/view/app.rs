@@ -1,24 +1,30 @@
-//! The page's shell: the state created, a share link or the stored schema settings read,
-//! files dropped or pasted anywhere, the effects that tie settings to the analysis, and the
-//! three panes laid out.
+//! The page's shell: the state created, a share link or the last session's input and settings
+//! (kept in this browser, media and secrets never) read, files dropped or pasted anywhere, the
+//! effects that tie settings to the analysis, and the workbench laid out: the conversation with
+//! the composer and Execute under it, the validation and the provider request beside.
 
 use leptos::prelude::*;
 use serde_json::Value;
 
 use super::build_pane::BuildPane;
+use super::chat::ChatView;
 use super::compare::ComparePane;
 use super::deploy::DeployPane;
 use super::execute_pane::ExecutePane;
 use super::highlight::highlight;
 use super::output_pane::OutputPane;
+use super::run_notice::RunNotice;
 use super::toolbar::Toolbar;
 use super::validation_pane::ValidationPane;
 use crate::browser::{files, storage};
 use crate::model::share;
-use crate::state::{Analyzer, Editor};
+use crate::state::{Analyzer, ChatState, Editor};
 
 /// Where the schema editor's settings are kept in localStorage: `{"schema": text, "on": bool}`.
 const SCHEMA_STORAGE_KEY: &str = "agent-input-playground/schema";
+/// Where the input and the conversion settings are kept, as a share link's fragment (large
+/// media left out; no secret is ever part of it).
+const WORK_STORAGE_KEY: &str = "agent-input-playground/work";
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
@@ -38,7 +44,9 @@ pub(crate) fn App() -> impl IntoView {
     let share_note = RwSignal::new(None::<String>);
 
     let hash = window().location().hash().unwrap_or_default();
-    if let Some((request, mut shared, omitted)) = share::decode(&hash) {
+    let from_link = share::decode(&hash).is_some();
+    let kept = if from_link { None } else { storage::load::<String>(WORK_STORAGE_KEY) };
+    if let Some((request, mut shared, omitted)) = share::decode(kept.as_deref().unwrap_or(hash.as_str())) {
         // A link without a schema keeps the one this browser has.
         if shared.schema.is_empty() {
             settings.with_untracked(|s| {
@@ -48,9 +56,12 @@ pub(crate) fn App() -> impl IntoView {
         }
         settings.set(shared);
         if omitted > 0 {
-            share_note.set(Some(format!(
-                "Loaded from a share link. {omitted} large media payload(s) were left out of the link; add the files again."
-            )));
+            let media = if omitted == 1 { "1 large media payload was" } else { "large media payloads were" };
+            share_note.set(Some(if from_link {
+                format!("Loaded from a share link. {media} left out of the link; add the files again.")
+            } else {
+                format!("Your last input is back. {media} not kept; add the files again.")
+            }));
         }
         // After the editor exists, so the JSON view can be filled.
         request_animation_frame(move || editor.load(request));
@@ -85,9 +96,29 @@ pub(crate) fn App() -> impl IntoView {
     // Highlight the fields the diagnostics point at, once the forms are on the page.
     Effect::new(move |_| {
         let analysis = analyzer.analysis.get();
+        let holds = editor.holds.get();
         editor.structure.track();
         editor.view.track();
-        request_animation_frame(move || highlight(&analysis));
+        request_animation_frame(move || highlight(&analysis, &holds));
+    });
+    // The input and the settings are kept in this browser, a moment after the last edit.
+    let save_timer = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
+    Effect::new(move |first: Option<()>| {
+        analyzer.analyzed_rev.track();
+        settings.track();
+        if first.is_none() {
+            return;
+        }
+        if let Some(timer) = save_timer.try_update_value(Option::take).flatten() {
+            timer.clear();
+        }
+        let save = move || {
+            if let Ok(body) = editor.body_value() {
+                let (fragment, _, _) = share::encode(&body, &settings.get_untracked());
+                storage::save(WORK_STORAGE_KEY, &fragment);
+            }
+        };
+        save_timer.set_value(set_timeout_with_handle(save, std::time::Duration::from_millis(500)).ok());
     });
     // The schema editor's settings are kept in this browser; turning it on loads the validator.
     Effect::new(move |_| {
@@ -106,12 +137,16 @@ pub(crate) fn App() -> impl IntoView {
     });
 
     let analysis = analyzer.analysis;
+    let chat = ChatState::new();
     view! {
         <div class="app" class:dragging=move || drag_over.get()
             data-rev=move || analyzer.rev.get().to_string() data-analyzed-rev=move || analyzer.analyzed_rev.get().to_string()
             data-analysis-ms=move || crate::model::display::fixed(analyzer.analysis_ms.get(), 1)>
             <header class="topbar">
-                <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
+                <div class="title">
+                    <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
+                    <p class="tagline">"Build an OpenSearch ml-commons agent input, check it, see it as each provider's request, and run it."</p>
+                </div>
                 <Toolbar editor=editor settings=settings share_note=share_note />
             </header>
             {move || share_note.get().map(|n| view! {
@@ -121,15 +156,23 @@ pub(crate) fn App() -> impl IntoView {
                 </p>
             })}
             <main class="panes">
-                <section class="pane build" aria-labelledby="build-title">
-                    <BuildPane editor=editor analysis=analysis settings=settings schema_form=analyzer.schema_form schema_load=analyzer.schema_load />
-                </section>
+                <div class="workbench">
+                    <section class="pane conversation" aria-labelledby="chat-title" class:empty=move || chat.chat.with(|c| c.turns.is_empty())>
+                        <ChatView chat=chat editor=editor />
+                    </section>
+                    <RunNotice chat=chat />
+                    <section class="pane build" aria-labelledby="build-title">
+                        <BuildPane editor=editor analysis=analysis settings=settings schema_form=analyzer.schema_form schema_load=analyzer.schema_load />
+                    </section>
+                    <section class="pane run" aria-labelledby="execute-title">
+                        <ExecutePane editor=editor chat=chat analysis=analysis settings=settings />
+                    </section>
+                </div>
                 <section class="pane validation" aria-labelledby="validation-title">
-                    <ValidationPane editor=editor analysis=analysis rev=analyzer.rev analyzed_rev=analyzer.analyzed_rev />
+                    <ValidationPane editor=editor analysis=analysis settings=settings rev=analyzer.rev analyzed_rev=analyzer.analyzed_rev />
                 </section>
                 <section class="pane output" aria-labelledby="output-title">
                     <OutputPane editor=editor analysis=analysis settings=settings />
-                    <ExecutePane editor=editor />
                 </section>
             </main>
             <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>

@@ -27,14 +27,63 @@ pub(super) fn BuildPane(
     schema_load: RwSignal<Load>,
 ) -> impl IntoView {
     let tab = move |view: EditorView, id: &'static str, label: &'static str| {
+        let panel = if view == EditorView::Json { "json-panel" } else { "form-panel" };
         view! {
-            <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}")
+            <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}") aria-controls=panel
                 aria-selected=move || (editor.view.get() == view).to_string()
+                tabindex=move || if editor.view.get() == view { "0" } else { "-1" }
                 class:active=move || editor.view.get() == view
                 on:click=move |_| editor.switch(view)>{label}</button>
         }
     };
+    let views: Vec<EditorView> = Form::ALL.iter().map(|f| EditorView::Form(*f)).chain([EditorView::Json]).collect();
     let tabs: Vec<_> = Form::ALL.iter().map(|f| tab(EditorView::Form(*f), f.id(), f.label())).collect();
+    // The tabs pattern: arrow keys, Home and End move between the tabs (and choose the tab).
+    let on_tab_key = move |ev: leptos::ev::KeyboardEvent| {
+        let now = views.iter().position(|v| *v == editor.view.get_untracked()).unwrap_or(0);
+        let last = views.len() - 1;
+        let next = match ev.key().as_str() {
+            "ArrowRight" => {
+                if now == last {
+                    0
+                } else {
+                    now + 1
+                }
+            }
+            "ArrowLeft" => {
+                if now == 0 {
+                    last
+                } else {
+                    now - 1
+                }
+            }
+            "Home" => 0,
+            "End" => last,
+            _ => return,
+        };
+        ev.prevent_default();
+        editor.switch(views[next]);
+        // The tab shown: the chosen one, or the same when the switch was refused.
+        let id = match editor.view.get_untracked() {
+            EditorView::Form(f) => f.id(),
+            EditorView::Json => "json",
+        };
+        if let Some(el) = document().get_element_by_id(&format!("tab-{id}"))
+            && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
+        {
+            let _ = el.focus();
+        }
+    };
+    // A field left: the diagnostics held back for it show.
+    let on_focusout = move |ev: leptos::ev::FocusEvent| {
+        if let Some(path) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.get_attribute("data-path"))
+        {
+            editor.left(&path);
+        }
+    };
     let on_image = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         editor.add_files(files::files(input.files()));
@@ -47,7 +96,7 @@ pub(super) fn BuildPane(
     };
     view! {
         <h2 id="build-title">"Build"</h2>
-        <div class="tabs" role="tablist" aria-label="Input form">{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
+        <div class="tabs" role="tablist" aria-label="Input form" on:keydown=on_tab_key>{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
         {move || editor.notice.get().map(|n| view! { <p class="notice" role="alert" data-testid="notice">{n}</p> })}
         <div class="media-bar">
             <label class="file-button" for="image-upload">"Add image…"</label>
@@ -56,7 +105,8 @@ pub(super) fn BuildPane(
             <input type="file" id="file-upload" class="visually-hidden" multiple=true data-testid="file-upload" on:change=on_file />
             <span class="hint">"or drop files, or paste an image"</span>
         </div>
-        <div class="form-area" class:hidden=move || editor.view.get() == EditorView::Json>
+        <div class="form-area" id="form-panel" role="tabpanel" aria-labelledby="build-title" on:focusout=on_focusout
+            class:hidden=move || editor.view.get() == EditorView::Json>
             {move || {
                 editor.structure.track();
                 match editor.view.get() {
@@ -65,7 +115,7 @@ pub(super) fn BuildPane(
                 }
             }}
         </div>
-        <div class="json-area" class:hidden=move || editor.view.get() != EditorView::Json>
+        <div class="json-area" id="json-panel" role="tabpanel" aria-labelledby="tab-json" class:hidden=move || editor.view.get() != EditorView::Json>
             <label for="json-editor">"Request body"</label>
             <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
                 autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>

@@ -17,9 +17,11 @@ use crate::state::{ChatState, Editor};
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
-pub(super) fn ChatView(chat: ChatState, editor: Editor, endpoint: Signal<String>) -> impl IntoView {
+pub(super) fn ChatView(chat: ChatState, editor: Editor) -> impl IntoView {
     let count = Memo::new(move |_| chat.chat.with(|c| c.turns.len()));
+    let endpoint = Signal::derive(move || chat.endpoint.get());
     view! {
+        <h2 id="chat-title" class:visually-hidden=move || count.get() == 0>"Conversation"</h2>
         <div class="chat" data-testid="chat" aria-live="polite">
             <For each=move || 0..count.get() key=|i| *i let:i>
                 <TurnView chat=chat editor=editor endpoint=endpoint index=i />
@@ -132,6 +134,7 @@ fn status_key(status: &Status) -> &'static str {
         Status::Stopped => "stopped",
         Status::Rejected { .. } => "rejected",
         Status::Unreachable { .. } => "unreachable",
+        Status::TooLarge { .. } => "too-large",
         Status::Broken { .. } => "broken",
     }
 }
@@ -151,7 +154,8 @@ fn timing(turn: &Turn) -> String {
     parts.join(" · ")
 }
 
-fn status_view(status: &Status, endpoint: &str) -> AnyView {
+/// How a run stands or ended, as the turn (or the notice of a run that never started) shows it.
+pub(super) fn status_view(status: &Status, endpoint: &str) -> AnyView {
     match status {
         Status::Waiting => view! { <p class="muted">"Waiting for the backend…"</p> }.into_any(),
         Status::Streaming => view! { <p class="muted streaming">"Streaming…"</p> }.into_any(),
@@ -171,7 +175,7 @@ fn status_view(status: &Status, endpoint: &str) -> AnyView {
             let origin = page::origin();
             let hint = if *cross_origin {
                 format!(
-                    "The endpoint is on another origin: if it is running, it must allow this page's origin ({origin}) by CORS — agent-gateway: --cors-origin {origin}."
+                    "Is it running? If it is, it is on another origin and must allow this page's origin ({origin}) by CORS — agent-gateway: --cors-origin {origin}."
                 )
             } else {
                 "Is the backend running?".to_string()
@@ -181,6 +185,18 @@ fn status_view(status: &Status, endpoint: &str) -> AnyView {
             }
             .into_any()
         }
+        Status::TooLarge { status } => view! {
+            <div class="response" data-testid="execute-response" data-status=status.to_string()>
+                <p class="notice" data-testid="execute-too-large">
+                    {format!(
+                        "The answer is over the {} the playground reads; it was not read further. \
+                         The backend's answer can be read with Copy as curl.",
+                        human_bytes(MAX_ANSWER_BYTES)
+                    )}
+                </p>
+            </div>
+        }
+        .into_any(),
         Status::Rejected { status, reading, raw } => {
             let details: Vec<_> = reading
                 .details
@@ -196,7 +212,7 @@ fn status_view(status: &Status, endpoint: &str) -> AnyView {
             let too_large = raw.is_empty() && reading.reason.is_none();
             view! {
                 <div class="response" data-testid="execute-response" data-status=status.to_string()>
-                    <p class="status-line"><span class="status bad">{status.to_string()}</span><span class="muted">" before any event"</span></p>
+                    <p class="status-line"><span class="status bad">{status.to_string()}</span><span class="muted">" — the backend refused the run"</span></p>
                     {reading.reason.clone().map(|r| view! { <p class="notice">{r}</p> })}
                     {(!details.is_empty()).then(|| view! { <ul class="diagnostics">{details}</ul> })}
                     {too_large.then(|| view! { <p class="notice">{format!("No readable body (over {} or empty).", human_bytes(MAX_ANSWER_BYTES))}</p> })}
