@@ -58,8 +58,6 @@ pub(crate) enum Status {
     Rejected { status: u16, reading: Reading, raw: String },
     /// No response at all (the network, CORS, a bad URL).
     Unreachable { reason: String, cross_origin: bool },
-    /// `_execute` answered with a body over the limit, not read on.
-    TooLarge { status: u16 },
     /// The stream broke off, or ended without a terminal event, or went over the limit.
     Broken { reason: String },
 }
@@ -155,8 +153,7 @@ impl Run {
 
     /// Whether the run ended before any event: refused, or never answered (a notice, not a turn).
     pub(crate) fn failed_to_start(&self) -> bool {
-        self.log.is_empty()
-            && matches!(self.status, Status::Rejected { .. } | Status::Unreachable { .. } | Status::TooLarge { .. })
+        self.log.is_empty() && matches!(self.status, Status::Rejected { .. } | Status::Unreachable { .. })
     }
 
     /// The response's headers came with `200`: events follow.

@@ -129,10 +129,7 @@ pub(crate) fn refusal(file: &MediaFile, mime: &str, name: &str) -> Option<String
     }
     let what = if mime.starts_with("audio/") { "is audio" } else { "is in no format an agent input takes" };
     Some(format!(
-        "{name} was not added: it {what}. Agent inputs take images ({}), video ({}) and documents ({}).",
-        ImageFormat::NAMES.join(", "),
-        VideoFormat::NAMES.join(", "),
-        DocumentFormat::NAMES.join(", ")
+        "{name} was not added: it {what}. Agent inputs take images, video and documents (PDF, Word, text, …)."
     ))
 }
 

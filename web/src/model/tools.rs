@@ -34,17 +34,18 @@ pub(crate) fn unanswered(body: &Value) -> Vec<String> {
     calls(body).into_iter().map(|(id, ..)| id).filter(|id| !id.is_empty() && !answered.contains(&id.as_str())).collect()
 }
 
-/// The JSON Schema type of an argument's value.
+/// The JSON Schema type of an argument's value (any, for null).
 fn schema_of(value: &Value) -> Value {
-    match value {
-        Value::Null => json!({}),
-        Value::Bool(_) => json!({"type": "boolean"}),
-        Value::Number(n) if n.is_i64() || n.is_u64() => json!({"type": "integer"}),
-        Value::Number(_) => json!({"type": "number"}),
-        Value::String(_) => json!({"type": "string"}),
-        Value::Array(_) => json!({"type": "array"}),
-        Value::Object(_) => json!({"type": "object"}),
-    }
+    let kind = match value {
+        Value::Null => return Value::Object(Map::new()),
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    json!({"type": kind})
 }
 
 /// Tool specs for the calls of the input, one a tool name (its first call's arguments give the
@@ -65,7 +66,7 @@ pub(crate) fn specs_from_calls(body: &Value) -> Option<String> {
             "input_schema": {"type": "object", "properties": properties},
         }));
     }
-    (!specs.is_empty()).then(|| serde_json::to_string_pretty(&specs).unwrap_or_default())
+    (!specs.is_empty()).then(|| serde_json::to_string_pretty(&Value::Array(specs)).unwrap_or_default())
 }
 
 /// A new tool call for the message at `message` (its id generated); a message whose only

@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 use serde_json::Value;
+use wasm_bindgen::JsCast;
 
 use super::build_pane::BuildPane;
 use super::chat::ChatView;
@@ -18,6 +19,7 @@ use super::toolbar::Toolbar;
 use super::validation_pane::ValidationPane;
 use crate::browser::{files, storage};
 use crate::model::share;
+use crate::model::verdict::verdict;
 use crate::state::{Analyzer, ChatState, Editor};
 
 /// Where the schema editor's settings are kept in localStorage: `{"schema": text, "on": bool}`.
@@ -44,8 +46,8 @@ pub(crate) fn App() -> impl IntoView {
     let share_note = RwSignal::new(None::<String>);
 
     let hash = window().location().hash().unwrap_or_default();
-    let from_link = share::decode(&hash).is_some();
-    let kept = if from_link { None } else { storage::load::<String>(WORK_STORAGE_KEY) };
+    let kept = if hash.contains("share=") { None } else { storage::load::<String>(WORK_STORAGE_KEY) };
+    let from_link = kept.is_none();
     if let Some((request, mut shared, omitted)) = share::decode(kept.as_deref().unwrap_or(hash.as_str())) {
         // A link without a schema keeps the one this browser has.
         if shared.schema.is_empty() {
@@ -57,11 +59,8 @@ pub(crate) fn App() -> impl IntoView {
         settings.set(shared);
         if omitted > 0 {
             let media = if omitted == 1 { "1 large media payload was" } else { "large media payloads were" };
-            share_note.set(Some(if from_link {
-                format!("Loaded from a share link. {media} left out of the link; add the files again.")
-            } else {
-                format!("Your last input is back. {media} not kept; add the files again.")
-            }));
+            let from = if from_link { "a share link" } else { "this browser" };
+            share_note.set(Some(format!("Loaded from {from}. {media} left out; add the files again.")));
         }
         // After the editor exists, so the JSON view can be filled.
         request_animation_frame(move || editor.load(request));
@@ -101,24 +100,39 @@ pub(crate) fn App() -> impl IntoView {
         editor.view.track();
         request_animation_frame(move || highlight(&analysis, &holds));
     });
-    // The input and the settings are kept in this browser, a moment after the last edit.
-    let save_timer = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
-    Effect::new(move |first: Option<()>| {
-        analyzer.analyzed_rev.track();
-        settings.track();
-        if first.is_none() {
-            return;
+    // The input and the settings are kept in this browser when the page goes (a reload, a closed
+    // tab): nothing is written while typing.
+    let _ = window_event_listener(leptos::ev::pagehide, move |_| {
+        if let Ok(body) = editor.body_value() {
+            let (fragment, _, _) = share::encode(&body, &settings.get_untracked());
+            storage::save(WORK_STORAGE_KEY, &fragment);
         }
-        if let Some(timer) = save_timer.try_update_value(Option::take).flatten() {
-            timer.clear();
-        }
-        let save = move || {
-            if let Ok(body) = editor.body_value() {
-                let (fragment, _, _) = share::encode(&body, &settings.get_untracked());
-                storage::save(WORK_STORAGE_KEY, &fragment);
+    });
+    // Keys: Ctrl+Enter (⌘+Enter) runs the input from anywhere, as Execute does; the arrow keys
+    // move between the editor's tabs (each chosen as it is reached).
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        let key = ev.key();
+        let tab = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .filter(|t| t.get_attribute("role").as_deref() == Some("tab"));
+        let to = match (key.as_str(), tab) {
+            ("Enter", _) if ev.ctrl_key() || ev.meta_key() => document().get_element_by_id("execute-button"),
+            ("ArrowRight", Some(tab)) => {
+                tab.next_element_sibling().or_else(|| tab.parent_element()?.first_element_child())
             }
+            ("ArrowLeft", Some(tab)) => {
+                tab.previous_element_sibling().or_else(|| tab.parent_element()?.last_element_child())
+            }
+            _ => return,
         };
-        save_timer.set_value(set_timeout_with_handle(save, std::time::Duration::from_millis(500)).ok());
+        ev.prevent_default();
+        if let Some(el) = to.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+            if key != "Enter" {
+                let _ = el.focus();
+            }
+            el.click();
+        }
     });
     // The schema editor's settings are kept in this browser; turning it on loads the validator.
     Effect::new(move |_| {
@@ -138,15 +152,18 @@ pub(crate) fn App() -> impl IntoView {
 
     let analysis = analyzer.analysis;
     let chat = ChatState::new();
+    // The one verdict the validation pane and Execute share.
+    let judged = Signal::derive(move || {
+        let pending = analyzer.rev.get() != analyzer.analyzed_rev.get();
+        let provider = settings.with(|s| s.provider.display_name());
+        editor.holds.with(|h| verdict(&analysis.get(), provider, h, pending))
+    });
     view! {
         <div class="app" class:dragging=move || drag_over.get()
             data-rev=move || analyzer.rev.get().to_string() data-analyzed-rev=move || analyzer.analyzed_rev.get().to_string()
             data-analysis-ms=move || crate::model::display::fixed(analyzer.analysis_ms.get(), 1)>
             <header class="topbar">
-                <div class="title">
-                    <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
-                    <p class="tagline">"Build an OpenSearch ml-commons agent input, check it, see it as each provider's request, and run it."</p>
-                </div>
+                <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
                 <Toolbar editor=editor settings=settings share_note=share_note />
             </header>
             {move || share_note.get().map(|n| view! {
@@ -157,7 +174,7 @@ pub(crate) fn App() -> impl IntoView {
             })}
             <main class="panes">
                 <div class="workbench">
-                    <section class="pane conversation" aria-labelledby="chat-title" class:empty=move || chat.chat.with(|c| c.turns.is_empty())>
+                    <section class="pane conversation" aria-label="Conversation">
                         <ChatView chat=chat editor=editor />
                     </section>
                     <RunNotice chat=chat />
@@ -165,11 +182,11 @@ pub(crate) fn App() -> impl IntoView {
                         <BuildPane editor=editor analysis=analysis settings=settings schema_form=analyzer.schema_form schema_load=analyzer.schema_load />
                     </section>
                     <section class="pane run" aria-labelledby="execute-title">
-                        <ExecutePane editor=editor chat=chat analysis=analysis settings=settings />
+                        <ExecutePane editor=editor chat=chat judged=judged />
                     </section>
                 </div>
                 <section class="pane validation" aria-labelledby="validation-title">
-                    <ValidationPane editor=editor analysis=analysis settings=settings rev=analyzer.rev analyzed_rev=analyzer.analyzed_rev />
+                    <ValidationPane editor=editor analysis=analysis settings=settings shown=judged />
                 </section>
                 <section class="pane output" aria-labelledby="output-title">
                     <OutputPane editor=editor analysis=analysis settings=settings />

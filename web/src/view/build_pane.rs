@@ -36,44 +36,7 @@ pub(super) fn BuildPane(
                 on:click=move |_| editor.switch(view)>{label}</button>
         }
     };
-    let views: Vec<EditorView> = Form::ALL.iter().map(|f| EditorView::Form(*f)).chain([EditorView::Json]).collect();
     let tabs: Vec<_> = Form::ALL.iter().map(|f| tab(EditorView::Form(*f), f.id(), f.label())).collect();
-    // The tabs pattern: arrow keys, Home and End move between the tabs (and choose the tab).
-    let on_tab_key = move |ev: leptos::ev::KeyboardEvent| {
-        let now = views.iter().position(|v| *v == editor.view.get_untracked()).unwrap_or(0);
-        let last = views.len() - 1;
-        let next = match ev.key().as_str() {
-            "ArrowRight" => {
-                if now == last {
-                    0
-                } else {
-                    now + 1
-                }
-            }
-            "ArrowLeft" => {
-                if now == 0 {
-                    last
-                } else {
-                    now - 1
-                }
-            }
-            "Home" => 0,
-            "End" => last,
-            _ => return,
-        };
-        ev.prevent_default();
-        editor.switch(views[next]);
-        // The tab shown: the chosen one, or the same when the switch was refused.
-        let id = match editor.view.get_untracked() {
-            EditorView::Form(f) => f.id(),
-            EditorView::Json => "json",
-        };
-        if let Some(el) = document().get_element_by_id(&format!("tab-{id}"))
-            && let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el)
-        {
-            let _ = el.focus();
-        }
-    };
     // A field left: the diagnostics held back for it show.
     let on_focusout = move |ev: leptos::ev::FocusEvent| {
         if let Some(path) = ev
@@ -96,7 +59,7 @@ pub(super) fn BuildPane(
     };
     view! {
         <h2 id="build-title">"Build"</h2>
-        <div class="tabs" role="tablist" aria-label="Input form" on:keydown=on_tab_key>{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
+        <div class="tabs" role="tablist" aria-label="Input form">{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
         {move || editor.notice.get().map(|n| view! { <p class="notice" role="alert" data-testid="notice">{n}</p> })}
         <div class="media-bar">
             <label class="file-button" for="image-upload">"Add image…"</label>

@@ -19,19 +19,17 @@ use crate::state::{ChatState, Editor};
 #[allow(unreachable_pub)] // the component macro's expansion
 pub(super) fn ChatView(chat: ChatState, editor: Editor) -> impl IntoView {
     let count = Memo::new(move |_| chat.chat.with(|c| c.turns.len()));
-    let endpoint = Signal::derive(move || chat.endpoint.get());
     view! {
-        <h2 id="chat-title" class:visually-hidden=move || count.get() == 0>"Conversation"</h2>
         <div class="chat" data-testid="chat" aria-live="polite">
             <For each=move || 0..count.get() key=|i| *i let:i>
-                <TurnView chat=chat editor=editor endpoint=endpoint index=i />
+                <TurnView chat=chat editor=editor endpoint=chat.endpoint index=i />
             </For>
         </div>
     }
 }
 
 #[component]
-fn TurnView(chat: ChatState, editor: Editor, endpoint: Signal<String>, index: usize) -> impl IntoView {
+fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: usize) -> impl IntoView {
     let turn = move |f: &dyn Fn(&Turn) -> String| chat.chat.with(|c| c.turns.get(index).map(f).unwrap_or_default());
     let user = chat.chat.with_untracked(|c| c.turns.get(index).map(|t| t.user.clone())).unwrap_or_default();
     let status = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.status.clone())));
@@ -134,7 +132,6 @@ fn status_key(status: &Status) -> &'static str {
         Status::Stopped => "stopped",
         Status::Rejected { .. } => "rejected",
         Status::Unreachable { .. } => "unreachable",
-        Status::TooLarge { .. } => "too-large",
         Status::Broken { .. } => "broken",
     }
 }
@@ -175,7 +172,7 @@ pub(super) fn status_view(status: &Status, endpoint: &str) -> AnyView {
             let origin = page::origin();
             let hint = if *cross_origin {
                 format!(
-                    "Is it running? If it is, it is on another origin and must allow this page's origin ({origin}) by CORS — agent-gateway: --cors-origin {origin}."
+                    "The endpoint is on another origin: if it is running, it must allow this page's origin ({origin}) by CORS — agent-gateway: --cors-origin {origin}."
                 )
             } else {
                 "Is the backend running?".to_string()
@@ -185,18 +182,6 @@ pub(super) fn status_view(status: &Status, endpoint: &str) -> AnyView {
             }
             .into_any()
         }
-        Status::TooLarge { status } => view! {
-            <div class="response" data-testid="execute-response" data-status=status.to_string()>
-                <p class="notice" data-testid="execute-too-large">
-                    {format!(
-                        "The answer is over the {} the playground reads; it was not read further. \
-                         The backend's answer can be read with Copy as curl.",
-                        human_bytes(MAX_ANSWER_BYTES)
-                    )}
-                </p>
-            </div>
-        }
-        .into_any(),
         Status::Rejected { status, reading, raw } => {
             let details: Vec<_> = reading
                 .details
@@ -212,7 +197,7 @@ pub(super) fn status_view(status: &Status, endpoint: &str) -> AnyView {
             let too_large = raw.is_empty() && reading.reason.is_none();
             view! {
                 <div class="response" data-testid="execute-response" data-status=status.to_string()>
-                    <p class="status-line"><span class="status bad">{status.to_string()}</span><span class="muted">" — the backend refused the run"</span></p>
+                    <p class="status-line"><span class="status bad">{status.to_string()}</span><span class="muted">" before any event"</span></p>
                     {reading.reason.clone().map(|r| view! { <p class="notice">{r}</p> })}
                     {(!details.is_empty()).then(|| view! { <ul class="diagnostics">{details}</ul> })}
                     {too_large.then(|| view! { <p class="notice">{format!("No readable body (over {} or empty).", human_bytes(MAX_ANSWER_BYTES))}</p> })}

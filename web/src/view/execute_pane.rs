@@ -1,34 +1,25 @@
 //! The run area under the composer: Execute (the agent input sent to the backend's
-//! `_execute/stream`, or `_execute` with streaming off), Ctrl/Cmd+Enter, Stop, New conversation,
+//! `_execute/stream`, or `_execute` with streaming off; Ctrl/Cmd+Enter clicks it), Stop, New conversation,
 //! Copy as curl, and the backend's settings (kept in this browser). Execute is held back, with
 //! the reason, while the input cannot succeed. Either way a finished run becomes a turn of the
 //! conversation and the next turn continues it in place (its memory id set, the input emptied).
-
-use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::copy::copy;
 use crate::browser::{http, page, storage};
-use crate::model::analysis::Analysis;
 use crate::model::backend::{self, Auth, Backend, Reply};
 use crate::model::chat::{Run, Status, UserTurn};
 use crate::model::input_form;
-use crate::model::settings::Settings;
-use crate::model::verdict::{Holds, verdict};
+use crate::model::verdict::{Holds, Verdict};
 use crate::state::{ChatState, Editor};
 
 /// The run area: Execute and its reason when held back, Stop, New conversation, Copy as curl,
 /// the backend's settings.
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
-pub(super) fn ExecutePane(
-    editor: Editor,
-    chat: ChatState,
-    analysis: RwSignal<Arc<Analysis>>,
-    settings: RwSignal<Settings>,
-) -> impl IntoView {
+pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdict>) -> impl IntoView {
     let stored = storage::load::<Backend>(backend::STORAGE_KEY).unwrap_or_else(|| Backend {
         endpoint: page::origin(),
         agent_id: "echo".into(),
@@ -38,10 +29,6 @@ pub(super) fn ExecutePane(
     Effect::new(move |_| backend_state.with(|b| storage::save(backend::STORAGE_KEY, &b.stored())));
     let running = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
-    let judged = Memo::new(move |_| {
-        let provider = settings.with(|s| s.provider.display_name());
-        editor.holds.with(|h| verdict(&analysis.get(), provider, h, false))
-    });
     let blocked = move || judged.with(|v| v.blocked.clone());
 
     // The next turn continues the conversation in place, streamed or not.
@@ -99,20 +86,18 @@ pub(super) fn ExecutePane(
                     reading: backend::read(&body),
                     raw: backend::raw_view(&body),
                 })),
-                Reply::TooLarge { status, .. } => chat.notice.set(Some(Status::TooLarge { status })),
+                // Not read on: the notice says so ("No readable body").
+                Reply::TooLarge { status, .. } => chat.notice.set(Some(Status::Rejected {
+                    status,
+                    reading: backend::Reading::default(),
+                    raw: String::new(),
+                })),
                 Reply::Unreachable { reason, cross_origin, .. } => {
                     chat.notice.set(Some(Status::Unreachable { reason, cross_origin }));
                 }
             }
         });
     };
-    // Ctrl+Enter (Cmd+Enter on a Mac) sends from anywhere on the page.
-    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
-            ev.prevent_default();
-            execute();
-        }
-    });
     let on_curl = move |_| {
         let curl = backend_state.with_untracked(|b| b.curl(&editor.body_text()));
         copy(curl, status, "Copied as curl (credentials as $AGENT_TOKEN / $AGENT_PASSWORD).".into());
@@ -142,20 +127,19 @@ pub(super) fn ExecutePane(
     let auth = move || backend_state.with(|b| b.auth);
     view! {
         <h2 id="execute-title" class="execute-title">"Run the agent input"</h2>
-        <p class="hint">"Execute sends the input above (not the provider request) to the agent's "<code>"_execute"</code>"; the backend converts it for its model."</p>
+        <p class="hint">"Sends the agent input above to the agent's "<code>"_execute"</code>", not the provider request."</p>
         <form class="execute" aria-labelledby="execute-title" on:submit=move |ev| { ev.prevent_default(); execute(); }>
             <div class="actions run-bar" data-testid="run-bar">
-                <span class="run-summary" data-tone=move || judged.with(|v| v.tone.as_str())>{move || judged.with(|v| v.text.clone())}</span>
-                <button type="submit" class="primary" data-testid="execute-button" disabled=busy
-                    aria-disabled=move || blocked().is_some().to_string() class:held=move || blocked().is_some()
-                    aria-describedby="execute-why" title=move || blocked().unwrap_or_else(|| "Ctrl+Enter (⌘+Enter) sends".into())>
+                <span class="run-summary">{move || judged.with(|v| v.text.clone())}</span>
+                <button type="submit" id="execute-button" class="primary" data-testid="execute-button" disabled=busy
+                    aria-disabled=move || blocked().is_some().to_string() aria-describedby="execute-why" title="Ctrl+Enter (⌘+Enter) sends">
                     {move || if busy() { "Executing…" } else { "Execute" }}
                 </button>
                 <button type="button" data-testid="stop-button" class:hidden=move || !chat.running() on:click=move |_| chat.stop()>"Stop"</button>
                 <button type="button" data-testid="chat-new-conversation" class:hidden=move || !has_turns() || busy()
                     on:click=new_chat>"New conversation"</button>
                 <span class="hint" id="execute-why" role="status" data-testid="execute-status">
-                    {move || status.get().or_else(|| blocked().filter(|_| !busy()))}
+                    {move || blocked().filter(|_| !busy()).or_else(|| status.get())}
                 </span>
             </div>
             <details class="backend" open=true>

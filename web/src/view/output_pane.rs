@@ -16,6 +16,14 @@ use crate::model::settings::Settings;
 use crate::model::tools;
 use crate::state::Editor;
 
+/// Sets the tools setting and its field (the field is not bound back: typing stays cheap).
+pub(super) fn set_tools(settings: RwSignal<Settings>, specs: String) {
+    if let Some(field) = document().get_element_by_id("tools") {
+        wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlTextAreaElement>(field).set_value(&specs);
+    }
+    settings.update(|s| s.tools = specs);
+}
+
 /// The temperature range each provider takes, as the field's hint.
 fn temperature_range(provider: ProviderId) -> &'static str {
     match provider {
@@ -77,7 +85,7 @@ pub(super) fn OutputPane(
     };
     let on_tools = move |_| match editor.body_value().ok().as_ref().and_then(tools::specs_from_calls) {
         Some(specs) => {
-            settings.update(|s| s.tools = specs);
+            set_tools(settings, specs);
             status.set(Some("Tool specs made from the calls: under More settings, ready to edit.".into()));
         }
         None => status.set(Some("No named tool calls to make specs from.".into())),
@@ -116,7 +124,7 @@ pub(super) fn OutputPane(
             </div>
             <div class="field">
                 <label for="tools">"Tools (JSON array of {name, description, input_schema})"</label>
-                <textarea id="tools" class="code" data-testid="tools" rows="3" spellcheck="false" prop:value=move || settings.with(|s| s.tools.clone())
+                <textarea id="tools" class="code" data-testid="tools" rows="3" spellcheck="false" prop:value=initial.tools.clone()
                     on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.tools = v); }></textarea>
             </div>
             <div class="row">
@@ -176,29 +184,21 @@ pub(super) fn OutputPane(
         {move || {
             let a: Arc<Analysis> = analysis.get();
             match &a.conversion {
-                Conversion::Invalid if editor.holds.with(|h| !h.paths.is_empty()) => view! {
-                    <p class="hint" data-testid="converse-status">"The " {provider_name()} " request shows once the input is filled in."</p>
-                    <pre class="code-output empty" data-testid="converse-output"></pre>
-                }.into_any(),
                 Conversion::Invalid => view! {
-                    <p class="hint" data-testid="converse-status">"Fix the input's errors to see the " {provider_name()} " request."</p>
+                    <p class="hint" data-testid="converse-status">"The " {provider_name()} " request shows once the input is valid."</p>
                     <pre class="code-output empty" data-testid="converse-output"></pre>
                 }.into_any(),
                 Conversion::Converted { view, warnings } => view! {
-                    <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "conversion-warning")}</ul>
+                    <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "conversion-warning", None)}</ul>
                     <pre class="code-output" data-testid="converse-output" tabindex="0" aria-label="Provider request body">{view.clone()}</pre>
                 }.into_any(),
-                Conversion::Failed(report) => view! {
-                    <p class="hint" data-testid="converse-status">{provider_name()} " cannot take this input:"</p>
+                Conversion::Failed(_) => view! {
+                    <p class="hint" data-testid="converse-status">{provider_name()} " cannot take this input: its problems are listed under Validation."</p>
                     {needs_tools().then(|| view! {
                         <button type="button" class="add" data-testid="tools-from-calls" on:click=on_tools>
                             "Make tool specs from the calls in this conversation"
                         </button>
                     })}
-                    <ul class="diagnostics">
-                        {diagnostic_items(editor, analysis, &report.errors, "conversion-error")}
-                        {diagnostic_items(editor, analysis, &report.warnings, "conversion-warning")}
-                    </ul>
                     <pre class="code-output empty" data-testid="converse-output"></pre>
                 }.into_any(),
             }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::copy::copy;
+use super::output_pane::set_tools;
 use crate::model::display::human_bytes;
 use crate::model::settings::Settings;
 use crate::model::{examples, share, tools};
@@ -37,10 +38,7 @@ pub(super) fn Toolbar(
             && let Some(example) = examples.with_value(|all| all.get(i).cloned())
         {
             let specs = tools::specs_from_calls(&example.request).unwrap_or_default();
-            settings.update(|s| {
-                s.tools = specs;
-                s.tool_choice.clear();
-            });
+            set_tools(settings, specs);
             editor.load(example.request);
             share_note
                 .set(Some(format!("Example: {}.", example.label.strip_prefix("Mistake: ").unwrap_or(&example.label))));

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::diagnostics::{diagnostic_items, finding_items};
 use crate::model::analysis::{Analysis, Conversion};
 use crate::model::settings::Settings;
-use crate::model::verdict::verdict;
+use crate::model::verdict::Verdict;
 use crate::state::Editor;
 
 /// The validation pane: the summary, every diagnostic, the formatted prompt, the question.
@@ -19,21 +19,15 @@ pub(super) fn ValidationPane(
     editor: Editor,
     analysis: RwSignal<Arc<Analysis>>,
     settings: RwSignal<Settings>,
-    rev: RwSignal<u64>,
-    analyzed_rev: RwSignal<u64>,
+    shown: Signal<Verdict>,
 ) -> impl IntoView {
-    let provider = Memo::new(move |_| settings.with(|s| s.provider.display_name()));
-    let shown = Memo::new(move |_| {
-        let pending = rev.get() != analyzed_rev.get();
-        editor.holds.with(|h| verdict(&analysis.get(), provider.get(), h, pending))
-    });
+    let provider = move || settings.with(|s| s.provider.display_name());
     view! {
         <h2 id="validation-title">"Validation"</h2>
         <p class="summary" data-testid="validation-summary" aria-live="polite"
-            class:valid=move || analysis.get().all_valid() class:waiting=move || shown.with(|v| v.tone.as_str() == "waiting")
+            class:valid=move || analysis.get().all_valid()
             data-valid=move || analysis.get().all_valid().to_string()
             data-tone=move || shown.with(|v| v.tone.as_str())
-            data-provider-problems=move || shown.with(|v| v.provider_problems.to_string())
             data-input-type=move || analysis.get().input_type.unwrap_or("null")>
             {move || shown.with(|v| v.text.clone())}
         </p>
@@ -41,12 +35,9 @@ pub(super) fn ValidationPane(
             {move || {
                 let a = analysis.get();
                 editor.holds.with(|h| {
-                    let errors: Vec<_> = h.shown(&a.errors).into_iter().cloned().collect();
-                    let violations: Vec<_> = a.violations().iter().filter(|f| !h.holds(&f.path)).cloned().collect();
-                    let warnings: Vec<_> = h.shown(&a.warnings).into_iter().cloned().collect();
-                    let mut items = diagnostic_items(editor, analysis, &errors, "validation-error");
-                    items.extend(finding_items(editor, analysis, &violations));
-                    items.extend(diagnostic_items(editor, analysis, &warnings, "validation-error"));
+                    let mut items = diagnostic_items(editor, analysis, &a.errors, "validation-error", Some(h));
+                    items.extend(finding_items(editor, analysis, a.violations(), h));
+                    items.extend(diagnostic_items(editor, analysis, &a.warnings, "validation-error", Some(h)));
                     items
                 })
             }}
@@ -54,12 +45,18 @@ pub(super) fn ValidationPane(
         {move || {
             let a = analysis.get();
             let Conversion::Failed(report) = &a.conversion else { return None };
-            let errors: Vec<_> = editor.holds.with(|h| h.shown(&report.errors).into_iter().cloned().collect());
+            let (errors, warnings) = editor.holds.with(|h| {
+                (
+                    diagnostic_items(editor, analysis, &report.errors, "conversion-error", Some(h)),
+                    diagnostic_items(editor, analysis, &report.warnings, "conversion-warning", None),
+                )
+            });
             Some(view! {
-                <h3 data-testid="provider-problems-title">{provider.get()}</h3>
-                <p class="hint">"What the chosen provider cannot take (the request pane shows the same)."</p>
+                <h3 data-testid="provider-problems-title">{provider()}</h3>
+                <p class="hint">"What the chosen provider cannot take."</p>
                 <ul class="diagnostics" data-testid="provider-problems">
-                    {diagnostic_items(editor, analysis, &errors, "provider-problem")}
+                    {errors}
+                    {warnings}
                 </ul>
             })
         }}

@@ -198,16 +198,16 @@ fn base64_summary(editor: Editor, pointer: &str, kind: &str, block: &Value, data
         }
     };
     let file_name = editor.file_names.with_value(|n| n.get(&key).cloned());
-    // An image that does not decode gets a plain tile, not the browser's clipped alt text.
-    let broken = RwSignal::new(false);
+    // An image that does not decode gets a plain tile (shown by the style), not the browser's
+    // clipped alt text.
     let tile = preview.map(|src| {
-        let alt = format!("Preview of the {format} image");
-        move || {
-            if broken.get() {
-                view! { <span class="preview no-preview" data-testid="no-preview">"No preview: the bytes do not decode as an image"</span> }.into_any()
-            } else {
-                view! { <img class="preview" src=src.clone() alt=alt.clone() on:error=move |_| broken.set(true) /> }.into_any()
-            }
+        view! {
+            <img class="preview" src=src alt=format!("Preview of the {format} image") on:error=|ev| {
+                if let Some(img) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {
+                    let _ = img.class_list().add_1("broken");
+                }
+            } />
+            <span class="preview no-preview" data-testid="no-preview">"No preview: the bytes do not decode as an image"</span>
         }
     });
     view! {

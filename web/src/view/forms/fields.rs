@@ -49,26 +49,6 @@ pub(super) fn text_field(editor: Editor, pointer: String, label: String, value: 
     }
 }
 
-/// A one-line text input bound to the string at `pointer`, offering the `<datalist>` `list`.
-pub(super) fn listed_field(editor: Editor, pointer: String, label: String, value: String, list: String) -> AnyView {
-    let id = field_id(&pointer);
-    let target = pointer.clone();
-    let on_input = move |ev: leptos::ev::Event| {
-        let text = event_target_value(&ev);
-        let target = target.clone();
-        editor.edit(move |doc| {
-            pointer::set(doc, &target, Value::String(text));
-        });
-    };
-    view! {
-        <div class="field">
-            <label for=id.clone()>{label}</label>
-            <input type="text" id=id list=list data-path=pointer prop:value=value on:input=on_input />
-        </div>
-    }
-    .into_any()
-}
-
 /// An item the forms have no editor for, edited as JSON (applied when the field loses focus).
 pub(super) fn raw_item(editor: Editor, pointer: String, value: &Value, label: &str) -> AnyView {
     let id = field_id(&pointer);

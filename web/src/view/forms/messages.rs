@@ -1,12 +1,12 @@
 //! The messages editor: a card per message (role, content blocks, an assistant's tool calls with
-//! generated ids, a tool result's `toolCallId` offered from the unanswered calls), add, move and
-//! remove. What "+" adds is held back from the verdict until it is left or a run is tried.
+//! generated ids, a tool result's `toolCallId` filled with the first unanswered call), add, move
+//! and remove. What "+" adds is held back from the verdict until it is left or a run is tried.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::blocks::blocks_editor;
-use super::fields::{field_id, item_controls, listed_field, raw_item, str_at, text_field};
+use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
 use crate::model::{pointer, tools};
 use crate::state::Editor;
 
@@ -83,20 +83,13 @@ fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyVie
     };
     let tool_calls = (lower == "assistant").then(|| tool_calls_editor(editor, &pointer, object.get("toolCalls")));
     let tool_call_id = (lower == "tool").then(|| {
-        let list = format!("unanswered-{i}");
-        let open: Vec<_> = editor
-            .doc
-            .with_value(tools::unanswered)
-            .into_iter()
-            .map(|id| view! { <option value=id></option> })
-            .collect();
-        view! {
-            <div class="tool-call-id">
-                {listed_field(editor, pointer::key(&pointer, "toolCallId"), "toolCallId".into(), str_at(message, "/toolCallId"), list.clone())}
-                <datalist id=list data-testid="unanswered-calls">{open}</datalist>
-            </div>
-        }
-        .into_any()
+        text_field(
+            editor,
+            pointer::key(&pointer, "toolCallId"),
+            "toolCallId".into(),
+            str_at(message, "/toolCallId"),
+            false,
+        )
     });
     view! {
         <li class="card message" data-path=pointer.clone() tabindex="-1">
