@@ -185,6 +185,8 @@ describe('the playground', () => {
     await page.click('text=+ Image');
     const url = 'https://images.invalid/cat.png';
     await page.fill('[data-path="/input/1/source/data"]', url);
+    // The block was added by "+ Image": its problems show once the field is left.
+    await page.press('[data-path="/input/1/source/data"]', 'Tab');
     await settled(page);
     assert.match(await summary(), /url_not_supported|Valid|error/);
     assert.equal(await page.$(`img[src="${url}"]`), null);
@@ -192,8 +194,6 @@ describe('the playground', () => {
     const errors = await diagnostics(page, 'conversion-error');
     assert.ok(errors.some((d) => d.path === '/input/1/source/data'), JSON.stringify(errors));
     await page.fill('[data-path="/input/1/source/data"]', 'ftp://x/cat.png');
-    // The block was added by "+ Image": its errors show once the field is left.
-    await page.press('[data-path="/input/1/source/data"]', 'Tab');
     await settled(page);
     assert.ok((await diagnostics(page)).some((d) => d.path === '/input/1/source/data' && d.severity === 'error'));
     await page.fill('[data-path="/input/1/source/data"]', 's3://pets/cat.png');
@@ -388,7 +388,8 @@ describe('the playground', () => {
     assert.equal(await page.getAttribute('[data-testid="execute-button"]', 'aria-disabled'), 'true');
     assert.equal(await page.textContent('[data-testid="execute-status"]'), 'Fix 1 error to run.');
     const before = seen.requests.filter((r) => r.includes('_execute')).length;
-    await page.click('[data-testid="execute-button"]');
+    // aria-disabled, not disabled: it still takes the click (Playwright would wait for it to be enabled).
+    await page.click('[data-testid="execute-button"]', { force: true });
     await page.waitForSelector('[data-testid="execute-status"]:has-text("Fix 1 error to run.")');
     assert.equal(seen.requests.filter((r) => r.includes('_execute')).length, before, 'nothing was sent');
     assert.equal(await page.$('[data-testid="chat-user"]'), null, 'no turn for what was not sent');

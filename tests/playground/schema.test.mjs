@@ -193,6 +193,9 @@ describe('the schema editor', () => {
   });
 
   test('the schema persists in this browser and travels in share links', async () => {
+    // The run above continued its conversation: the next turn is blank until typed.
+    await page.fill('.form[data-form="text"] [data-path="/input"]', 'Create content about this topic.');
+    await settled(page);
     const schema = await page.inputValue('[data-testid="schema-editor"]');
     await page.click('[data-testid="share-button"]');
     const link = await page.inputValue('[data-testid="share-link"]');
