@@ -21,7 +21,8 @@ fn calls(body: &Value) -> Vec<(String, String, String)> {
 /// A call id no call of the input has: `call_1`, `call_2`, …
 pub(crate) fn next_call_id(body: &Value) -> String {
     let taken: Vec<String> = calls(body).into_iter().map(|(id, ..)| id).collect();
-    (1..).map(|n| format!("call_{n}")).find(|id| !taken.contains(id)).unwrap_or_default()
+    // One of the first n + 1 is free when n are taken.
+    (1..=taken.len() + 1).map(|n| format!("call_{n}")).find(|id| !taken.contains(id)).unwrap_or_default()
 }
 
 /// The ids of calls no tool message answers, in order.

@@ -98,19 +98,18 @@ pub(crate) fn verdict(a: &Analysis, provider: &str, holds: &Holds, pending: bool
         }
         (text, Tone::Valid, None)
     } else if errors == 0 && held > 0 && a.schema_problems() == 0 {
-        match &holds.continuing {
-            Some(id) => (
+        if let Some(id) = &holds.continuing {
+            (
                 format!("Ready for the next turn (continuing conversation {id})"),
                 Tone::Waiting,
                 Some("Type the next turn to run it.".to_string()),
-            ),
-            None => {
-                let mut text = format!("{} to fill in", count(held, "field"));
-                if let Some(t) = a.input_type {
-                    let _ = write!(text, " · {t}");
-                }
-                (text, Tone::Waiting, Some("Fill in the new fields to run.".to_string()))
+            )
+        } else {
+            let mut text = format!("{} to fill in", count(held, "field"));
+            if let Some(t) = a.input_type {
+                let _ = write!(text, " · {t}");
             }
+            (text, Tone::Waiting, Some("Fill in the new fields to run.".to_string()))
         }
     } else {
         let mut text = if errors == 0 { "The schema has errors".to_string() } else { count(errors, "error") };

@@ -174,9 +174,9 @@ impl ChatState {
 /// Scrolls the newest turn's answer into view once it is on the page.
 fn reveal_last_turn() {
     request_animation_frame(|| {
-        let Ok(list) = document().query_selector_all("[data-testid=\"chat-assistant\"]") else { return };
-        let Some(last) = list.get(list.length().saturating_sub(1)) else { return };
-        if let Ok(el) = last.dyn_into::<web_sys::Element>() {
+        let Ok(turns) = document().query_selector_all("[data-testid=\"chat-assistant\"]") else { return };
+        let Some(newest) = turns.get(turns.length().saturating_sub(1)) else { return };
+        if let Ok(el) = newest.dyn_into::<web_sys::Element>() {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Nearest);
             el.scroll_into_view_with_scroll_into_view_options(&options);

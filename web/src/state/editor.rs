@@ -34,10 +34,9 @@ pub(crate) struct Editor {
     pub(crate) structure: RwSignal<u64>,
     /// Why the last switch or file was refused.
     pub(crate) notice: RwSignal<Option<String>>,
-    /// Object URLs of images read from files, by `media::preview_key`.
+    /// Object URLs of images read from files, and the names of files read, by
+    /// `media::preview_key` (a name under the key with `name:` before it).
     pub(crate) previews: StoredValue<HashMap<String, String>>,
-    /// The names of files read, by `media::preview_key`.
-    pub(crate) file_names: StoredValue<HashMap<String, String>>,
     /// Diagnostics held back: fields added by "+" until left, the blank next turn.
     pub(crate) holds: RwSignal<Holds>,
     /// Media payloads the JSON editor shows as placeholders: (placeholder, payload).
@@ -54,7 +53,6 @@ impl Editor {
             structure: RwSignal::new(0),
             notice: RwSignal::new(None),
             previews: StoredValue::new(HashMap::new()),
-            file_names: StoredValue::new(HashMap::new()),
             holds: RwSignal::new(Holds::default()),
             media_tokens: StoredValue::new(Vec::new()),
             analyzer,
@@ -274,8 +272,8 @@ impl Editor {
     /// Files an image's object URL and the file's name under its payload's preview key.
     pub(crate) fn keep_preview(self, url: Option<String>, key: String, name: Option<String>) {
         if let Some(name) = name {
-            self.file_names.update_value(|n| {
-                n.insert(key.clone(), name);
+            self.previews.update_value(|p| {
+                p.insert(format!("name:{key}"), name);
             });
         }
         if let Some(url) = url {

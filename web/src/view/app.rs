@@ -1,5 +1,5 @@
-//! The page's shell: the state created, a share link or the last session's input and settings
-//! (kept in this browser, media and secrets never) read, files dropped or pasted anywhere, the
+//! The page's shell: the state created, a share link or the input and settings this browser
+//! kept (media and secrets never) read, files dropped or pasted anywhere, the
 //! effects that tie settings to the analysis, and the workbench laid out: the conversation with
 //! the composer and Execute under it, the validation and the provider request beside.
 

@@ -197,7 +197,7 @@ fn base64_summary(editor: Editor, pointer: &str, kind: &str, block: &Value, data
             });
         }
     };
-    let file_name = editor.file_names.with_value(|n| n.get(&key).cloned());
+    let file_name = editor.previews.with_value(|p| p.get(&format!("name:{key}")).cloned());
     // An image that does not decode gets a plain tile (shown by the style), not the browser's
     // clipped alt text.
     let tile = preview.map(|src| {
