@@ -256,26 +256,49 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await newConversation(page);
   });
 
-  test('a 400 before the stream shows the usual error list; no backend is shown clearly', async () => {
-    await page.fill(TEXT_INPUT, '   ');
+  test('a run refused before the stream, or with no backend, is a notice above the composer, not a turn', async () => {
+    await page.fill(TEXT_INPUT, 'Who are you?');
+    await page.fill('[data-testid="agent-id-input"]', 'no-such-agent');
     await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="chat-assistant"][data-status="rejected"]');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="400"]');
-    const errors = await page.$$eval('[data-testid="execute-error"]', (els) => els.map((e) => ({ code: e.dataset.code, path: e.dataset.path })));
-    assert.ok(errors.length >= 1);
-    assert.equal(errors[0].path, '/input');
-    assert.deepEqual(await eventLog(page, 0), []);
-    await shot(page, 'chat-04-400');
+    await page.waitForSelector('[data-testid="run-notice"] [data-testid="execute-response"][data-status="404"]');
+    assert.equal(await page.$('[data-testid="chat-assistant"]'), null, 'a failed run is not a turn');
+    assert.equal(await page.inputValue(TEXT_INPUT), 'Who are you?');
+    await shot(page, 'chat-04-refused');
+    await page.fill('[data-testid="agent-id-input"]', 'echo');
 
     const closed = await freePort();
     await page.fill('[data-testid="endpoint-input"]', `http://127.0.0.1:${closed}`);
     await page.fill(TEXT_INPUT, 'Anyone?');
     await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="chat-assistant"][data-status="unreachable"]');
-    const text = await page.textContent('[data-testid="chat-assistant"][data-status="unreachable"] [data-testid="execute-network-error"]');
+    await page.waitForSelector('[data-testid="run-notice"] [data-testid="execute-network-error"]');
+    const text = await page.textContent('[data-testid="run-notice"] [data-testid="execute-network-error"]');
     assert.match(text, new RegExp(`Could not reach http://127.0.0.1:${closed}`));
     assert.match(text, /--cors-origin/);
+    assert.equal(await page.$('[data-testid="chat-assistant"]'), null);
     await page.fill('[data-testid="endpoint-input"]', paced.base);
+    // The next run clears the notice.
+    await page.click('[data-testid="execute-button"]');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    assert.equal(await page.$('[data-testid="run-notice"]'), null);
+    await newConversation(page);
+  });
+
+  test('Ctrl+Enter sends from the composer; the newest answer is scrolled into view under the transcript', async () => {
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, 'Sent by keyboard');
+    await settled(page);
+    await page.focus(TEXT_INPUT);
+    await page.keyboard.press('Control+Enter');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    assert.equal(await page.textContent('[data-testid="chat-user"] .said'), 'Sent by keyboard');
+    // The transcript sits right above the composer, in the same column.
+    const [chatBox, buildBox] = await Promise.all([page.$eval('[data-testid="chat"]', (e) => e.getBoundingClientRect().toJSON()), page.$eval('.pane.build', (e) => e.getBoundingClientRect().toJSON())]);
+    assert.ok(chatBox.bottom <= buildBox.top && Math.abs(chatBox.left - buildBox.left) < 40, JSON.stringify({ chatBox, buildBox }));
+    const inView = await page.$eval('[data-testid="chat-assistant"]', (el) => {
+      const r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < window.innerHeight;
+    });
+    assert.ok(inView, 'the answer is on screen');
     await newConversation(page);
   });
 
@@ -302,14 +325,24 @@ describe('the playground streams Execute (AG-UI events from _execute/stream)', (
     await newConversation(page);
   });
 
-  test('streaming off: the _execute path as before', async () => {
+  test('streaming off: the _execute answer is a turn too, and the conversation continues the same way', async () => {
     await page.uncheck('[data-testid="stream-toggle"]');
     await showForm(page, 'text');
     await page.fill(TEXT_INPUT, 'Not streamed');
     await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
-    assert.match(await page.textContent('[data-testid="execute-answer"]'), /^echo: 1 message \(user\)/);
-    assert.equal(await page.isVisible('[data-testid="chat"]'), false);
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    assert.match(await page.textContent('[data-testid="chat-answer"]'), /^echo: 1 message \(user\)/);
+    const thread = await page.getAttribute('[data-testid="chat-assistant"]', 'data-thread');
+    assert.equal(await page.inputValue('[data-path="/parameters/memory_id"]'), thread);
+    assert.equal(await page.inputValue(TEXT_INPUT), '');
+    await page.fill(TEXT_INPUT, 'Still not streamed');
+    await page.click('[data-testid="execute-button"]');
+    await page.waitForFunction(() => {
+      const turns = document.querySelectorAll('[data-testid="chat-assistant"]');
+      return turns.length === 2 && turns[1].dataset.status === 'finished';
+    });
+    assert.match(await page.$$eval('[data-testid="chat-answer"]', (els) => els[1].textContent), /^echo: 3 messages/);
     await page.check('[data-testid="stream-toggle"]');
+    await newConversation(page);
   });
 });

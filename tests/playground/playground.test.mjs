@@ -73,7 +73,7 @@ after(async () => {
 
 describe('the playground', () => {
   test('loads under its Content-Security-Policy with the offline defaults', async () => {
-    assert.match(await summary(), /^Valid · TEXT/);
+    assert.match(await summary(), /^Valid input · TEXT/);
     assert.equal(await page.inputValue('[data-testid="endpoint-input"]'), gateway.base);
     assert.equal(await page.inputValue('[data-testid="agent-id-input"]'), 'echo');
     const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
@@ -166,7 +166,7 @@ describe('the playground', () => {
     }, [...files.jpeg]);
     await page.waitForSelector('[data-path="/input/5/source/data"]');
     await settled(page);
-    assert.match(await summary(), /^Valid · CONTENT_BLOCKS/);
+    assert.match(await summary(), /^Valid input · CONTENT_BLOCKS/);
     await shot(page, '02-content-blocks');
 
     // Reorder and remove.
@@ -185,6 +185,8 @@ describe('the playground', () => {
     await page.click('text=+ Image');
     const url = 'https://images.invalid/cat.png';
     await page.fill('[data-path="/input/1/source/data"]', url);
+    // The block was added by "+ Image": its problems show once the field is left.
+    await page.press('[data-path="/input/1/source/data"]', 'Tab');
     await settled(page);
     assert.match(await summary(), /url_not_supported|Valid|error/);
     assert.equal(await page.$(`img[src="${url}"]`), null);
@@ -203,18 +205,18 @@ describe('the playground', () => {
   test('1. messages: roles, custom roles, tool calls and toolCallId, reorder', async () => {
     await showForm(page, 'messages');
     await page.click('text=+ Assistant');
+    await page.fill('[data-path="/input/1/content/0/text"]', 'Let me check.');
     await page.click('text=+ Tool call');
     await page.fill('[data-path="/input/1/toolCalls/0/id"]', 'call-1');
     await page.fill('[data-path="/input/1/toolCalls/0/function/name"]', 'get_weather');
     await page.fill('[data-path="/input/1/toolCalls/0/function/arguments"]', '{"city": "Seattle"}');
-    await page.fill('[data-path="/input/1/content/0/text"]', 'Let me check.');
     await page.click('text=+ Tool result');
     await page.fill('[data-path="/input/2/toolCallId"]', 'call-1');
     await page.fill('[data-path="/input/2/content/0/text"]', '72F');
     await page.$eval('.settings', (d) => (d.open = true));
     await page.fill('[data-testid="tools"]', '[{"name": "get_weather", "input_schema": {"type": "object"}}]');
     await settled(page);
-    assert.match(await summary(), /^Valid · MESSAGES/);
+    assert.match(await summary(), /^Valid input · MESSAGES/);
     const body = await converse();
     assert.deepEqual(body.messages[1].content[1], {
       toolUse: { toolUseId: 'call-1', name: 'get_weather', input: { city: 'Seattle' } },
@@ -232,7 +234,7 @@ describe('the playground', () => {
     assert.deepEqual(await diagnostics(page), [{ code: 'last_message_role', path: '/input/3/role', severity: 'error' }]);
     await page.click('[aria-label="Move message 4 up"]');
     await settled(page);
-    assert.match(await summary(), /^Valid · MESSAGES/);
+    assert.match(await summary(), /^Valid input · MESSAGES/);
     assert.equal((await jsonBody()).input[2].role, 'critic');
     await showForm(page, 'messages');
     await page.fill('[data-testid="tools"]', '');
@@ -277,7 +279,7 @@ describe('the playground', () => {
     await page.click('text=+ Parameter');
     await page.fill('[data-path="/parameters/verbose"]', 'true');
     await settled(page);
-    assert.match(await summary(), /^Valid · TEXT/);
+    assert.match(await summary(), /^Valid input · TEXT/);
     assert.equal(await page.textContent('[data-testid="question"]'), 'legacy?');
     assert.deepEqual(await jsonBody(), { parameters: { question: 'legacy?', verbose: 'true' } });
     await setJson(page, '{"input": "Hello"}');
@@ -353,42 +355,66 @@ describe('the playground', () => {
     assert.match(curl, /\n\{"input": ?"Hello"\}\nJSON\n$/);
   });
 
-  test('4. execute round trip and memory_id continuation', async () => {
+  test('4. execute round trip: the answer is a turn and the conversation continues in place', async () => {
     await showForm(page, 'text');
     await page.fill(TEXT_INPUT, 'Hello there');
     await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
-    assert.match(await page.textContent('[data-testid="execute-answer"]'), /^echo: 1 message \(user\)/);
-    const memoryId = await page.textContent('[data-testid="execute-memory-id"]');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    assert.match(await page.textContent('[data-testid="chat-answer"]'), /^echo: 1 message \(user\)/);
+    // Not streamed, continued as a streamed run is: the memory id set, the input emptied, nothing red.
+    const memoryId = await page.getAttribute('[data-testid="chat-assistant"]', 'data-thread');
     assert.ok(memoryId.length > 0);
-    assert.match(await page.textContent('[data-testid="execute-response"] .status-line'), /200 \d+ ms/);
-    await shot(page, '07-execute');
-    await page.click('[data-testid="continue-button"]');
     assert.equal(await page.inputValue('[data-path="/parameters/memory_id"]'), memoryId);
+    assert.equal(await page.inputValue(TEXT_INPUT), '');
+    await settled(page);
+    assert.equal(await summary(), `Ready for the next turn (continuing conversation ${memoryId})`);
+    assert.equal(await page.$('.has-error'), null);
+    await shot(page, '07-execute');
     await page.fill(TEXT_INPUT, 'And again?');
     await page.click('[data-testid="execute-button"]');
-    await page.waitForFunction(() => /3 messages/.test(document.querySelector('[data-testid="execute-answer"]')?.textContent ?? ''));
-    assert.equal(await page.textContent('[data-testid="execute-memory-id"]'), memoryId);
-    await page.click('[data-testid="new-conversation"]');
+    await page.waitForFunction(() => {
+      const turns = document.querySelectorAll('[data-testid="chat-assistant"]');
+      return turns.length === 2 && /3 messages/.test(turns[1].textContent);
+    });
+    assert.equal(await page.getAttribute('[data-testid="chat-assistant"]:nth-last-of-type(1)', 'data-thread'), memoryId);
+    await page.click('[data-testid="chat-new-conversation"]');
     await page.waitForSelector('[data-path="/parameters/memory_id"]', { state: 'detached' });
+    await page.waitForSelector('[data-testid="chat-assistant"]', { state: 'detached' });
   });
 
-  test('4. a 4xx shows its error list', async () => {
+  test('4. Execute is held back for a blank or invalid input, with the reason; a run tried shows the errors', async () => {
     await page.fill(TEXT_INPUT, '   ');
-    await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="400"]');
-    const errors = await diagnostics(page, 'execute-error');
-    assert.ok(errors.length >= 1);
-    assert.equal(errors[0].path, '/input');
-    await shot(page, '08-execute-400');
+    await settled(page);
+    assert.equal(await page.getAttribute('[data-testid="execute-button"]', 'aria-disabled'), 'true');
+    assert.equal(await page.textContent('[data-testid="execute-status"]'), 'Fix 1 error to run.');
+    const before = seen.requests.filter((r) => r.includes('_execute')).length;
+    // aria-disabled, not disabled: it still takes the click (Playwright would wait for it to be enabled).
+    await page.click('[data-testid="execute-button"]', { force: true });
+    await page.waitForSelector('[data-testid="execute-status"]:has-text("Fix 1 error to run.")');
+    assert.equal(seen.requests.filter((r) => r.includes('_execute')).length, before, 'nothing was sent');
+    assert.equal(await page.$('[data-testid="chat-user"]'), null, 'no turn for what was not sent');
     await page.fill(TEXT_INPUT, 'Hello');
+    await settled(page);
+    assert.equal(await page.getAttribute('[data-testid="execute-button"]', 'aria-disabled'), 'false');
+  });
+
+  test('4. a refused run is a notice above the composer with its error list, not a turn', async () => {
+    await page.fill('[data-testid="agent-id-input"]', 'no-such-agent');
+    await page.click('[data-testid="execute-button"]');
+    await page.waitForSelector('[data-testid="run-notice"] [data-testid="execute-response"][data-status="404"]');
+    assert.equal(await page.$('[data-testid="chat-user"]'), null);
+    assert.equal(await page.inputValue(TEXT_INPUT), 'Hello', 'the input stays to send again');
+    // Above the composer: the notice comes before the build pane.
+    assert.ok(await page.$eval('[data-testid="run-notice"]', (n) => !!(n.compareDocumentPosition(document.querySelector('#build-title')) & Node.DOCUMENT_POSITION_FOLLOWING)));
+    await shot(page, '08-execute-404');
+    await page.fill('[data-testid="agent-id-input"]', 'echo');
   });
 
   test('4. a network failure and the CORS hint', async () => {
     const closed = await freePort();
     await page.fill('[data-testid="endpoint-input"]', `http://127.0.0.1:${closed}`);
     await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="execute-network-error"]');
+    await page.waitForSelector('[data-testid="run-notice"] [data-testid="execute-network-error"]');
     const text = await page.textContent('[data-testid="execute-network-error"]');
     assert.match(text, new RegExp(`Could not reach http://127.0.0.1:${closed}`));
     assert.match(text, /CORS/);
@@ -405,10 +431,10 @@ describe('the playground', () => {
       await page.selectOption('[data-testid="auth-select"]', 'bearer');
       await page.fill('[data-testid="secret-input"]', 'wrong');
       await page.click('[data-testid="execute-button"]');
-      await page.waitForSelector('[data-testid="execute-response"][data-status="401"]');
+      await page.waitForSelector('[data-testid="run-notice"] [data-testid="execute-response"][data-status="401"]');
       await page.fill('[data-testid="secret-input"]', token);
       await page.click('[data-testid="execute-button"]');
-      await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
+      await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
       let stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
       assert.ok(stored.includes(guarded.base), stored);
       assert.ok(!stored.includes(token), 'the token was stored without "remember"');
@@ -442,8 +468,8 @@ describe('the playground', () => {
     assert.ok(labels.length >= 8, labels.join());
     await page.selectOption('[data-testid="example-select"]', { label: 'Text and a base64 image' });
     await settled(page);
-    assert.match(await summary(), /^Valid · CONTENT_BLOCKS/);
-    await page.selectOption('[data-testid="example-select"]', { label: 'Mistake: a BMP image' });
+    assert.match(await summary(), /^Valid input · CONTENT_BLOCKS/);
+    await page.selectOption('[data-testid="example-select"]', { label: 'a BMP image' });
     await settled(page);
     assert.deepEqual((await diagnostics(page)).map((d) => d.code), ['unsupported_format']);
 
@@ -481,9 +507,10 @@ describe('the playground', () => {
     await page.keyboard.type('!');
     await settled(page);
     assert.equal((await converse()).messages[0].content[0].text, 'Hello!');
+    const turns = await page.$$eval('[data-testid="chat-assistant"]', (els) => els.length);
     await page.focus('[data-testid="execute-button"]');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="chat-assistant"][data-status="finished"]').length === n + 1, turns);
 
     const phone = await openPlayground(browser, gateway.base, { width: 390, height: 844 });
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -123,7 +123,7 @@ describe('the schema editor', () => {
     await page.fill('[data-name="audience"]', '["engineers", "managers"]');
     await page.press('[data-name="audience"]', 'Tab');
     await settled(page);
-    assert.match(await summary(), /^Valid · TEXT/);
+    assert.match(await summary(), /^Valid input · TEXT/);
     assert.equal(
       await page.textContent('[data-testid="formatted-prompt"]'),
       '<inputs>\ntopic: AI Safety\nformat: summary\nmax_words: 200\naudience: ["engineers", "managers"]\n</inputs>\n\nCreate content about this topic.',
@@ -166,9 +166,18 @@ describe('the schema editor', () => {
     await page.fill('[data-name="max_words"]', '5');
     await page.selectOption('[data-name="format"]', { label: '(not set)' });
     await settled(page);
-    await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="400"]');
-    const gatewaySays = await diagnostics(page, 'execute-error');
+    // The page holds Execute back for these violations; the gateway, sent the same body, agrees.
+    assert.equal(await page.getAttribute('[data-testid="execute-button"]', 'aria-disabled'), 'true');
+    await showForm(page, 'json');
+    const sentBody = await page.inputValue('[data-testid="json-editor"]');
+    await showForm(page, 'text');
+    const sent = await fetch(`${gateway.base}/_plugins/_ml/agents/${agentId}/_execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: sentBody,
+    });
+    assert.equal(sent.status, 400);
+    const gatewaySays = (await sent.json()).error.details.map((d) => ({ code: d.code, path: d.path }));
     const pageSays = await diagnostics(page);
     assert.deepEqual(gatewaySays.map((d) => `${d.code} ${d.path}`).sort(), pageSays.map((d) => `${d.code} ${d.path}`).sort());
     assert.deepEqual(gatewaySays.map((d) => d.path).sort(), ['/parameters/format', '/parameters/max_words']);
@@ -178,12 +187,15 @@ describe('the schema editor', () => {
     await page.selectOption('[data-name="format"]', { label: 'essay' });
     await settled(page);
     await page.click('[data-testid="execute-button"]');
-    await page.waitForSelector('[data-testid="execute-response"][data-status="200"]');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
     await shot(page, 'schema-05-execute-200');
     await page.fill('[data-testid="agent-id-input"]', 'echo');
   });
 
   test('the schema persists in this browser and travels in share links', async () => {
+    // The run above continued its conversation: the next turn is blank until typed.
+    await page.fill('.form[data-form="text"] [data-path="/input"]', 'Create content about this topic.');
+    await settled(page);
     const schema = await page.inputValue('[data-testid="schema-editor"]');
     await page.click('[data-testid="share-button"]');
     const link = await page.inputValue('[data-testid="share-link"]');

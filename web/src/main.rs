@@ -8,6 +8,9 @@
 
 // Browser sizes and times are f64; the casts from them are checked where they matter.
 #![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+// The state handles (`Editor` holds the `Analyzer`) are Copy bundles of signal ids, passed by
+// value as Leptos passes signals; natively they are a little over clippy's 256 bytes.
+#![allow(clippy::large_types_passed_by_value)]
 
 mod browser;
 mod model;

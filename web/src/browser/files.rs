@@ -4,7 +4,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::model::media::{MediaFile, admit, block_for};
+use crate::model::media::{MediaFile, admit, block_for, refusal};
 
 /// Reads a file into a base64 content block, with an object URL to preview an image by; refused
 /// before reading when it would take the `attached` media bytes over `media::MAX_MEDIA_BYTES`.
@@ -15,6 +15,10 @@ pub(crate) async fn read(file: web_sys::File, attached: usize) -> Result<MediaFi
     let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name} could not be read"))?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let mut read = block_for(&bytes, &file.type_(), &name);
+    if let Some(why) = refusal(&read, &file.type_(), &name) {
+        return Err(why);
+    }
+    read.name = Some(name);
     if read.block["type"] == "image" {
         read.preview = web_sys::Url::create_object_url_with_blob(&file).ok();
     }

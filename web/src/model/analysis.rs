@@ -1,6 +1,6 @@
 //! What the validation and output panes show for one body: the core's validation and conversion
-//! (long base64 shortened for display), the schema's report when the schema editor is on, and
-//! the summary line.
+//! (long base64 shortened for display) and the schema's report when the schema editor is on
+//! (`verdict` sums it up).
 
 use agent_input::json::Document;
 use agent_input::{
@@ -365,32 +365,6 @@ pub(crate) fn full_body(value: &Value, settings: &Settings) -> Result<String, St
         .map_err(|_| "the provider cannot take this input".into())
 }
 
-/// The validation pane's summary line ("2 errors · MESSAGES · 1 warning"); `pending` while the
-/// last edit is not analysed yet.
-pub(crate) fn summary(a: &Analysis, pending: bool) -> String {
-    use std::fmt::Write as _;
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let errors = a.errors.len() + a.violations().len();
-    let mut text = match (a.all_valid(), errors) {
-        (true, _) => "Valid".to_string(),
-        (false, 0) => "The schema has errors".to_string(),
-        (false, n) => count(n, "error"),
-    };
-    if errors > 0 && a.schema_problems() > 0 {
-        text.push_str(" · the schema has errors");
-    }
-    if let Some(t) = a.input_type {
-        let _ = write!(text, " · {t}");
-    }
-    if !a.warnings.is_empty() {
-        let _ = write!(text, " · {}", count(a.warnings.len(), "warning"));
-    }
-    if pending {
-        text.push_str(" · checking…");
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,14 +418,6 @@ mod tests {
         let by_text: Value = serde_json::from_str(&shorten_json_text(&text, &[])).unwrap();
         assert_eq!(by_text, tree);
         assert_eq!(shorten_str(&"é".repeat(300)), None);
-    }
-
-    #[test]
-    fn the_summary_counts() {
-        let a = analyze_text(r#"{"input": ""}"#, &Settings::default(), false);
-        assert_eq!(summary(&a, false), "1 error · TEXT");
-        let ok = analyze_text(r#"{"input": "Hi"}"#, &Settings::default(), false);
-        assert_eq!(summary(&ok, true), "Valid · TEXT · checking…");
     }
 
     /// The provider fixtures' cases without options, by request: what each provider must show.

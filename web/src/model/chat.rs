@@ -139,6 +139,23 @@ impl Run {
             .collect()
     }
 
+    /// A finished run of `_execute` (not streamed): its answer whole, in the memory it returned.
+    pub(crate) fn answered(text: String, memory_id: Option<String>, millis: f64) -> Self {
+        Self {
+            thread_id: memory_id,
+            parts: vec![Part::Text { id: "answer".into(), text }],
+            status: Status::Finished,
+            answered_ms: Some(millis),
+            ended_ms: Some(millis),
+            ..Self::default()
+        }
+    }
+
+    /// Whether the run ended before any event: refused, or never answered (a notice, not a turn).
+    pub(crate) fn failed_to_start(&self) -> bool {
+        self.log.is_empty() && matches!(self.status, Status::Rejected { .. } | Status::Unreachable { .. })
+    }
+
     /// The response's headers came with `200`: events follow.
     pub(crate) fn streaming(&mut self, millis: f64) {
         self.answered_ms = Some(millis);

@@ -7,7 +7,6 @@ const EXAMPLES: &str = include_str!(concat!(env!("OUT_DIR"), "/examples.json"));
 #[derive(Debug, Clone)]
 pub(crate) struct Example {
     pub(crate) label: String,
-    pub(crate) source: String,
     pub(crate) request: Value,
 }
 
@@ -17,11 +16,6 @@ pub(crate) fn all() -> Vec<Example> {
         .into_iter()
         .map(|e| Example {
             label: e["label"].as_str().unwrap_or_default().to_string(),
-            source: format!(
-                "tests/fixtures/{}.json: {}",
-                e["file"].as_str().unwrap_or_default(),
-                e["case"].as_str().unwrap_or_default()
-            ),
             request: expand(e["request"].clone()),
         })
         .collect()

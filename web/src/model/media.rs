@@ -55,6 +55,8 @@ pub(crate) struct MediaFile {
     /// An object URL of the file, for images read in the browser.
     pub(crate) preview: Option<String>,
     pub(crate) preview_key: String,
+    /// The file's name, shown on its block's card.
+    pub(crate) name: Option<String>,
 }
 
 /// The key a preview is filed under: the payload's length and ends, cheap to compute.
@@ -116,7 +118,19 @@ pub(crate) fn block_for(bytes: &[u8], mime: &str, name: &str) -> MediaFile {
     {
         block["name"] = Value::String(name);
     }
-    MediaFile { block, preview: None, preview_key }
+    MediaFile { block, preview: None, preview_key, name: None }
+}
+
+/// Why a file cannot be a content block, when no format of its kind fits it (audio, a
+/// spreadsheet the core does not take, …): said at pick time, with the file's name.
+pub(crate) fn refusal(file: &MediaFile, mime: &str, name: &str) -> Option<String> {
+    if file.block.pointer("/source/format").and_then(Value::as_str).is_some_and(|f| !f.is_empty()) {
+        return None;
+    }
+    let what = if mime.starts_with("audio/") { "is audio" } else { "is in no format an agent input takes" };
+    Some(format!(
+        "{name} was not added: it {what}. Agent inputs take images, video and documents (PDF, Word, text, …)."
+    ))
 }
 
 /// Whether base64 text holds an image's bytes (so a preview of it can show something).
@@ -131,6 +145,15 @@ pub(crate) fn is_image_bytes(base64: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_in_no_format_are_refused_by_name() {
+        let mp3 = block_for(b"ID3\x04\0\0\0\0\0\0", "audio/mpeg", "clip.mp3");
+        let why = refusal(&mp3, "audio/mpeg", "clip.mp3").unwrap();
+        assert!(why.starts_with("clip.mp3 was not added: it is audio."), "{why}");
+        let pdf = block_for(b"%PDF-1.7\n", "", "Q3 report.pdf");
+        assert_eq!(refusal(&pdf, "", "Q3 report.pdf"), None);
+    }
 
     #[test]
     fn bytes_decide_then_mime_then_name() {

@@ -17,3 +17,5 @@ pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod share;
 pub(crate) mod text_offsets;
+pub(crate) mod tools;
+pub(crate) mod verdict;

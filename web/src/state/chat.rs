@@ -1,10 +1,12 @@
-//! The streamed conversation's state: the [`Chat`] as a signal, the run under way and its Stop.
-//! Each network chunk's events are applied together (one re-render a chunk, not one an event).
+//! The conversation's state: the [`Chat`] as a signal, the run under way and its Stop, and the
+//! notice of a run that failed before any event (shown above the composer, not as a turn). Each
+//! network chunk's events are applied together (one re-render a chunk, not one an event).
 
 use std::cell::Cell;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 use crate::browser::http::{self, Step, StreamEnd};
 use crate::browser::page;
@@ -15,6 +17,10 @@ use crate::model::chat::{Chat, Run, Status, Turn, UserTurn};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChatState {
     pub(crate) chat: RwSignal<Chat>,
+    /// How the last run failed before any event (refused, unreachable), if it did.
+    pub(crate) notice: RwSignal<Option<Status>>,
+    /// The endpoint the last run went to (what a network error names).
+    pub(crate) endpoint: RwSignal<String>,
     /// The fetch under way, to abort on Stop.
     abort: StoredValue<Option<web_sys::AbortController>, LocalStorage>,
     /// Counts sends: a run's late updates (after New conversation) go nowhere.
@@ -27,6 +33,8 @@ impl ChatState {
     pub(crate) fn new() -> Self {
         Self {
             chat: RwSignal::new(Chat::default()),
+            notice: RwSignal::new(None),
+            endpoint: RwSignal::new(String::new()),
             abort: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             sent_at: StoredValue::new(0.0),
@@ -49,7 +57,9 @@ impl ChatState {
         self.generation.update_value(|g| *g += 1);
         let generation = self.generation.get_value();
         self.sent_at.set_value(page::now());
+        self.notice.set(None);
         self.chat.update(|c| c.turns.push(Turn { user, run: Run::default() }));
+        reveal_last_turn();
         let update = move |f: &dyn Fn(&mut Run)| {
             if self.generation.get_value() != generation {
                 return;
@@ -118,7 +128,22 @@ impl ChatState {
                 Some(status) => run.end(status.clone(), millis),
                 None => run.end_of_stream(millis),
             });
+            // Refused or unreachable before any event: a notice above the composer, not a turn.
+            if self.generation.get_value() == generation
+                && self.chat.with_untracked(|c| c.turns.last().is_some_and(|t| t.run.failed_to_start()))
+            {
+                let mut failed = None;
+                self.chat.update(|c| failed = c.turns.pop().map(|t| t.run.status));
+                self.notice.set(failed);
+            }
         });
+    }
+
+    /// A run of `_execute` (not streamed) that answered: a finished turn, as a streamed one ends.
+    pub(crate) fn answered(self, user: UserTurn, run: Run) {
+        self.notice.set(None);
+        self.chat.update(|c| c.turns.push(Turn { user, run }));
+        reveal_last_turn();
     }
 
     /// Stops the run under way: marked stopped first, so the aborted fetch's error is not
@@ -141,6 +166,20 @@ impl ChatState {
     /// Forgets the conversation (stopping a run under way).
     pub(crate) fn reset(self) {
         self.stop();
+        self.notice.set(None);
         self.chat.set(Chat::default());
     }
+}
+
+/// Scrolls the newest turn's answer into view once it is on the page.
+fn reveal_last_turn() {
+    request_animation_frame(|| {
+        let Ok(turns) = document().query_selector_all("[data-testid=\"chat-assistant\"]") else { return };
+        let Some(newest) = turns.get(turns.length().saturating_sub(1)) else { return };
+        if let Ok(el) = newest.dyn_into::<web_sys::Element>() {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
 }

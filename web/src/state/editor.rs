@@ -14,6 +14,7 @@ use crate::browser::files;
 use crate::model::input_form::{self, Form, convert_form, form_of};
 use crate::model::media::media_bytes;
 use crate::model::placeholders::{Token, expand_tokens, with_tokens};
+use crate::model::verdict::Holds;
 
 /// Which editor the build pane shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,8 +34,11 @@ pub(crate) struct Editor {
     pub(crate) structure: RwSignal<u64>,
     /// Why the last switch or file was refused.
     pub(crate) notice: RwSignal<Option<String>>,
-    /// Object URLs of images read from files, by `media::preview_key`.
+    /// Object URLs of images read from files, and the names of files read, by
+    /// `media::preview_key` (a name under the key with `name:` before it).
     pub(crate) previews: StoredValue<HashMap<String, String>>,
+    /// Diagnostics held back: fields added by "+" until left, the blank next turn.
+    pub(crate) holds: RwSignal<Holds>,
     /// Media payloads the JSON editor shows as placeholders: (placeholder, payload).
     media_tokens: StoredValue<Vec<Token>>,
     analyzer: Analyzer,
@@ -49,6 +53,7 @@ impl Editor {
             structure: RwSignal::new(0),
             notice: RwSignal::new(None),
             previews: StoredValue::new(HashMap::new()),
+            holds: RwSignal::new(Holds::default()),
             media_tokens: StoredValue::new(Vec::new()),
             analyzer,
         }
@@ -118,8 +123,37 @@ impl Editor {
         self.doc.set_value(value);
         self.view.set(view);
         self.notice.set(None);
+        self.holds.set(Holds::default());
         self.structure.update(|n| *n += 1);
         self.changed();
+    }
+
+    /// A "+" added the field at `pointer`: its diagnostics wait until it is left or a run is tried.
+    pub(crate) fn add_structure(self, pointer: String, f: impl FnOnce(&mut Value)) {
+        self.holds.update(|h| h.paths.push(pointer));
+        self.edit_structure(f);
+    }
+
+    /// The field at `pointer` was left: what it holds back shows.
+    pub(crate) fn left(self, pointer: &str) {
+        if self.holds.with_untracked(|h| h.holds(pointer)) {
+            self.holds.update(|h| {
+                h.release(pointer);
+            });
+        }
+    }
+
+    /// A run was tried: nothing is held back any more.
+    pub(crate) fn release_all(self) {
+        if self.holds.with_untracked(|h| !h.paths.is_empty()) {
+            self.holds.update(|h| h.paths.clear());
+        }
+    }
+
+    /// The input was emptied for the next turn of conversation `memory_id`: waiting, not wrong.
+    pub(crate) fn await_next_turn(self, memory_id: String) {
+        let input = if self.doc.with_value(form_of) == Some(Form::Legacy) { "/parameters/question" } else { "/input" };
+        self.holds.set(Holds { paths: vec![input.to_string()], continuing: Some(memory_id) });
     }
 
     /// Changes a body that may be in the JSON editor, keeping the view.
@@ -218,7 +252,7 @@ impl Editor {
             for file in files {
                 match files::read(file, self.attached_bytes()).await {
                     Ok(read) => {
-                        self.keep_preview(read.preview, read.preview_key);
+                        self.keep_preview(read.preview, read.preview_key, read.name);
                         self.add_block(read.block);
                     }
                     Err(why) => self.notice.set(Some(why)),
@@ -235,8 +269,13 @@ impl Editor {
         }
     }
 
-    /// Files an image's object URL under its payload's preview key.
-    pub(crate) fn keep_preview(self, url: Option<String>, key: String) {
+    /// Files an image's object URL and the file's name under its payload's preview key.
+    pub(crate) fn keep_preview(self, url: Option<String>, key: String, name: Option<String>) {
+        if let Some(name) = name {
+            self.previews.update_value(|p| {
+                p.insert(format!("name:{key}"), name);
+            });
+        }
         if let Some(url) = url {
             self.previews.update_value(|p| {
                 p.insert(key, url);

@@ -1,24 +1,32 @@
-//! The page's shell: the state created, a share link or the stored schema settings read,
-//! files dropped or pasted anywhere, the effects that tie settings to the analysis, and the
-//! three panes laid out.
+//! The page's shell: the state created, a share link or the input and settings this browser
+//! kept (media and secrets never) read, files dropped or pasted anywhere, the
+//! effects that tie settings to the analysis, and the workbench laid out: the conversation with
+//! the composer and Execute under it, the validation and the provider request beside.
 
 use leptos::prelude::*;
 use serde_json::Value;
+use wasm_bindgen::JsCast;
 
 use super::build_pane::BuildPane;
+use super::chat::ChatView;
 use super::compare::ComparePane;
 use super::deploy::DeployPane;
 use super::execute_pane::ExecutePane;
 use super::highlight::highlight;
 use super::output_pane::OutputPane;
+use super::run_notice::RunNotice;
 use super::toolbar::Toolbar;
 use super::validation_pane::ValidationPane;
 use crate::browser::{files, storage};
 use crate::model::share;
-use crate::state::{Analyzer, Editor};
+use crate::model::verdict::verdict;
+use crate::state::{Analyzer, ChatState, Editor};
 
 /// Where the schema editor's settings are kept in localStorage: `{"schema": text, "on": bool}`.
 const SCHEMA_STORAGE_KEY: &str = "agent-input-playground/schema";
+/// Where the input and the conversion settings are kept, as a share link's fragment (large
+/// media left out; no secret is ever part of it).
+const WORK_STORAGE_KEY: &str = "agent-input-playground/work";
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
@@ -38,7 +46,9 @@ pub(crate) fn App() -> impl IntoView {
     let share_note = RwSignal::new(None::<String>);
 
     let hash = window().location().hash().unwrap_or_default();
-    if let Some((request, mut shared, omitted)) = share::decode(&hash) {
+    let kept = if hash.contains("share=") { None } else { storage::load::<String>(WORK_STORAGE_KEY) };
+    let from_link = kept.is_none();
+    if let Some((request, mut shared, omitted)) = share::decode(kept.as_deref().unwrap_or(hash.as_str())) {
         // A link without a schema keeps the one this browser has.
         if shared.schema.is_empty() {
             settings.with_untracked(|s| {
@@ -48,9 +58,9 @@ pub(crate) fn App() -> impl IntoView {
         }
         settings.set(shared);
         if omitted > 0 {
-            share_note.set(Some(format!(
-                "Loaded from a share link. {omitted} large media payload(s) were left out of the link; add the files again."
-            )));
+            let media = if omitted == 1 { "1 large media payload was" } else { "large media payloads were" };
+            let from = if from_link { "a share link" } else { "this browser" };
+            share_note.set(Some(format!("Loaded from {from}. {media} left out; add the files again.")));
         }
         // After the editor exists, so the JSON view can be filled.
         request_animation_frame(move || editor.load(request));
@@ -85,9 +95,44 @@ pub(crate) fn App() -> impl IntoView {
     // Highlight the fields the diagnostics point at, once the forms are on the page.
     Effect::new(move |_| {
         let analysis = analyzer.analysis.get();
+        let holds = editor.holds.get();
         editor.structure.track();
         editor.view.track();
-        request_animation_frame(move || highlight(&analysis));
+        request_animation_frame(move || highlight(&analysis, &holds));
+    });
+    // The input and the settings are kept in this browser when the page goes (a reload, a closed
+    // tab): nothing is written while typing.
+    let _ = window_event_listener(leptos::ev::pagehide, move |_| {
+        if let Ok(body) = editor.body_value() {
+            let (fragment, _, _) = share::encode(&body, &settings.get_untracked());
+            storage::save(WORK_STORAGE_KEY, &fragment);
+        }
+    });
+    // Keys: Ctrl+Enter (⌘+Enter) runs the input from anywhere, as Execute does; the arrow keys
+    // move between the editor's tabs (each chosen as it is reached).
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        let key = ev.key();
+        let tab = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .filter(|t| t.get_attribute("role").as_deref() == Some("tab"));
+        let to = match (key.as_str(), tab) {
+            ("Enter", _) if ev.ctrl_key() || ev.meta_key() => document().get_element_by_id("execute-button"),
+            ("ArrowRight", Some(tab)) => {
+                tab.next_element_sibling().or_else(|| tab.parent_element()?.first_element_child())
+            }
+            ("ArrowLeft", Some(tab)) => {
+                tab.previous_element_sibling().or_else(|| tab.parent_element()?.last_element_child())
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        if let Some(el) = to.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+            if key != "Enter" {
+                let _ = el.focus();
+            }
+            el.click();
+        }
     });
     // The schema editor's settings are kept in this browser; turning it on loads the validator.
     Effect::new(move |_| {
@@ -106,6 +151,13 @@ pub(crate) fn App() -> impl IntoView {
     });
 
     let analysis = analyzer.analysis;
+    let chat = ChatState::new();
+    // The one verdict the validation pane and Execute share.
+    let judged = Signal::derive(move || {
+        let pending = analyzer.rev.get() != analyzer.analyzed_rev.get();
+        let provider = settings.with(|s| s.provider.display_name());
+        editor.holds.with(|h| verdict(&analysis.get(), provider, h, pending))
+    });
     view! {
         <div class="app" class:dragging=move || drag_over.get()
             data-rev=move || analyzer.rev.get().to_string() data-analyzed-rev=move || analyzer.analyzed_rev.get().to_string()
@@ -121,15 +173,23 @@ pub(crate) fn App() -> impl IntoView {
                 </p>
             })}
             <main class="panes">
-                <section class="pane build" aria-labelledby="build-title">
-                    <BuildPane editor=editor analysis=analysis settings=settings schema_form=analyzer.schema_form schema_load=analyzer.schema_load />
-                </section>
+                <div class="workbench">
+                    <section class="pane conversation" aria-label="Conversation">
+                        <ChatView chat=chat editor=editor />
+                    </section>
+                    <RunNotice chat=chat />
+                    <section class="pane build" aria-labelledby="build-title">
+                        <BuildPane editor=editor analysis=analysis settings=settings schema_form=analyzer.schema_form schema_load=analyzer.schema_load />
+                    </section>
+                    <section class="pane run" aria-labelledby="execute-title">
+                        <ExecutePane editor=editor chat=chat judged=judged />
+                    </section>
+                </div>
                 <section class="pane validation" aria-labelledby="validation-title">
-                    <ValidationPane editor=editor analysis=analysis rev=analyzer.rev analyzed_rev=analyzer.analyzed_rev />
+                    <ValidationPane editor=editor analysis=analysis settings=settings shown=judged />
                 </section>
                 <section class="pane output" aria-labelledby="output-title">
                     <OutputPane editor=editor analysis=analysis settings=settings />
-                    <ExecutePane editor=editor />
                 </section>
             </main>
             <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>

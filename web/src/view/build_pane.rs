@@ -27,14 +27,26 @@ pub(super) fn BuildPane(
     schema_load: RwSignal<Load>,
 ) -> impl IntoView {
     let tab = move |view: EditorView, id: &'static str, label: &'static str| {
+        let panel = if view == EditorView::Json { "json-panel" } else { "form-panel" };
         view! {
-            <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}")
+            <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}") aria-controls=panel
                 aria-selected=move || (editor.view.get() == view).to_string()
+                tabindex=move || if editor.view.get() == view { "0" } else { "-1" }
                 class:active=move || editor.view.get() == view
                 on:click=move |_| editor.switch(view)>{label}</button>
         }
     };
     let tabs: Vec<_> = Form::ALL.iter().map(|f| tab(EditorView::Form(*f), f.id(), f.label())).collect();
+    // A field left: the diagnostics held back for it show.
+    let on_focusout = move |ev: leptos::ev::FocusEvent| {
+        if let Some(path) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.get_attribute("data-path"))
+        {
+            editor.left(&path);
+        }
+    };
     let on_image = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         editor.add_files(files::files(input.files()));
@@ -56,7 +68,8 @@ pub(super) fn BuildPane(
             <input type="file" id="file-upload" class="visually-hidden" multiple=true data-testid="file-upload" on:change=on_file />
             <span class="hint">"or drop files, or paste an image"</span>
         </div>
-        <div class="form-area" class:hidden=move || editor.view.get() == EditorView::Json>
+        <div class="form-area" id="form-panel" role="tabpanel" aria-labelledby="build-title" on:focusout=on_focusout
+            class:hidden=move || editor.view.get() == EditorView::Json>
             {move || {
                 editor.structure.track();
                 match editor.view.get() {
@@ -65,7 +78,7 @@ pub(super) fn BuildPane(
                 }
             }}
         </div>
-        <div class="json-area" class:hidden=move || editor.view.get() != EditorView::Json>
+        <div class="json-area" id="json-panel" role="tabpanel" aria-labelledby="tab-json" class:hidden=move || editor.view.get() != EditorView::Json>
             <label for="json-editor">"Request body"</label>
             <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
                 autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>

@@ -17,19 +17,19 @@ use crate::state::{ChatState, Editor};
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
-pub(super) fn ChatView(chat: ChatState, editor: Editor, endpoint: Signal<String>) -> impl IntoView {
+pub(super) fn ChatView(chat: ChatState, editor: Editor) -> impl IntoView {
     let count = Memo::new(move |_| chat.chat.with(|c| c.turns.len()));
     view! {
         <div class="chat" data-testid="chat" aria-live="polite">
             <For each=move || 0..count.get() key=|i| *i let:i>
-                <TurnView chat=chat editor=editor endpoint=endpoint index=i />
+                <TurnView chat=chat editor=editor endpoint=chat.endpoint index=i />
             </For>
         </div>
     }
 }
 
 #[component]
-fn TurnView(chat: ChatState, editor: Editor, endpoint: Signal<String>, index: usize) -> impl IntoView {
+fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: usize) -> impl IntoView {
     let turn = move |f: &dyn Fn(&Turn) -> String| chat.chat.with(|c| c.turns.get(index).map(f).unwrap_or_default());
     let user = chat.chat.with_untracked(|c| c.turns.get(index).map(|t| t.user.clone())).unwrap_or_default();
     let status = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.status.clone())));
@@ -151,7 +151,8 @@ fn timing(turn: &Turn) -> String {
     parts.join(" · ")
 }
 
-fn status_view(status: &Status, endpoint: &str) -> AnyView {
+/// How a run stands or ended, as the turn (or the notice of a run that never started) shows it.
+pub(super) fn status_view(status: &Status, endpoint: &str) -> AnyView {
     match status {
         Status::Waiting => view! { <p class="muted">"Waiting for the backend…"</p> }.into_any(),
         Status::Streaming => view! { <p class="muted streaming">"Streaming…"</p> }.into_any(),

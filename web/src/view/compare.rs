@@ -38,7 +38,7 @@ pub(super) fn ComparePane(editor: Editor, analyzer: Analyzer) -> impl IntoView {
                         Conversion::Converted { view, warnings } => (
                             "converted",
                             view! {
-                                <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "compare-warning")}</ul>
+                                <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "compare-warning", None)}</ul>
                                 <pre class="code-output" data-testid="compare-body" tabindex="0"
                                     aria-label=format!("{} request body", provider.display_name())>{view.clone()}</pre>
                             }
@@ -49,8 +49,8 @@ pub(super) fn ComparePane(editor: Editor, analyzer: Analyzer) -> impl IntoView {
                             view! {
                                 <p class="hint">{provider.display_name()} " cannot take this input:"</p>
                                 <ul class="diagnostics">
-                                    {diagnostic_items(editor, analysis, &report.errors, "compare-error")}
-                                    {diagnostic_items(editor, analysis, &report.warnings, "compare-warning")}
+                                    {diagnostic_items(editor, analysis, &report.errors, "compare-error", None)}
+                                    {diagnostic_items(editor, analysis, &report.warnings, "compare-warning", None)}
                                 </ul>
                             }
                             .into_any(),

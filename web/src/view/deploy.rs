@@ -95,11 +95,13 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
                       label: &'static str,
                       get: fn(&DeploySettings) -> String,
                       set: fn(&mut DeploySettings, String),
-                      placeholder: Signal<String>| {
+                      default: Signal<String>| {
+        // The default the body uses when the field is empty is shown as the value, not a grey hint.
+        let shown = move || Some(deploy.with(get)).filter(|v| !v.is_empty()).unwrap_or_else(|| default.get());
         view! {
             <div class="field">
                 <label for=id>{label}</label>
-                <input type="text" id=id data-testid=id prop:value=move || deploy.with(get) placeholder=move || placeholder.get()
+                <input type="text" id=id data-testid=id prop:value=shown
                     on:input=move |ev| { let v = event_target_value(&ev); deploy.update(|d| set(d, v)); } />
             </div>
         }
@@ -128,11 +130,10 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
                 let steps: Vec<_> = plan
                     .steps
                     .iter()
-                    .enumerate()
-                    .map(|(i, step)| {
+                    .map(|step| {
                         view! {
                             <li data-testid="deploy-step" data-method=step.method.as_str() data-path=step.path>
-                                <code class="step-call">{format!("{}. {} {}", i + 1, step.method.as_str(), step.path)}</code>
+                                <code class="step-call">{format!("{} {}", step.method.as_str(), step.path)}</code>
                                 {step.returns.map(|r| view! { <span class="hint">" → returns "<code>{r}</code></span> })}
                                 <pre class="code-output" data-testid="deploy-step-body">{serde_json::to_string_pretty(&step.body).unwrap_or_default()}</pre>
                             </li>
@@ -143,7 +144,7 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
                 let curl = register::curl_script(&plan.core(), version);
                 view! {
                     <p class="hint" data-testid="deploy-status" data-api={match plan.api { Api::Unified => "unified", Api::Legacy => "legacy" }}>
-                        {format!("ml-commons {version}: {} call(s), {api}.", plan.steps.len())}
+                        {format!("ml-commons {version}: {} {}, {api}.", plan.steps.len(), if plan.steps.len() == 1 { "call" } else { "calls" })}
                     </p>
                     <ul class="diagnostics">{plan_items(&plan.warnings, "deploy-warning")}</ul>
                     <ol class="deploy-steps">{steps}</ol>

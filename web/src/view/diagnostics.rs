@@ -8,16 +8,20 @@ use leptos::prelude::*;
 use super::highlight::go_to;
 use crate::model::analysis::Analysis;
 use crate::model::schema::Finding;
+use crate::model::verdict::Holds;
 use crate::state::Editor;
 
-/// Diagnostics of the core as list items; a click goes to what each is about.
+/// Diagnostics of the core as list items, but for those `held` holds back; a click goes to what
+/// each is about.
 pub(super) fn diagnostic_items(
     editor: Editor,
     analysis: RwSignal<Arc<Analysis>>,
     list: &[agent_input::Diagnostic],
     testid: &'static str,
+    held: Option<&Holds>,
 ) -> Vec<AnyView> {
     list.iter()
+        .filter(|d| held.is_none_or(|h| !h.holds(&d.path.to_string())))
         .map(|d| {
             let path = d.path.to_string();
             let severity = match d.severity() {
@@ -47,9 +51,15 @@ pub(super) fn diagnostic_items(
         .collect()
 }
 
-/// The schema's violations, listed like the core's diagnostics.
-pub(super) fn finding_items(editor: Editor, analysis: RwSignal<Arc<Analysis>>, list: &[Finding]) -> Vec<AnyView> {
+/// The schema's violations, listed like the core's diagnostics (but for those `held` holds back).
+pub(super) fn finding_items(
+    editor: Editor,
+    analysis: RwSignal<Arc<Analysis>>,
+    list: &[Finding],
+    held: &Holds,
+) -> Vec<AnyView> {
     list.iter()
+        .filter(|f| !held.holds(&f.path))
         .map(|f| {
             let shown = if f.path.is_empty() { "/".to_string() } else { f.path.clone() };
             let target = f.path.clone();

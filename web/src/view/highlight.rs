@@ -1,26 +1,29 @@
-//! The DOM side of diagnostics: fields the diagnostics point at marked (`has-error`,
-//! `has-warning`, `aria-invalid`; the nearest field on the path when none is exact), and a
-//! click taken to the field or to the value in the JSON editor.
+//! The DOM side of diagnostics: fields the diagnostics (the input's, and the chosen provider's)
+//! point at marked (`has-error`, `has-warning`, `aria-invalid`; the nearest field on the path
+//! when none is exact; none while held back), and a click taken to the field or to the value in
+//! the JSON editor.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::model::analysis::Analysis;
+use crate::model::analysis::{Analysis, Conversion};
 use crate::model::jsonpos;
 use crate::model::text_offsets::{byte_to_utf16, line_column_to_byte, line_share};
+use crate::model::verdict::Holds;
 use crate::state::{Editor, EditorView};
 
-/// Marks the fields diagnostics point at (the nearest field on the path when none is exact).
-pub(super) fn highlight(analysis: &Analysis) {
+/// Marks the fields diagnostics point at (the nearest field on the path when none is exact),
+/// but for those `holds` holds back.
+pub(super) fn highlight(analysis: &Analysis, holds: &Holds) {
     let fields = fields();
     for el in &fields {
         let _ = el.class_list().remove_2("has-error", "has-warning");
         let _ = el.remove_attribute("aria-invalid");
     }
     let mark = |list: &[agent_input::Diagnostic], class: &str| {
-        for d in list {
+        for d in holds.shown(list) {
             if let Some(el) = nearest(&fields, &d.path.to_string()) {
                 let _ = el.class_list().add_1(class);
                 if class == "has-error" {
@@ -30,8 +33,16 @@ pub(super) fn highlight(analysis: &Analysis) {
         }
     };
     mark(&analysis.warnings, "has-warning");
+    match &analysis.conversion {
+        Conversion::Converted { warnings, .. } => mark(warnings, "has-warning"),
+        Conversion::Failed(report) => {
+            mark(&report.warnings, "has-warning");
+            mark(&report.errors, "has-error");
+        }
+        Conversion::Invalid => {}
+    }
     mark(&analysis.errors, "has-error");
-    for violation in analysis.violations() {
+    for violation in analysis.violations().iter().filter(|v| !holds.holds(&v.path)) {
         if let Some(el) = nearest(&fields, &violation.path) {
             let _ = el.class_list().add_1("has-error");
             let _ = el.set_attribute("aria-invalid", "true");

@@ -12,6 +12,7 @@ mod execute_pane;
 mod forms;
 mod highlight;
 mod output_pane;
+mod run_notice;
 mod schema_editor;
 mod toolbar;
 mod validation_pane;

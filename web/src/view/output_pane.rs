@@ -1,5 +1,7 @@
-//! The output pane: the provider request the body converts to (long base64 shortened), the
-//! conversion's diagnostics, the conversion settings, and Copy (the whole request).
+//! The output pane: the provider picker and the common settings in its header, the other
+//! conversion settings under "More settings", the provider request the body converts to (long
+//! base64 shortened), the conversion's diagnostics with tool specs made from the calls when the
+//! provider needs them, and Copy (the whole request).
 
 use std::sync::Arc;
 
@@ -11,7 +13,24 @@ use super::diagnostics::diagnostic_items;
 use crate::model::analysis::{Analysis, Conversion, full_body};
 use crate::model::display::human_bytes;
 use crate::model::settings::Settings;
+use crate::model::tools;
 use crate::state::Editor;
+
+/// Sets the tools setting and its field (the field is not bound back: typing stays cheap).
+pub(super) fn set_tools(settings: RwSignal<Settings>, specs: String) {
+    if let Some(field) = document().get_element_by_id("tools") {
+        wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlTextAreaElement>(field).set_value(&specs);
+    }
+    settings.update(|s| s.tools = specs);
+}
+
+/// The temperature range each provider takes, as the field's hint.
+fn temperature_range(provider: ProviderId) -> &'static str {
+    match provider {
+        ProviderId::OpenAiChat | ProviderId::OpenAiResponses | ProviderId::Gemini => "0–2",
+        _ => "0–1",
+    }
+}
 
 /// A one-line numeric setting.
 fn setting_field(
@@ -19,7 +38,7 @@ fn setting_field(
     id: &'static str,
     label: &'static str,
     initial: String,
-    placeholder: &'static str,
+    placeholder: impl Fn() -> &'static str + Send + Sync + 'static,
     set: impl Fn(&mut Settings, String) + Copy + 'static,
 ) -> impl IntoView {
     view! {
@@ -57,30 +76,47 @@ pub(super) fn OutputPane(
             Err(why) => status.set(Some(format!("Nothing to copy: {why}."))),
         }
     };
+    // The provider needs its tools declared: specs from the calls, one click away.
+    let needs_tools = move || {
+        analysis.with(|a| match &a.conversion {
+            Conversion::Failed(report) => report.errors.iter().any(|d| d.code.as_str() == "tool_config_required"),
+            _ => false,
+        })
+    };
+    let on_tools = move |_| match editor.body_value().ok().as_ref().and_then(tools::specs_from_calls) {
+        Some(specs) => {
+            set_tools(settings, specs);
+            status.set(Some("Tool specs made from the calls: under More settings, ready to edit.".into()));
+        }
+        None => status.set(Some("No named tool calls to make specs from.".into())),
+    };
+    let temperature_hint = move || temperature_range(settings.with(|s| s.provider));
     view! {
-        <h2 id="output-title">"Provider request"</h2>
-        <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input (choose the provider in the settings)."</p>
-        {move || analysis.with(|a| a.schema.as_ref().is_some_and(|s| s.prompt.is_some())).then(|| view! {
-            <p class="hint" data-testid="output-schema-note">"With an agent's schema, agent-gateway adds the formatted prompt's "<code>"<inputs>"</code>" block to the input before converting; this shows the input as given."</p>
-        })}
-        <details class="settings">
-            <summary>"Conversion settings"</summary>
-            <div class="field">
+        <div class="output-head">
+            <h2 id="output-title">"Provider request"</h2>
+            <div class="field provider-field">
                 <label for="provider">"Provider"</label>
                 <select id="provider" data-testid="provider-select" on:change=move |ev| {
                     if let Some(p) = ProviderId::parse(&event_target_value(&ev)) { settings.update(|s| s.provider = p); }
                 }>{providers}</select>
             </div>
-            <div class="field">
-                <label for="system-prompt">"System prompt"</label>
-                <textarea id="system-prompt" data-testid="system-prompt" rows="2" prop:value=initial.system.clone()
-                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.system = v); }></textarea>
-            </div>
-            <div class="row">
-                {setting_field(settings, "max-tokens", "Max tokens", initial.max_tokens.clone(), "4096", |s, v| s.max_tokens = v)}
-                {setting_field(settings, "temperature", "Temperature", initial.temperature.clone(), "0–1", |s, v| s.temperature = v)}
-                {setting_field(settings, "top-p", "Top p", initial.top_p.clone(), "0–1", |s, v| s.top_p = v)}
-            </div>
+        </div>
+        <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input, as agent-gateway would send it."</p>
+        <div class="row common-settings">
+            {setting_field(settings, "max-tokens", "Max tokens", initial.max_tokens.clone(), || "4096", |s, v| s.max_tokens = v)}
+            {setting_field(settings, "temperature", "Temperature", initial.temperature.clone(), temperature_hint, |s, v| s.temperature = v)}
+            {setting_field(settings, "top-p", "Top p", initial.top_p.clone(), || "0–1", |s, v| s.top_p = v)}
+        </div>
+        <div class="field">
+            <label for="system-prompt">"System prompt"</label>
+            <textarea id="system-prompt" data-testid="system-prompt" rows="1" prop:value=initial.system.clone()
+                on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.system = v); }></textarea>
+        </div>
+        {move || analysis.with(|a| a.schema.as_ref().is_some_and(|s| s.prompt.is_some())).then(|| view! {
+            <p class="hint" data-testid="output-schema-note">"With an agent's schema, agent-gateway adds the formatted prompt's "<code>"<inputs>"</code>" block to the input before converting; this shows the input as given."</p>
+        })}
+        <details class="settings">
+            <summary>"More settings (tools, stop sequences, caching, structured output, prefill)"</summary>
             <div class="field">
                 <label for="stop-sequences">"Stop sequences (one a line)"</label>
                 <textarea id="stop-sequences" rows="2" prop:value=initial.stop_sequences.clone()
@@ -149,19 +185,20 @@ pub(super) fn OutputPane(
             let a: Arc<Analysis> = analysis.get();
             match &a.conversion {
                 Conversion::Invalid => view! {
-                    <p class="hint" data-testid="converse-status">"Fix the input's errors to see the " {provider_name()} " request."</p>
+                    <p class="hint" data-testid="converse-status">"The " {provider_name()} " request shows once the input is valid."</p>
                     <pre class="code-output empty" data-testid="converse-output"></pre>
                 }.into_any(),
                 Conversion::Converted { view, warnings } => view! {
-                    <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "conversion-warning")}</ul>
+                    <ul class="diagnostics">{diagnostic_items(editor, analysis, warnings, "conversion-warning", None)}</ul>
                     <pre class="code-output" data-testid="converse-output" tabindex="0" aria-label="Provider request body">{view.clone()}</pre>
                 }.into_any(),
-                Conversion::Failed(report) => view! {
-                    <p class="hint" data-testid="converse-status">{provider_name()} " cannot take this input:"</p>
-                    <ul class="diagnostics">
-                        {diagnostic_items(editor, analysis, &report.errors, "conversion-error")}
-                        {diagnostic_items(editor, analysis, &report.warnings, "conversion-warning")}
-                    </ul>
+                Conversion::Failed(_) => view! {
+                    <p class="hint" data-testid="converse-status">{provider_name()} " cannot take this input: its problems are listed under Validation."</p>
+                    {needs_tools().then(|| view! {
+                        <button type="button" class="add" data-testid="tools-from-calls" on:click=on_tools>
+                            "Make tool specs from the calls in this conversation"
+                        </button>
+                    })}
                     <pre class="code-output empty" data-testid="converse-output"></pre>
                 }.into_any(),
             }

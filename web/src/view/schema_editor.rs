@@ -60,6 +60,7 @@ pub(super) fn SchemaEditor(
                     {move || match schema_load.get() {
                         Load::NotLoaded => String::new(),
                         Load::Loading => "Loading the schema validator…".into(),
+                        Load::Ready if settings.with(|s| s.schema.trim().is_empty()) => "Paste an agent's parameters_schema to begin.".into(),
                         Load::Ready => outcome().map(|o| if o.json_error.is_none() && o.problems.is_empty() { "The schema is valid." } else { "" }).unwrap_or_default().into(),
                         Load::Failed(why) => format!("The schema validator did not load: {why}"),
                     }}

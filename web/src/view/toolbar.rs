@@ -1,11 +1,13 @@
-//! The toolbar: load an example, make a share link.
+//! The toolbar: load an example (valid inputs and common mistakes; one with tool calls comes
+//! with tool specs made from them, so it converts for every provider), make a share link.
 
 use leptos::prelude::*;
 
 use super::copy::copy;
+use super::output_pane::set_tools;
 use crate::model::display::human_bytes;
 use crate::model::settings::Settings;
-use crate::model::{examples, share};
+use crate::model::{examples, share, tools};
 use crate::state::Editor;
 
 /// The examples, the share link.
@@ -17,21 +19,30 @@ pub(super) fn Toolbar(
     share_note: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let examples = StoredValue::new(examples::all());
-    let options: Vec<_> = examples.with_value(|all| {
-        all.iter()
-            .enumerate()
-            .map(|(i, e)| view! { <option value=i.to_string() title=e.source.clone()>{e.label.clone()}</option> })
-            .collect()
-    });
+    let group = |mistakes: bool| -> Vec<_> {
+        examples.with_value(|all| {
+            all.iter()
+                .enumerate()
+                .filter(|(_, e)| e.label.starts_with("Mistake: ") == mistakes)
+                .map(|(i, e)| {
+                    let label = e.label.strip_prefix("Mistake: ").unwrap_or(&e.label).to_string();
+                    view! { <option value=i.to_string()>{label}</option> }
+                })
+                .collect()
+        })
+    };
+    let (valid, mistakes) = (group(false), group(true));
     let on_example = move |ev: leptos::ev::Event| {
         let select: web_sys::HtmlSelectElement = event_target(&ev);
         if let Ok(i) = select.value().parse::<usize>()
             && let Some(example) = examples.with_value(|all| all.get(i).cloned())
         {
+            let specs = tools::specs_from_calls(&example.request).unwrap_or_default();
+            set_tools(settings, specs);
             editor.load(example.request);
-            share_note.set(Some(format!("Example from {}.", example.source)));
+            share_note
+                .set(Some(format!("Example: {}.", example.label.strip_prefix("Mistake: ").unwrap_or(&example.label))));
         }
-        select.set_value("");
     };
     let link = RwSignal::new(None::<String>);
     let on_share = move |_| match editor.body_value() {
@@ -45,7 +56,8 @@ pub(super) fn Toolbar(
             );
             let note = if count > 0 {
                 format!(
-                    " {count} media payload(s) ({} of base64) were left out of the link; whoever opens it adds them again.",
+                    " {} ({} of base64) left out of the link; whoever opens it adds them again.",
+                    if count == 1 { "1 media payload".to_string() } else { format!("{count} media payloads") },
                     human_bytes(chars)
                 )
             } else {
@@ -60,8 +72,9 @@ pub(super) fn Toolbar(
         <div class="toolbar">
             <label class="visually-hidden" for="examples">"Load an example"</label>
             <select id="examples" data-testid="example-select" on:change=on_example>
-                <option value="" selected=true>"Examples…"</option>
-                {options}
+                <option value="" selected=true disabled=true>"Start with an example…"</option>
+                <optgroup label="Valid inputs">{valid}</optgroup>
+                <optgroup label="Common mistakes">{mistakes}</optgroup>
             </select>
             <button type="button" data-testid="share-button" on:click=on_share>"Share link"</button>
             {move || link.get().map(|l| view! {

@@ -1,12 +1,15 @@
-//! The validation pane: the summary line, the core's diagnostics and the schema's violations,
-//! the formatted prompt (with a schema) and the question ml-commons' runners read.
+//! The validation pane: the one verdict (the input and the chosen provider), the core's
+//! diagnostics and the schema's violations (but for those held back), the provider's problems as
+//! their own group, the formatted prompt (with a schema) and the question ml-commons' runners read.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use super::diagnostics::{diagnostic_items, finding_items};
-use crate::model::analysis::{Analysis, summary};
+use crate::model::analysis::{Analysis, Conversion};
+use crate::model::settings::Settings;
+use crate::model::verdict::Verdict;
 use crate::state::Editor;
 
 /// The validation pane: the summary, every diagnostic, the formatted prompt, the question.
@@ -15,29 +18,52 @@ use crate::state::Editor;
 pub(super) fn ValidationPane(
     editor: Editor,
     analysis: RwSignal<Arc<Analysis>>,
-    rev: RwSignal<u64>,
-    analyzed_rev: RwSignal<u64>,
+    settings: RwSignal<Settings>,
+    shown: Signal<Verdict>,
 ) -> impl IntoView {
-    let pending = move || rev.get() != analyzed_rev.get();
+    let provider = move || settings.with(|s| s.provider.display_name());
     view! {
         <h2 id="validation-title">"Validation"</h2>
-        <p class="summary" data-testid="validation-summary" class:valid=move || analysis.get().all_valid() aria-live="polite"
+        <p class="summary" data-testid="validation-summary" aria-live="polite"
+            class:valid=move || analysis.get().all_valid()
             data-valid=move || analysis.get().all_valid().to_string()
+            data-tone=move || shown.with(|v| v.tone.as_str())
             data-input-type=move || analysis.get().input_type.unwrap_or("null")>
-            {move || summary(&analysis.get(), pending())}
+            {move || shown.with(|v| v.text.clone())}
         </p>
         <ul class="diagnostics" data-testid="validation-errors">
             {move || {
                 let a = analysis.get();
-                let mut items = diagnostic_items(editor, analysis, &a.errors, "validation-error");
-                items.extend(finding_items(editor, analysis, a.violations()));
-                items.extend(diagnostic_items(editor, analysis, &a.warnings, "validation-error"));
-                items
+                editor.holds.with(|h| {
+                    let mut items = diagnostic_items(editor, analysis, &a.errors, "validation-error", Some(h));
+                    items.extend(finding_items(editor, analysis, a.violations(), h));
+                    items.extend(diagnostic_items(editor, analysis, &a.warnings, "validation-error", Some(h)));
+                    items
+                })
             }}
         </ul>
         {move || {
             let a = analysis.get();
-            (a.all_valid() && a.warnings.is_empty()).then(|| view! { <p class="hint">"No errors or warnings."</p> })
+            let Conversion::Failed(report) = &a.conversion else { return None };
+            let (errors, warnings) = editor.holds.with(|h| {
+                (
+                    diagnostic_items(editor, analysis, &report.errors, "conversion-error", Some(h)),
+                    diagnostic_items(editor, analysis, &report.warnings, "conversion-warning", None),
+                )
+            });
+            Some(view! {
+                <h3 data-testid="provider-problems-title">{provider()}</h3>
+                <p class="hint">"What the chosen provider cannot take."</p>
+                <ul class="diagnostics" data-testid="provider-problems">
+                    {errors}
+                    {warnings}
+                </ul>
+            })
+        }}
+        {move || {
+            let a = analysis.get();
+            (a.all_valid() && a.warnings.is_empty() && shown.with(|v| v.provider_problems == 0))
+                .then(|| view! { <p class="hint">"No errors or warnings."</p> })
         }}
         {move || analysis.get().schema.clone().map(|s| view! {
             <h3>"Formatted prompt"</h3>

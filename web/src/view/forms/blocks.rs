@@ -19,7 +19,11 @@ pub(super) fn blocks_editor(editor: Editor, array: &str, items: &[Value]) -> Any
     let add = |kind: &'static str, label: &'static str| {
         let array = array.to_string();
         view! {
-            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| { pointer::push(doc, &array, input_form::new_block(kind)); })>
+            <button type="button" class="add" on:click=move |_| {
+                let at = pointer::index(&array, editor.doc.with_value(|d| d.pointer(&array).and_then(Value::as_array).map_or(0, Vec::len)));
+                let array = array.clone();
+                editor.add_structure(at, move |doc| { pointer::push(doc, &array, input_form::new_block(kind)); });
+            }>
                 {label}
             </button>
         }
@@ -183,7 +187,7 @@ fn base64_summary(editor: Editor, pointer: &str, kind: &str, block: &Value, data
             leptos::task::spawn_local(async move {
                 match files::read(file, attached).await {
                     Ok(read) => {
-                        editor.keep_preview(read.preview, read.preview_key);
+                        editor.keep_preview(read.preview, read.preview_key, read.name);
                         editor.edit_structure(move |doc| {
                             pointer::set(doc, &target, read.block);
                         });
@@ -193,10 +197,24 @@ fn base64_summary(editor: Editor, pointer: &str, kind: &str, block: &Value, data
             });
         }
     };
+    let file_name = editor.previews.with_value(|p| p.get(&format!("name:{key}")).cloned());
+    // An image that does not decode gets a plain tile (shown by the style), not the browser's
+    // clipped alt text.
+    let tile = preview.map(|src| {
+        view! {
+            <img class="preview" src=src alt=format!("Preview of the {format} image") on:error=|ev| {
+                if let Some(img) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {
+                    let _ = img.class_list().add_1("broken");
+                }
+            } />
+            <span class="preview no-preview" data-testid="no-preview">"No preview: the bytes do not decode as an image"</span>
+        }
+    });
     view! {
         <div class="media-summary" data-path=data_ptr.to_string() tabindex="-1">
-            {preview.map(|src| view! { <img class="preview" src=src alt=format!("Preview of the {format} image") /> })}
+            {tile}
             <div>
+                {file_name.map(|n| view! { <p class="file-name" data-testid="file-name">{n}</p> })}
                 <p class="size">{size}</p>
                 <label class="file-button" for=replace_id.clone()>"Choose file…"</label>
                 <input type="file" class="visually-hidden" id=replace_id accept=accept on:change=on_file />

@@ -1,13 +1,19 @@
-//! The messages editor: a card per message (role, content blocks, an assistant's tool calls, a
-//! tool result's `toolCallId`), add, move and remove.
+//! The messages editor: a card per message (role, content blocks, an assistant's tool calls with
+//! generated ids, a tool result's `toolCallId` filled with the first unanswered call), add, move
+//! and remove. What "+" adds is held back from the verdict until it is left or a run is tried.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
 use super::blocks::blocks_editor;
 use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
-use crate::model::pointer;
+use crate::model::{pointer, tools};
 use crate::state::Editor;
+
+/// The length of the array at `at` in the body.
+fn len_at(editor: Editor, at: &str) -> usize {
+    editor.doc.with_value(|d| d.pointer(at).and_then(Value::as_array).map_or(0, Vec::len))
+}
 
 const ROLES: [&str; 4] = ["user", "assistant", "system", "tool"];
 
@@ -16,11 +22,15 @@ pub(super) fn messages_editor(editor: Editor, items: &[Value]) -> AnyView {
     let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, m)| message_card(editor, i, len, m)).collect();
     let add = |role: &'static str, label: &'static str| {
         view! {
-            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| {
-                let mut message = json!({"role": role, "content": [{"type": "text", "text": ""}]});
-                if role == "tool" { message["toolCallId"] = json!(""); }
-                pointer::push(doc, "/input", message);
-            })>{label}</button>
+            <button type="button" class="add" on:click=move |_| {
+                let at = pointer::index("/input", len_at(editor, "/input"));
+                editor.add_structure(at, |doc| {
+                    let mut message = json!({"role": role, "content": [{"type": "text", "text": ""}]});
+                    // A tool result answers the first call not answered yet.
+                    if role == "tool" { message["toolCallId"] = json!(tools::unanswered(doc).first().cloned().unwrap_or_default()); }
+                    pointer::push(doc, "/input", message);
+                });
+            }>{label}</button>
         }
     };
     view! {
@@ -65,7 +75,7 @@ fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyVie
             let target = content_ptr.clone();
             view! {
                 <div data-path=content_ptr tabindex="-1">
-                    <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| { pointer::set(doc, &target, json!([{"type": "text", "text": ""}])); })>"+ Content"</button>
+                    <button type="button" class="add" on:click=move |_| editor.add_structure(target.clone(), |doc| { pointer::set(doc, &target, json!([{"type": "text", "text": ""}])); })>"+ Content"</button>
                 </div>
             }
             .into_any()
@@ -131,14 +141,16 @@ fn tool_calls_editor(editor: Editor, message: &str, calls: Option<&Value>) -> An
             .into_any()
         })
         .collect();
-    let add_target = array.clone();
+    let message = message.to_string();
+    let at = pointer::index(&array, len);
     view! {
         <div class="tool-calls">
             <h4>"Tool calls"</h4>
             <ol data-path=array tabindex="-1">{rows}</ol>
-            <button type="button" class="add" on:click=move |_| editor.edit_structure(|doc| {
-                pointer::push(doc, &add_target, json!({"id": "", "type": "function", "function": {"name": "", "arguments": "{}"}}));
-            })>"+ Tool call"</button>
+            <button type="button" class="add" data-testid="add-tool-call" on:click=move |_| {
+                let message = message.clone();
+                editor.add_structure(at.clone(), move |doc| tools::add_call(doc, &message));
+            }>"+ Tool call"</button>
         </div>
     }
     .into_any()
