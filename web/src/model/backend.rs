@@ -157,9 +157,19 @@ pub(crate) fn read(body: &str) -> Reading {
             .pointer("/inference_results/0/output")
             .and_then(Value::as_array)
             .and_then(|items| items.iter().find(|item| item["name"] == name))
-            .and_then(|item| item.get("result"))
+    };
+    // The gateway's `result`; ml-commons' conversational agents answer in `dataAsMap.response`.
+    let text = |name: &str| {
+        output(name)
+            .and_then(|item| item.get("result").or_else(|| item.pointer("/dataAsMap/response")))
             .and_then(Value::as_str)
             .map(str::to_string)
+    };
+    // ml-commons' `conversational_v2` agents answer `{"message": {"content": [{"text"}]}, "memory_id"}`.
+    let v2_text = || {
+        let blocks = value.pointer("/message/content")?.as_array()?;
+        let texts: Vec<&str> = blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect();
+        (!texts.is_empty()).then(|| texts.concat())
     };
     let details = value
         .pointer("/error/details")
@@ -174,10 +184,15 @@ pub(crate) fn read(body: &str) -> Reading {
                 .collect()
         })
         .unwrap_or_default();
+    // ml-commons puts its message in `details` as text, under a generic `reason`.
+    let reason = value
+        .pointer("/error/details")
+        .and_then(Value::as_str)
+        .or_else(|| value.pointer("/error/reason").and_then(Value::as_str));
     Reading {
-        answer: output("response"),
-        memory_id: output("memory_id"),
-        reason: value.pointer("/error/reason").and_then(Value::as_str).map(str::to_string),
+        answer: text("response").or_else(v2_text),
+        memory_id: text("memory_id").or_else(|| value.get("memory_id").and_then(Value::as_str).map(str::to_string)),
+        reason: reason.map(str::to_string),
         details,
     }
 }
@@ -250,5 +265,18 @@ mod tests {
         let reading = read(bad);
         assert_eq!(reading.reason.as_deref(), Some("invalid input"));
         assert_eq!(reading.details, [("empty_text".to_string(), "/input".to_string(), "m".to_string())]);
+    }
+
+    #[test]
+    fn reads_ml_commons_own_answers() {
+        // As a real 3.6.0 node answers: a conversational agent, a conversational_v2 agent, an error.
+        let v1 = r#"{"inference_results":[{"output":[{"name":"memory_id","result":"m1"},{"name":"response","dataAsMap":{"response":"Paris.","additional_info":{}}}]}]}"#;
+        let reading = read(v1);
+        assert_eq!((reading.answer.as_deref(), reading.memory_id.as_deref()), (Some("Paris."), Some("m1")));
+        let v2 = r#"{"stop_reason":"end_turn","message":{"content":[{"text":"Paris."}],"role":"assistant"},"memory_id":"m2","metrics":{}}"#;
+        let reading = read(v2);
+        assert_eq!((reading.answer.as_deref(), reading.memory_id.as_deref()), (Some("Paris."), Some("m2")));
+        let error = r#"{"status":400,"error":{"type":"IllegalArgumentException","reason":"Invalid Request","details":"Text input cannot be null or empty"}}"#;
+        assert_eq!(read(error).reason.as_deref(), Some("Text input cannot be null or empty"));
     }
 }
