@@ -112,6 +112,8 @@ function runBatch(batch) {
       setField('[data-testid="prompt-cache-ttl"]', settings.prompt_cache_ttl);
       setField('[data-testid="response-schema"]', settings.response_schema);
       setField('[data-testid="response-name"]', settings.response_name);
+      setField('[data-testid="reasoning"]', settings.reasoning);
+      setField('[data-testid="reasoning-budget"]', settings.reasoning_budget);
       editor.value = text;
       editor.dispatchEvent(new Event('input', { bubbles: true }));
       await settle(rev0);

@@ -164,6 +164,7 @@ export function settingsFields(options = {}) {
   const f = {
     system: '', max_tokens: '', temperature: '', top_p: '', stop_sequences: '', tools: '', allow_prefill: false,
     tool_choice: '', tool_choice_name: '', prompt_cache: false, prompt_cache_ttl: '', response_schema: '', response_name: '',
+    reasoning: '', reasoning_budget: '',
   };
   for (const [key, value] of Object.entries(options ?? {})) {
     if (key === 'system' && typeof value === 'string') f.system = value;
@@ -187,6 +188,14 @@ export function settingsFields(options = {}) {
       else if (value && typeof value === 'object' && Object.keys(value).length === 1 && ['5m', '1h'].includes(value.ttl)) {
         f.prompt_cache = true;
         f.prompt_cache_ttl = value.ttl;
+      } else return null;
+    } else if (key === 'reasoning') {
+      const effort = typeof value === 'string' ? value : value?.effort;
+      const budget = Number.isInteger(value) ? value : value?.budget_tokens;
+      if (['low', 'medium', 'high'].includes(effort) && (typeof value === 'string' || Object.keys(value).length === 1)) f.reasoning = effort;
+      else if (Number.isInteger(budget) && budget >= 0 && (Number.isInteger(value) || Object.keys(value).length === 1)) {
+        f.reasoning = 'budget';
+        f.reasoning_budget = String(budget);
       } else return null;
     } else if (key === 'response_format') {
       if (!value || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).some((k) => !['schema', 'name'].includes(k))) return null;

@@ -330,7 +330,7 @@ function setControl(selector, value) {
 /** The fixture cases whose options use the new controls, with what the controls must be set to. */
 function controlCases() {
   const cases = [];
-  const CONTROLLED = ['tool_choice', 'prompt_cache', 'response_format'];
+  const CONTROLLED = ['tool_choice', 'prompt_cache', 'response_format', 'reasoning'];
   for (const { file, name, case: c } of loadAll()) {
     if (!file.startsWith('providers-') || !('request' in c)) continue;
     for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
@@ -343,7 +343,7 @@ function controlCases() {
   return cases;
 }
 
-describe('tool choice, prompt caching and structured output controls', () => {
+describe('tool choice, prompt caching, reasoning and structured output controls', () => {
   test('the controls give the request bodies the provider fixtures give for those options', async () => {
     const cases = controlCases();
     assert.ok(cases.length >= 10, `only ${cases.length} provider fixture cases use tool_choice, prompt_cache or response_format (core support: branch core-features)`);
@@ -366,6 +366,8 @@ describe('tool choice, prompt caching and structured output controls', () => {
         ['[data-testid="prompt-cache-ttl"]', fields.prompt_cache_ttl],
         ['[data-testid="response-schema"]', fields.response_schema],
         ['[data-testid="response-name"]', fields.response_name],
+        ['[data-testid="reasoning"]', fields.reasoning],
+        ['[data-testid="reasoning-budget"]', fields.reasoning_budget],
       ]) {
         await setControl(selector, value);
       }
@@ -385,10 +387,10 @@ describe('tool choice, prompt caching and structured output controls', () => {
     }
     // Leave the settings as they were.
     const defaults = settingsFields({});
-    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools']]) {
+    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools'], ['[data-testid="reasoning"]', 'reasoning']]) {
       await setControl(selector, defaults[key]);
     }
-    console.log(`# controls: ${cases.length} fixture cases through the tool choice, caching and structured output controls; bodies for ${[...covered].join(', ')}`);
+    console.log(`# controls: ${cases.length} fixture cases through the tool choice, caching, reasoning and structured output controls; bodies for ${[...covered].join(', ')}`);
     assert.equal(failures.length, 0, failures.slice(0, 20).join('\n'));
     assert.equal(covered.size, 5, `bodies compared for ${[...covered]} only`);
   });

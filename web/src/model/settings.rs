@@ -25,6 +25,10 @@ pub(crate) struct Settings {
     /// `prompt_cache`: on, with an optional ttl (`5m`, `1h`; empty: the provider's default).
     pub(crate) prompt_cache: bool,
     pub(crate) prompt_cache_ttl: String,
+    /// `reasoning`: empty (not set), an effort (`low`, `medium`, `high`), or `budget` with the
+    /// thinking tokens typed in `reasoning_budget`.
+    pub(crate) reasoning: String,
+    pub(crate) reasoning_budget: String,
     /// `response_format`: the answer's JSON Schema as typed (empty: not set) and its name.
     pub(crate) response_schema: String,
     pub(crate) response_name: String,
@@ -48,6 +52,8 @@ impl Default for Settings {
             tool_choice_name: String::new(),
             prompt_cache: false,
             prompt_cache_ttl: String::new(),
+            reasoning: String::new(),
+            reasoning_budget: String::new(),
             response_schema: String::new(),
             response_name: String::new(),
             schema: String::new(),
@@ -90,8 +96,8 @@ impl Settings {
         (Value::Object(object), report)
     }
 
-    /// Tool choice, prompt caching and structured output, in the option names of the core
-    /// (`tool_choice`, `prompt_cache`, `response_format`).
+    /// Tool choice, prompt caching, reasoning and structured output, in the option names of the
+    /// core (`tool_choice`, `prompt_cache`, `reasoning`, `response_format`).
     fn features_json(&self, object: &mut Map<String, Value>, report: &mut Report) {
         match self.tool_choice.as_str() {
             "" => {}
@@ -105,6 +111,20 @@ impl Settings {
         if self.prompt_cache {
             let ttl = self.prompt_cache_ttl.trim();
             object.insert("prompt_cache".into(), if ttl.is_empty() { Value::Bool(true) } else { json!({"ttl": ttl}) });
+        }
+        match self.reasoning.as_str() {
+            "" => {}
+            // A whole number is a budget; anything else goes as typed, for the core to report.
+            "budget" => {
+                let typed = self.reasoning_budget.trim();
+                let budget = typed
+                    .parse::<u64>()
+                    .map_or_else(|_| Value::String(typed.to_string()), |n| json!({"budget_tokens": n}));
+                object.insert("reasoning".into(), budget);
+            }
+            effort => {
+                object.insert("reasoning".into(), Value::String(effort.to_string()));
+            }
         }
         if !self.response_schema.trim().is_empty() {
             match serde_json::from_str::<Value>(&self.response_schema) {
@@ -136,6 +156,17 @@ impl Settings {
             Some(Value::Object(cache)) => {
                 self.prompt_cache = true;
                 self.prompt_cache_ttl = cache.get("ttl").and_then(Value::as_str).unwrap_or_default().to_string();
+            }
+            _ => {}
+        }
+        match options.get("reasoning") {
+            Some(Value::String(effort)) => self.reasoning.clone_from(effort),
+            Some(Value::Object(reasoning)) if reasoning.contains_key("effort") => {
+                self.reasoning = reasoning["effort"].as_str().unwrap_or_default().to_string();
+            }
+            Some(budget @ (Value::Number(_) | Value::Object(_))) => {
+                self.reasoning = "budget".into();
+                self.reasoning_budget = budget.get("budget_tokens").unwrap_or(budget).to_string();
             }
             _ => {}
         }

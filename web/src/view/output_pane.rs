@@ -164,6 +164,25 @@ pub(super) fn OutputPane(
                     </select>
                 </div>
             </div>
+            <div class="row">
+                <div class="field">
+                    <label for="reasoning">"Reasoning"</label>
+                    <select id="reasoning" data-testid="reasoning" on:change=move |ev| {
+                        let v = event_target_value(&ev); settings.update(|s| s.reasoning = v);
+                    }>
+                        {[("", "provider default"), ("low", "low effort"), ("medium", "medium effort"), ("high", "high effort"), ("budget", "a token budget")]
+                            .into_iter()
+                            .map(|(value, label)| view! { <option value=value selected=initial.reasoning == value>{label}</option> })
+                            .collect::<Vec<_>>()}
+                    </select>
+                </div>
+                <div class="field" class:hidden=move || settings.with(|s| s.reasoning != "budget")>
+                    <label for="reasoning-budget">"Thinking tokens"</label>
+                    <input type="text" inputmode="numeric" id="reasoning-budget" data-testid="reasoning-budget" placeholder="e.g. 2048"
+                        prop:value=initial.reasoning_budget.clone()
+                        on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.reasoning_budget = v); } />
+                </div>
+            </div>
             <div class="field">
                 <label for="response-schema">"Structured output: the answer's JSON Schema"</label>
                 <textarea id="response-schema" class="code" data-testid="response-schema" rows="3" spellcheck="false"
