@@ -26,6 +26,10 @@ pub(crate) fn read(body: &Value) -> Import {
             "tools" => tools(&mut im, value, &at),
             "tool_choice" => tool_choice(&mut im, value, &at),
             "response_format" => response_format(&mut im, value, &at),
+            "reasoning_effort" => match value.as_str() {
+                Some(effort @ ("low" | "medium" | "high")) => im.option("reasoning", json!({"effort": effort}), &at),
+                _ => im.other_key(key, value, &root),
+            },
             _ => im.other_key(key, value, &root),
         }
     }
