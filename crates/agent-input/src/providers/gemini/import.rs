@@ -96,6 +96,8 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
     }
     let found = object.iter().find(|(k, _)| PARTS.contains(&k.as_str()));
     match object.get("thoughtSignature") {
+        // Gemini's stand-in for a missing signature carries none: the writer puts it back.
+        Some(Value::String(signature)) if signature == super::request::SKIP_SIGNATURE => {}
         Some(Value::String(signature)) if role == "assistant" => {
             // On the element the part gives (the next one when it gives none).
             let next = match found.map(|(k, v)| (k.as_str(), v)) {
