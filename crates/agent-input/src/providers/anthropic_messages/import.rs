@@ -2,7 +2,8 @@
 //! (<https://docs.anthropic.com/en/api/messages>): `system` becomes a leading system message,
 //! `user` turns text, images and documents (base64, URL or plain-text sources), `assistant` turns
 //! text and `tool_use` blocks, each `tool_result` its own tool message; `cache_control` is the
-//! prompt cache option.
+//! prompt cache option; an assistant turn's `thinking` and `redacted_thinking` blocks are its
+//! reasoning state and `thinking` (with an adaptive `output_config.effort`) the reasoning option.
 
 use serde_json::{Map, Value, json};
 

@@ -2,7 +2,9 @@
 //! (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html>):
 //! `system` becomes a leading system message, `user` turns text, images, videos and documents
 //! (bytes or `s3Location`), `assistant` turns text and `toolUse` blocks, each `toolResult` its own
-//! tool message; `inferenceConfig` and `toolConfig` are options, a `cachePoint` the prompt cache.
+//! tool message; `inferenceConfig` and `toolConfig` are options, a `cachePoint` the prompt cache;
+//! an assistant turn's `reasoningContent` blocks are its reasoning state and Claude's `thinking`
+//! budget in `additionalModelRequestFields` the reasoning option.
 
 use serde_json::{Map, Value, json};
 

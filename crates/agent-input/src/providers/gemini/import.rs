@@ -2,7 +2,9 @@
 //! (<https://ai.google.dev/api/generate-content>): `systemInstruction` becomes a leading system
 //! message, `user` contents text and media (`inlineData`, `fileData`), `model` contents text and
 //! `functionCall` parts, each `functionResponse` a tool message answering the call of its name
-//! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`).
+//! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`); a model turn's
+//! `thought` parts and `thoughtSignature`s are its reasoning state and `thinkingConfig` the
+//! reasoning option.
 
 use serde_json::{Value, json};
 

@@ -1,7 +1,8 @@
 //! A Chat Completions request body read into the standard input
 //! (<https://platform.openai.com/docs/api-reference/chat/create>): `system` and `developer`
 //! messages become system messages in place, `user` parts text, images (`image_url`) and files
-//! (`file`, by `data:` URL or URL), `assistant` text and `tool_calls`, `tool` messages results.
+//! (`file`, by `data:` URL or URL), `assistant` text and `tool_calls`, `tool` messages results;
+//! `reasoning_effort` is the reasoning option.
 
 use serde_json::{Map, Value, json};
 

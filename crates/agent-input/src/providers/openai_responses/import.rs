@@ -2,7 +2,9 @@
 //! (<https://platform.openai.com/docs/api-reference/responses/create>): `instructions` becomes a
 //! leading system message; `input` text or items: messages of `input_text`, `input_image` and
 //! `input_file` parts (assistant `output_text`), each `function_call` a tool call of the assistant
-//! message before it and each `function_call_output` a tool message.
+//! message before it and each `function_call_output` a tool message; `reasoning` items and the
+//! ids of the assistant's items after them are its reasoning state, `reasoning.effort` the
+//! reasoning option.
 
 use serde_json::{Map, Value, json};
 
