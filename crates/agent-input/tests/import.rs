@@ -121,7 +121,13 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
         }
         clean += 1;
         let back = translation.body.as_ref().expect("a body with a target");
-        let (want, got) = (project(*provider, body), project(*provider, back));
+        let (mut want, got) = (project(*provider, body), project(*provider, back));
+        // Reasoning with nothing after it in its turn has no standard message to go with: it is
+        // reported left out.
+        let alone = |w: &agent_input::Diagnostic| w.message.contains("nothing but reasoning");
+        if translation.warnings.iter().any(alone) {
+            want.atoms = without_lone_reasoning(&want.atoms);
+        }
         let reasoning = |a: &Value| matches!(a[1].as_str(), Some("reasoning" | "signature" | "id"));
         with_state += usize::from(want.atoms.iter().any(reasoning));
         with_setting += usize::from(want.settings.contains_key("reasoning"));
@@ -161,6 +167,19 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
         "{clean} of {} captured requests round-trip, {with_state} with their reasoning state, {with_setting} with a reasoning setting",
         corpus.len()
     );
+}
+
+/// `atoms` without the reasoning atoms that no assistant text or call follows in their turn.
+fn without_lone_reasoning(atoms: &[Value]) -> Vec<Value> {
+    let reasoning = |a: &Value| a[0] == "assistant" && a[1] == "reasoning";
+    let mut kept = Vec::new();
+    for (i, atom) in atoms.iter().enumerate() {
+        let followed = atoms[i + 1..].iter().find(|a| !reasoning(a)).is_some_and(|a| a[0] == "assistant");
+        if !reasoning(atom) || followed {
+            kept.push(atom.clone());
+        }
+    }
+    kept
 }
 
 /// Every captured request that imports converts to every other provider, or says why not at a

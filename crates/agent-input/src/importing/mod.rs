@@ -117,6 +117,18 @@ impl Import {
         let from = std::mem::take(&mut self.state_from);
         let Some(state) = state.into_state(self.provider) else { return };
         let here = self.current();
+        if self.messages.last().is_some_and(|m| {
+            m["role"] == "assistant"
+                && m["content"].as_array().is_some_and(Vec::is_empty)
+                && m.get("toolCalls").is_none()
+        }) {
+            // Reasoning with nothing after it: no provider takes it back on its own.
+            self.messages.pop();
+            self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
+            let at = from.first().cloned().unwrap_or_else(Path::root);
+            self.dropped(at, "an assistant turn with nothing but reasoning");
+            return;
+        }
         let Some(message) = self.messages.last_mut().and_then(Value::as_object_mut) else { return };
         message.insert("reasoningState".into(), serde_json::to_value(&state).unwrap_or_default());
         let items = here.key("reasoningState").key("items");
