@@ -117,11 +117,7 @@ impl Import {
         let from = std::mem::take(&mut self.state_from);
         let Some(state) = state.into_state(self.provider) else { return };
         let here = self.current();
-        if self.messages.last().is_some_and(|m| {
-            m["role"] == "assistant"
-                && m["content"].as_array().is_some_and(Vec::is_empty)
-                && m.get("toolCalls").is_none()
-        }) {
+        if self.empty_assistant() {
             // Reasoning with nothing after it: no provider takes it back on its own.
             self.messages.pop();
             self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
@@ -295,12 +291,7 @@ impl Import {
     /// Removes the current message if it is an assistant message with no content and no calls
     /// (its reasoning was left out, say), reporting it.
     pub(crate) fn drop_empty_assistant(&mut self, at: &Path) {
-        let empty = self.messages.last().is_some_and(|m| {
-            m["role"] == "assistant"
-                && m["content"].as_array().is_some_and(Vec::is_empty)
-                && m.get("toolCalls").is_none()
-        });
-        if empty {
+        if self.empty_assistant() {
             let here = self.current();
             self.messages.pop();
             self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
@@ -322,14 +313,19 @@ impl Import {
         }
     }
 
-    /// Starts a standard message of `role`, read from `at`, unless it is an assistant message and
-    /// the current one is an assistant message holding only reasoning so far, which it continues.
-    pub(crate) fn open_after_reasoning(&mut self, role: &str, at: &Path) {
-        let reasoning_only = self.messages.last().is_some_and(|m| {
+    /// Whether the current message is an assistant message with no content and no calls yet.
+    fn empty_assistant(&self) -> bool {
+        self.messages.last().is_some_and(|m| {
             m["role"] == "assistant"
                 && m["content"].as_array().is_some_and(Vec::is_empty)
                 && m.get("toolCalls").is_none()
-        }) && !self.state_from.is_empty();
+        })
+    }
+
+    /// Starts a standard message of `role`, read from `at`, unless it is an assistant message and
+    /// the current one is an assistant message holding only reasoning so far, which it continues.
+    pub(crate) fn open_after_reasoning(&mut self, role: &str, at: &Path) {
+        let reasoning_only = self.empty_assistant() && !self.state_from.is_empty();
         if role != "assistant" || !reasoning_only {
             self.open(role, at);
         }
