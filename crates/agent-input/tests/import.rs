@@ -3,8 +3,10 @@
 //! The captured requests under `tests/captures/<case>/<provider>/` (`request.json`,
 //! `followup-request.json`) are byte-identical copies of Braintrust's Lingua corpus
 //! (braintrustdata/lingua, `payloads/snapshots`, commit 75f55048, MIT; `tests/captures/LICENSE`):
-//! real traffic of Anthropic Messages (`anthropic`), Chat Completions (`chat-completions`),
-//! Responses (`responses`), Gemini (`google`) and Bedrock Converse (`bedrock`).
+//! real traffic of Anthropic Messages (`anthropic`, and `vertex-anthropic` through Vertex AI),
+//! Chat Completions (`chat-completions`), Responses (`responses`), Gemini (`google`) and Bedrock
+//! Converse (`bedrock`). Reasoning is compared too: the follow-up requests replay Anthropic
+//! thinking, Gemini signatures and Responses reasoning items.
 //!
 //! For each one: every reported path resolves in the request; and a request that imports without
 //! errors, converted back to its own provider, carries the same conversation and settings. That
@@ -32,7 +34,8 @@ fn captures() -> PathBuf {
 
 fn provider_of(folder: &str) -> Option<ProviderId> {
     Some(match folder {
-        "anthropic" => ProviderId::AnthropicMessages,
+        // Vertex AI's Messages bodies are Anthropic's, with `anthropic_version` for the model.
+        "anthropic" | "vertex-anthropic" => ProviderId::AnthropicMessages,
         "chat-completions" => ProviderId::OpenAiChat,
         "responses" => ProviderId::OpenAiResponses,
         "google" => ProviderId::Gemini,
@@ -162,7 +165,7 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
     assert!(clean * 10 >= corpus.len() * 6, "only {clean} of {} captured requests import without errors", corpus.len());
     // The corpus holds Anthropic thinking, Gemini signatures and Responses reasoning items.
-    assert!(with_state >= 20, "only {with_state} captured requests carry reasoning state");
+    assert!(with_state >= 50, "only {with_state} captured requests carry reasoning state");
     eprintln!(
         "{clean} of {} captured requests round-trip, {with_state} with their reasoning state, {with_setting} with a reasoning setting",
         corpus.len()
