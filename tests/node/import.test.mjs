@@ -29,8 +29,9 @@ describe('importRequest', () => {
     }
     const wasm = readFileSync(join(installed, 'agent_input_import_bg.wasm'));
     const gzip = gzipSync(wasm, { level: 9 }).length;
-    // 156,154 B by gzip -9 when it was added (Node's zlib reads about 1% more); budget + 5%.
-    assert.ok(gzip <= 164 * 1024, `agent_input_import_bg.wasm is ${gzip} B gzip, over its budget of 164 KiB`);
+    // 166,888 B by gzip -9 with reasoning read in (162,151 B before; Node's zlib reads about 1%
+    // more); budget + 5%.
+    assert.ok(gzip <= 172 * 1024, `agent_input_import_bg.wasm is ${gzip} B gzip, over its budget of 172 KiB`);
   });
 
   const dir = join(fixturesDir, 'import');

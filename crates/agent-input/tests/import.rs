@@ -3,8 +3,10 @@
 //! The captured requests under `tests/captures/<case>/<provider>/` (`request.json`,
 //! `followup-request.json`) are byte-identical copies of Braintrust's Lingua corpus
 //! (braintrustdata/lingua, `payloads/snapshots`, commit 75f55048, MIT; `tests/captures/LICENSE`):
-//! real traffic of Anthropic Messages (`anthropic`), Chat Completions (`chat-completions`),
-//! Responses (`responses`), Gemini (`google`) and Bedrock Converse (`bedrock`).
+//! real traffic of Anthropic Messages (`anthropic`, and `vertex-anthropic` through Vertex AI),
+//! Chat Completions (`chat-completions`), Responses (`responses`), Gemini (`google`) and Bedrock
+//! Converse (`bedrock`). Reasoning is compared too: the follow-up requests replay Anthropic
+//! thinking, Gemini signatures and Responses reasoning items.
 //!
 //! For each one: every reported path resolves in the request; and a request that imports without
 //! errors, converted back to its own provider, carries the same conversation and settings. That
@@ -32,7 +34,8 @@ fn captures() -> PathBuf {
 
 fn provider_of(folder: &str) -> Option<ProviderId> {
     Some(match folder {
-        "anthropic" => ProviderId::AnthropicMessages,
+        // Vertex AI's Messages bodies are Anthropic's, with `anthropic_version` for the model.
+        "anthropic" | "vertex-anthropic" => ProviderId::AnthropicMessages,
         "chat-completions" => ProviderId::OpenAiChat,
         "responses" => ProviderId::OpenAiResponses,
         "google" => ProviderId::Gemini,
@@ -80,6 +83,12 @@ fn resolves(body: &Value, pointer: &str) -> bool {
 fn field_of(provider: ProviderId, key: &str) -> Option<&'static str> {
     match (provider, key) {
         (ProviderId::Gemini, "tool_choice") => Some("/toolConfig/functionCallingConfig"),
+        // A reasoning setting the options have no word for (an effort of `minimal`, a dynamic
+        // thinking budget) is reported where it is.
+        (ProviderId::Gemini, "reasoning") => Some("/generationConfig/thinkingConfig"),
+        (ProviderId::AnthropicMessages, "reasoning") => Some("/thinking"),
+        (ProviderId::OpenAiResponses, "reasoning") => Some("/reasoning/effort"),
+        (ProviderId::OpenAiChat, "reasoning") => Some("/reasoning_effort"),
         _ => None,
     }
 }
@@ -101,6 +110,7 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
     let corpus = corpus();
     assert!(corpus.len() >= 400, "only {} captured requests found", corpus.len());
     let (mut clean, mut failures) = (0, Vec::new());
+    let (mut with_state, mut with_setting) = (0, 0);
     for (name, provider, body) in &corpus {
         let translation = translate(*provider, body, Some(*provider));
         for d in translation.errors.iter().chain(&translation.warnings) {
@@ -114,7 +124,16 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
         }
         clean += 1;
         let back = translation.body.as_ref().expect("a body with a target");
-        let (want, got) = (project(*provider, body), project(*provider, back));
+        let (mut want, got) = (project(*provider, body), project(*provider, back));
+        // Reasoning with nothing after it in its turn has no standard message to go with: it is
+        // reported left out.
+        let alone = |w: &agent_input::Diagnostic| w.message.contains("nothing but reasoning");
+        if translation.warnings.iter().any(alone) {
+            want.atoms = without_lone_reasoning(&want.atoms);
+        }
+        let reasoning = |a: &Value| matches!(a[1].as_str(), Some("reasoning" | "signature" | "id"));
+        with_state += usize::from(want.atoms.iter().any(reasoning));
+        with_setting += usize::from(want.settings.contains_key("reasoning"));
         if want.atoms != got.atoms {
             failures.push(format!(
                 "{name}: the conversation changed\n  source:  {}\n  written: {}",
@@ -145,7 +164,25 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
     }
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
     assert!(clean * 10 >= corpus.len() * 6, "only {clean} of {} captured requests import without errors", corpus.len());
-    eprintln!("{clean} of {} captured requests round-trip", corpus.len());
+    // The corpus holds Anthropic thinking, Gemini signatures and Responses reasoning items.
+    assert!(with_state >= 50, "only {with_state} captured requests carry reasoning state");
+    eprintln!(
+        "{clean} of {} captured requests round-trip, {with_state} with their reasoning state, {with_setting} with a reasoning setting",
+        corpus.len()
+    );
+}
+
+/// `atoms` without the reasoning atoms that no assistant text or call follows in their turn.
+fn without_lone_reasoning(atoms: &[Value]) -> Vec<Value> {
+    let reasoning = |a: &Value| a[0] == "assistant" && a[1] == "reasoning";
+    let mut kept = Vec::new();
+    for (i, atom) in atoms.iter().enumerate() {
+        let followed = atoms[i + 1..].iter().find(|a| !reasoning(a)).is_some_and(|a| a[0] == "assistant");
+        if !reasoning(atom) || followed {
+            kept.push(atom.clone());
+        }
+    }
+    kept
 }
 
 /// Every captured request that imports converts to every other provider, or says why not at a
@@ -228,8 +265,56 @@ fn request() -> impl Strategy<Value = Value> {
     ]
 }
 
+/// Reasoning state on every assistant message, as `provider`'s response reader gives it (§3.5):
+/// blocks before the first element, signatures and item ids on each.
+fn with_state(provider: ProviderId, request: &mut Value) {
+    let Some(messages) = request["input"].as_array_mut() else { return };
+    for (m, message) in messages.iter_mut().enumerate().filter(|(_, m)| m["role"] == "assistant") {
+        let texts = message["content"].as_array().map_or(0, Vec::len);
+        let len = texts + message.get("toolCalls").and_then(Value::as_array).map_or(0, Vec::len);
+        let items: Vec<Value> = match provider {
+            ProviderId::AnthropicMessages => vec![
+                json!({"before": 0, "block": {"type": "thinking", "thinking": "Think.", "signature": format!("c2ln{m}")}}),
+                json!({"before": 0, "block": {"type": "redacted_thinking", "data": format!("cmVk{m}")}}),
+            ],
+            ProviderId::BedrockConverse => vec![json!({"before": 0, "block":
+                {"reasoningContent": {"reasoningText": {"text": "Think.", "signature": format!("c2ln{m}")}}}})],
+            ProviderId::Gemini => std::iter::once(json!({"before": 0, "block": {"text": "Think.", "thought": true}}))
+                .chain((0..len).map(|i| json!({"on": i, "thoughtSignature": format!("c2ln{m}_{i}")})))
+                .collect(),
+            ProviderId::OpenAiResponses => std::iter::once(
+                json!({"before": 0, "block": {"type": "reasoning", "id": format!("rs_{m}"), "summary": []}}),
+            )
+            .chain((0..len).map(|i| {
+                let id = if i < texts { format!("msg_{m}") } else { format!("fc_{m}_{i}") };
+                json!({"on": i, "id": id})
+            }))
+            .collect(),
+            _ => continue,
+        };
+        message["reasoningState"] = json!({"provider": provider.as_str(), "items": items});
+    }
+}
+
+/// Every `reasoningState` of a standard request, in order.
+fn states(request: &Value) -> Vec<Value> {
+    let messages = request["input"].as_array().map_or(&[][..], Vec::as_slice);
+    messages.iter().filter_map(|m| m.get("reasoningState").cloned()).collect()
+}
+
+fn reasoning() -> impl Strategy<Value = Option<agent_input::options::Reasoning>> {
+    use agent_input::options::{Effort, Reasoning};
+    prop_oneof![
+        Just(None),
+        prop_oneof![Just(Effort::Low), Just(Effort::Medium), Just(Effort::High)]
+            .prop_map(|e| Some(Reasoning::Effort(e))),
+        (1024u64..4096).prop_map(|b| Some(Reasoning::BudgetTokens(b))),
+    ]
+}
+
 fn options() -> impl Strategy<Value = ConvertOptions> {
     (
+        reasoning(),
         prop::option::of(1u64..100_000),
         prop::option::of((0u8..=10).prop_map(|t| f64::from(t) / 10.0)),
         prop::option::of((1u8..=10).prop_map(|t| f64::from(t) / 10.0)),
@@ -237,7 +322,8 @@ fn options() -> impl Strategy<Value = ConvertOptions> {
         0..4u8,
         any::<bool>(),
     )
-        .prop_map(|(max_tokens, temperature, top_p, stop_sequences, choice, schema)| ConvertOptions {
+        .prop_map(|(reasoning, max_tokens, temperature, top_p, stop_sequences, choice, schema)| ConvertOptions {
+            reasoning,
             max_tokens,
             temperature,
             top_p,
@@ -267,17 +353,30 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn a_generated_body_round_trips_exactly(request in request(), options in options(), which in 0..5usize) {
+    fn a_generated_body_round_trips_exactly(
+        mut request in request(),
+        options in options(),
+        which in 0..5usize,
+        state in any::<bool>(),
+    ) {
         let provider = ProviderId::ALL[which];
+        if state {
+            with_state(provider, &mut request);
+        }
         let document = validate::document(&request);
         let (standard, _) = validate::validate_request(&document, &validate::Options::default())
             .into_result()
             .expect("generated requests are valid");
         // A provider that cannot take this request (Bedrock and web URLs, Anthropic and both
-        // samplings, Responses and stop sequences) has no body to read back.
+        // samplings or thinking and a temperature, Responses and stop sequences, a budget where
+        // only an effort is taken) has no body to read back.
         let Ok(written) = convert::convert_to_value(provider, &standard, &options) else { return Ok(()) };
         let translation = translate(provider, &written.body, Some(provider));
         prop_assert!(translation.errors.is_empty(), "{provider}: {:?}\n{}", translation.errors, written.body);
         prop_assert_eq!(translation.body.as_ref(), Some(&written.body), "{}", provider);
+        // The reasoning state and setting read back as they were given.
+        prop_assert_eq!(states(&translation.request), states(&request), "{}\n{}", provider, written.body);
+        let setting = translation.options.get("reasoning").cloned().unwrap_or(Value::Null);
+        prop_assert_eq!(setting, json!(options.reasoning), "{}", provider);
     }
 }

@@ -7,7 +7,9 @@
 //! validated. Every problem is reported at a JSON Pointer into the provider's body: its own
 //! shape's (`missing_field`, `invalid_field_type`, a result without its call), what the standard
 //! input cannot carry (`import_dropped`, a warning; `import_unsupported`, an error when leaving it
-//! out would change the conversation), and the standard checks of what was built.
+//! out would change the conversation), and the standard checks of what was built. Reasoning in
+//! an assistant turn is that message's `reasoningState`, as the provider's response reader gives
+//! it, and the provider's reasoning setting is the `reasoning` option.
 //!
 //! ```
 //! use agent_input::{ProviderId, import};

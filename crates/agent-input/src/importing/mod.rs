@@ -6,6 +6,10 @@
 //! The rule every importer follows: what the standard input and its options cannot carry is a
 //! warning (`import_dropped`) at the field left out; what would change the conversation's meaning
 //! if left out is an error (`import_unsupported`); nothing is left out silently.
+//!
+//! Reasoning in an assistant turn becomes that message's `reasoningState`, gathered as the
+//! provider's response reader gathers it ([`StateItems`]), so the provider's request writer puts
+//! it back where it was.
 
 mod media;
 
@@ -15,6 +19,7 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::type_name;
 use crate::path::Path;
 use crate::provider::ProviderId;
+use crate::reading::StateItems;
 
 pub(crate) use media::{Media, from_data_url, from_extension, from_mime};
 
@@ -34,6 +39,20 @@ pub(crate) struct Import {
     plain: bool,
     /// A provider message has begun (here) and no standard message has been opened for it yet.
     fresh: Option<Path>,
+    /// The reasoning state of the current message, and where each of its items came from.
+    state: StateItems,
+    state_from: Vec<Path>,
+}
+
+/// What a reasoning item is attached to: the element the provider's part or item gives.
+#[derive(Clone, Copy)]
+pub(crate) enum Next {
+    /// The next content block.
+    Content,
+    /// The next tool call.
+    Call,
+    /// Whatever element comes next (the last one when none does).
+    Any,
 }
 
 impl Import {
@@ -46,6 +65,8 @@ impl Import {
             origins: Vec::new(),
             plain: false,
             fresh: None,
+            state: StateItems::default(),
+            state_from: Vec::new(),
         }
     }
 
@@ -58,14 +79,61 @@ impl Import {
         ));
     }
 
-    /// Reasoning state, left out with a warning until the standard assistant message carries it.
+    /// Reasoning outside an assistant turn, left out with a warning: only an assistant message
+    /// carries reasoning state.
     pub(crate) fn reasoning(&mut self, at: Path) {
         self.report.push(Diagnostic::new(
             Code::ImportDropped,
             at,
-            "reasoning state has no place in the standard input yet; it is left out, and a provider that \
-             checks it on the next turn may refuse the conversation",
+            "reasoning outside an assistant turn has no place in the standard input; it is left out",
         ));
+    }
+
+    /// A provider block of reasoning (a thinking block, a thought part, a reasoning item), read
+    /// from `at`: reasoning state of the assistant message, written back before the element that
+    /// follows it.
+    pub(crate) fn reasoning_block(&mut self, block: Value, at: &Path) {
+        self.continue_as("assistant", at);
+        self.state.block(block);
+        self.state_from.push(at.clone());
+    }
+
+    /// `key: value` (a signature, an item id) read from `at`: reasoning state attached to the
+    /// element of the assistant message that comes `next`.
+    pub(crate) fn reasoning_on(&mut self, next: Next, key: &str, value: &str, at: &Path) {
+        self.continue_as("assistant", at);
+        let place = match next {
+            Next::Content => self.state.next_text(),
+            Next::Call => self.state.next_call(),
+            Next::Any => self.state.next(),
+        };
+        self.state.on(place, key, value);
+        self.state_from.push(at.clone());
+    }
+
+    /// The current message's reasoning state, placed against its elements now that all are known.
+    fn settle(&mut self) {
+        let state = std::mem::take(&mut self.state);
+        let from = std::mem::take(&mut self.state_from);
+        let Some(state) = state.into_state(self.provider) else { return };
+        let here = self.current();
+        if self.empty_assistant() {
+            // Reasoning with nothing after it: no provider takes it back on its own.
+            self.messages.pop();
+            self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
+            let at = from.first().cloned().unwrap_or_else(Path::root);
+            self.dropped(at, "an assistant turn with nothing but reasoning");
+            return;
+        }
+        let Some(message) = self.messages.last_mut().and_then(Value::as_object_mut) else { return };
+        message.insert("reasoningState".into(), serde_json::to_value(&state).unwrap_or_default());
+        let items = here.key("reasoningState").key("items");
+        if let Some(first) = from.first() {
+            self.origins.push((here.key("reasoningState"), first.clone()));
+        }
+        for (n, at) in from.into_iter().enumerate() {
+            self.origins.push((items.index(n), at));
+        }
     }
 
     /// An error: `what` cannot be carried, and leaving it out would change the conversation.
@@ -199,13 +267,6 @@ impl Import {
         let at = at.key(key);
         match key {
             "model" | "modelId" => self.dropped(at, "the model (an agent's connector names it)"),
-            "reasoning"
-            | "reasoning_effort"
-            | "thinking"
-            | "thinkingConfig"
-            | "reasoning_signature"
-            | "reasoningContent"
-            | "thoughtSignature" => self.reasoning(at),
             _ => self.dropped(at, &format!("{} field '{key}'", self.provider.display_name())),
         }
     }
@@ -230,12 +291,7 @@ impl Import {
     /// Removes the current message if it is an assistant message with no content and no calls
     /// (its reasoning was left out, say), reporting it.
     pub(crate) fn drop_empty_assistant(&mut self, at: &Path) {
-        let empty = self.messages.last().is_some_and(|m| {
-            m["role"] == "assistant"
-                && m["content"].as_array().is_some_and(Vec::is_empty)
-                && m.get("toolCalls").is_none()
-        });
-        if empty {
+        if self.empty_assistant() {
             let here = self.current();
             self.messages.pop();
             self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
@@ -257,8 +313,27 @@ impl Import {
         }
     }
 
+    /// Whether the current message is an assistant message with no content and no calls yet.
+    fn empty_assistant(&self) -> bool {
+        self.messages.last().is_some_and(|m| {
+            m["role"] == "assistant"
+                && m["content"].as_array().is_some_and(Vec::is_empty)
+                && m.get("toolCalls").is_none()
+        })
+    }
+
+    /// Starts a standard message of `role`, read from `at`, unless it is an assistant message and
+    /// the current one is an assistant message holding only reasoning so far, which it continues.
+    pub(crate) fn open_after_reasoning(&mut self, role: &str, at: &Path) {
+        let reasoning_only = self.empty_assistant() && !self.state_from.is_empty();
+        if role != "assistant" || !reasoning_only {
+            self.open(role, at);
+        }
+    }
+
     /// Starts a standard message of `role`, read from `at`.
     pub(crate) fn open(&mut self, role: &str, at: &Path) {
+        self.settle();
         self.fresh = None;
         let index = self.messages.len();
         self.messages.push(json!({"role": role, "content": []}));
@@ -315,6 +390,7 @@ impl Import {
         let content = self.last().get_mut("content").and_then(Value::as_array_mut).expect("content is an array");
         let index = content.len();
         content.push(block);
+        self.state.content();
         let here = message.key("content").index(index);
         for (key, from) in fields {
             self.origins.push((here.key(key), (*from).clone()));
@@ -329,6 +405,7 @@ impl Import {
         let calls = calls.as_array_mut().expect("toolCalls is an array");
         let index = calls.len();
         calls.push(json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}));
+        self.state.call();
         let here = message.key("toolCalls").index(index);
         self.origins.push((here.key("id"), fields.id.clone()));
         self.origins.push((here.key("function").key("name"), fields.name.clone()));
@@ -403,6 +480,7 @@ impl Import {
     /// a call of the assistant message before it, once, and each call is answered before the next
     /// user or assistant message (the body's own problem, reported where it is).
     pub(crate) fn pair(&mut self) {
+        self.settle();
         let mut open: Vec<(String, Path)> = Vec::new();
         let mut problems = Vec::new();
         for (i, message) in self.messages.iter().enumerate() {
@@ -443,6 +521,7 @@ impl Import {
     /// The standard request: `{"input": ...}`, a lone user message written as a plain string as
     /// text input, any other conversation as messages.
     pub(crate) fn request(&mut self) -> Value {
+        self.settle();
         let text = match self.messages.as_slice() {
             [only] if self.plain && only["role"] == "user" => match only["content"].as_array() {
                 Some(blocks) if blocks.len() == 1 && blocks[0]["type"] == "text" => blocks[0]["text"].as_str(),

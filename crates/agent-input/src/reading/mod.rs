@@ -98,6 +98,11 @@ impl StateItems {
         }
     }
 
+    /// One more content block, whatever it holds (an imported message's blocks are all elements).
+    pub(crate) fn content(&mut self) {
+        self.texts += 1;
+    }
+
     /// One more tool call of the answer.
     pub(crate) fn call(&mut self) {
         self.calls += 1;

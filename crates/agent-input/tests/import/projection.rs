@@ -2,6 +2,10 @@
 //! of atoms (`[role, kind, ...]`) and the settings, written from each provider's documentation and
 //! independent of the importer. Two bodies that carry the same conversation project the same
 //! (a string and a single text part, separate and merged turns, bytes as numbers and as base64).
+//!
+//! Reasoning is part of it: each provider's reasoning blocks, items and parts as given, the
+//! signatures and item ids that pair them with the assistant's text and calls, in body order; and
+//! the reasoning setting as `{"effort"}` or `{"budget_tokens"}`.
 
 #![allow(
     clippy::cast_possible_truncation, // bytes the SDK wrote as numbers
@@ -125,6 +129,8 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                 }
             }
             setting(&mut settings, "max_tokens", body.get("max_completion_tokens").or_else(|| body.get("max_tokens")));
+            let effort = body.get("reasoning_effort").map(|e| json!({"effort": e}));
+            setting(&mut settings, "reasoning", effort.as_ref());
             setting(&mut settings, "temperature", body.get("temperature"));
             setting(&mut settings, "top_p", body.get("top_p"));
             let stop = body.get("stop").map(|s| if s.is_string() { json!([s]) } else { s.clone() });
@@ -162,6 +168,22 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                                     "developer" => "system",
                                     r => r,
                                 };
+                                // An output message's id pairs it with the reasoning item before
+                                // it; one without text is kept as given.
+                                if let Some(id) = item["id"].as_str().filter(|_| role == "assistant") {
+                                    let has_text = match &item["content"] {
+                                        Value::String(s) => !s.is_empty(),
+                                        Value::Array(parts) => {
+                                            parts.iter().any(|p| p["text"].as_str().is_some_and(|t| !t.is_empty()))
+                                        }
+                                        _ => false,
+                                    };
+                                    if !has_text {
+                                        atoms.push(json!(["assistant", "reasoning", item]));
+                                        continue;
+                                    }
+                                    atoms.push(json!(["assistant", "id", id]));
+                                }
                                 match &item["content"] {
                                     Value::String(s) => atoms.extend(text_atom(role, s)),
                                     Value::Array(parts) => {
@@ -189,13 +211,19 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                                     _ => {}
                                 }
                             }
-                            "function_call" => atoms.push(json!([
-                                "assistant",
-                                "call",
-                                item["call_id"],
-                                item["name"],
-                                arguments(item["arguments"].as_str().unwrap_or_default())
-                            ])),
+                            "function_call" => {
+                                if let Some(id) = item["id"].as_str() {
+                                    atoms.push(json!(["assistant", "id", id]));
+                                }
+                                atoms.push(json!([
+                                    "assistant",
+                                    "call",
+                                    item["call_id"],
+                                    item["name"],
+                                    arguments(item["arguments"].as_str().unwrap_or_default())
+                                ]));
+                            }
+                            "reasoning" => atoms.push(json!(["assistant", "reasoning", item])),
                             "function_call_output" => {
                                 atoms.push(json!(["tool", item["call_id"], texts(&item["output"], "text")]))
                             }
@@ -205,6 +233,8 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                 }
                 _ => {}
             }
+            let effort = body["reasoning"].get("effort").map(|e| json!({"effort": e}));
+            setting(&mut settings, "reasoning", effort.as_ref());
             setting(&mut settings, "max_tokens", body.get("max_output_tokens"));
             setting(&mut settings, "temperature", body.get("temperature"));
             setting(&mut settings, "top_p", body.get("top_p"));
@@ -275,7 +305,7 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                                         };
                                     atoms.push(json!(["tool", b["tool_use_id"], inner]));
                                 }
-                                Some("thinking" | "redacted_thinking") => {}
+                                Some("thinking" | "redacted_thinking") => atoms.push(json!([role, "reasoning", b])),
                                 other => atoms.push(json!([role, other])),
                             }
                         }
@@ -286,6 +316,12 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
             for key in ["max_tokens", "temperature", "top_p", "stop_sequences"] {
                 setting(&mut settings, key, body.get(key));
             }
+            let reasoning = match body["thinking"]["type"].as_str() {
+                Some("enabled") => Some(json!({"budget_tokens": body["thinking"]["budget_tokens"]})),
+                Some("adaptive") => Some(json!({"effort": body["output_config"]["effort"]})),
+                _ => None,
+            };
+            setting(&mut settings, "reasoning", reasoning.as_ref());
             let tools: Vec<Value> = body["tools"]
                 .as_array()
                 .into_iter()
@@ -317,7 +353,14 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                 let role = if c["role"] == "model" { "assistant" } else { "user" };
                 for p in c["parts"].as_array().into_iter().flatten() {
                     if p["thought"] == true {
+                        atoms.push(json!([role, "reasoning", p]));
                         continue;
+                    }
+                    // Gemini's documented stand-in for a missing signature carries none.
+                    if let Some(signature) =
+                        p["thoughtSignature"].as_str().filter(|s| *s != "skip_thought_signature_validator")
+                    {
+                        atoms.push(json!([role, "signature", signature]));
                     }
                     if let Some(t) = p["text"].as_str() {
                         atoms.extend(text_atom(role, t));
@@ -350,6 +393,13 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
             setting(&mut settings, "temperature", config.get("temperature"));
             setting(&mut settings, "top_p", config.get("topP"));
             setting(&mut settings, "stop", config.get("stopSequences"));
+            let thinking = &config["thinkingConfig"];
+            let reasoning = match (thinking.get("thinkingBudget"), thinking["thinkingLevel"].as_str()) {
+                (Some(budget), _) => Some(json!({"budget_tokens": budget})),
+                (None, Some(level)) => Some(json!({"effort": level.to_ascii_lowercase()})),
+                _ => None,
+            };
+            setting(&mut settings, "reasoning", reasoning.as_ref());
             if config["responseMimeType"] == "application/json" {
                 let schema = config.get("responseJsonSchema").or_else(|| config.get("responseSchema")).map(lower_types);
                 setting(&mut settings, "schema", schema.as_ref());
@@ -409,7 +459,9 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                         atoms.push(json!(["tool", r["toolUseId"], inner]));
                     } else if let Some(m) = media(role, b) {
                         atoms.push(m);
-                    } else if b.get("cachePoint").is_none() && b.get("reasoningContent").is_none() {
+                    } else if b.get("reasoningContent").is_some() {
+                        atoms.push(json!([role, "reasoning", b]));
+                    } else if b.get("cachePoint").is_none() {
                         atoms.push(json!([role, "other"]));
                     }
                 }
@@ -419,6 +471,10 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
             setting(&mut settings, "temperature", config.get("temperature"));
             setting(&mut settings, "top_p", config.get("topP"));
             setting(&mut settings, "stop", config.get("stopSequences"));
+            let thinking = body.pointer("/additionalModelRequestFields/thinking");
+            let budget =
+                thinking.filter(|t| t["type"] == "enabled").map(|t| json!({"budget_tokens": t["budget_tokens"]}));
+            setting(&mut settings, "reasoning", budget.as_ref());
             let tools: Vec<Value> = body["toolConfig"]["tools"]
                 .as_array()
                 .into_iter()

@@ -2,7 +2,8 @@
 //! (<https://docs.anthropic.com/en/api/messages>): `system` becomes a leading system message,
 //! `user` turns text, images and documents (base64, URL or plain-text sources), `assistant` turns
 //! text and `tool_use` blocks, each `tool_result` its own tool message; `cache_control` is the
-//! prompt cache option.
+//! prompt cache option; an assistant turn's `thinking` and `redacted_thinking` blocks are its
+//! reasoning state and `thinking` (with an adaptive `output_config.effort`) the reasoning option.
 
 use serde_json::{Map, Value, json};
 
@@ -27,7 +28,8 @@ pub(crate) fn read(body: &Value) -> Import {
             "max_tokens" | "temperature" | "top_p" | "stop_sequences" => im.option(key, value.clone(), &at),
             "tools" => tools(&mut im, value, &at),
             "tool_choice" => tool_choice(&mut im, value, &at),
-            "output_config" | "output_format" => output_format(&mut im, value, &at),
+            "output_config" | "output_format" => output_format(&mut im, value, &at, effort(object).is_some()),
+            "thinking" => thinking(&mut im, value, object.get("output_config"), &at),
             _ => im.other_key(key, value, &root),
         }
     }
@@ -131,6 +133,11 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
         "tool_result" => {
             tool_result(im, object, at);
             &["type", "tool_use_id", "content", "is_error", "cache_control"]
+        }
+        // Anthropic takes both back unmodified: the message's reasoning state, as given.
+        "thinking" | "redacted_thinking" if role == "assistant" => {
+            im.reasoning_block(Value::Object(object.clone()), at);
+            return;
         }
         "thinking" | "redacted_thinking" => {
             im.reasoning(at.clone());
@@ -285,17 +292,54 @@ fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
 }
 
 /// `output_config.format` (and the older `output_format`): a JSON schema the answer follows.
-fn output_format(im: &mut Import, value: &Value, at: &Path) {
+/// `thinking`: a budget (`enabled`), or an effort (`adaptive`, with `output_config.effort`);
+/// `disabled` is what no reasoning option writes.
+fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &Path) {
+    let Some(object) = im.object(value, at, "thinking") else { return };
+    let Some(kind) = im.string(object, at, "type", "thinking") else { return };
+    match kind {
+        "enabled" => {
+            im.other_keys(object, at, &["type", "budget_tokens"]);
+            if let Some(budget) = im.field(object, at, "budget_tokens", "enabled thinking") {
+                im.option("reasoning", json!({"budget_tokens": budget}), &at.key("budget_tokens"));
+            }
+        }
+        "adaptive" => {
+            im.other_keys(object, at, &["type"]);
+            match output_config.and_then(|c| c.get("effort")).and_then(Value::as_str) {
+                Some(effort @ ("low" | "medium" | "high")) => {
+                    im.option("reasoning", json!({"effort": effort}), &Path::root().key("output_config").key("effort"));
+                }
+                _ => im.dropped(at.clone(), "adaptive thinking without a low, medium or high effort"),
+            }
+        }
+        "disabled" => im.other_keys(object, at, &["type"]),
+        _ => im.dropped(at.clone(), &format!("thinking of type '{kind}'")),
+    }
+}
+
+/// The effort of adaptive thinking (`output_config.effort`), when the options can carry it.
+fn effort(body: &Map<String, Value>) -> Option<&str> {
+    let adaptive = body.get("thinking").and_then(|t| t.get("type")).and_then(Value::as_str) == Some("adaptive");
+    let effort = body.get("output_config").and_then(|c| c.get("effort")).and_then(Value::as_str);
+    effort.filter(|e| adaptive && matches!(*e, "low" | "medium" | "high"))
+}
+
+/// `output_config` (its `format`; its `effort` when `thinking` read it) or `output_format`.
+fn output_format(im: &mut Import, value: &Value, at: &Path, effort_read: bool) {
     let Some(object) = im.object(value, at, "the output settings") else { return };
+    let known: &[&str] =
+        if effort_read { &["format", "type", "schema", "effort"] } else { &["format", "type", "schema"] };
+
     let (format, fat) = match object.get("format") {
         Some(format) => (format, at.key("format")),
         None if object.contains_key("schema") => (value, at.clone()),
         None => {
-            im.other_keys(object, at, &[]);
+            im.other_keys(object, at, known);
             return;
         }
     };
-    im.other_keys(object, at, &["format", "type", "schema"]);
+    im.other_keys(object, at, known);
     let Some(format) = im.object(format, &fat, "format") else { return };
     if fat != *at {
         im.other_keys(format, &fat, &["type", "schema"]);

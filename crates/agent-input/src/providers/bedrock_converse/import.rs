@@ -2,7 +2,9 @@
 //! (<https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html>):
 //! `system` becomes a leading system message, `user` turns text, images, videos and documents
 //! (bytes or `s3Location`), `assistant` turns text and `toolUse` blocks, each `toolResult` its own
-//! tool message; `inferenceConfig` and `toolConfig` are options, a `cachePoint` the prompt cache.
+//! tool message; `inferenceConfig` and `toolConfig` are options, a `cachePoint` the prompt cache;
+//! an assistant turn's `reasoningContent` blocks are its reasoning state and Claude's `thinking`
+//! budget in `additionalModelRequestFields` the reasoning option.
 
 use serde_json::{Map, Value, json};
 
@@ -28,6 +30,7 @@ pub(crate) fn read(body: &Value) -> Import {
             "inferenceConfig" => inference(&mut im, value, &at),
             "toolConfig" => tool_config(&mut im, value, &at),
             "outputConfig" => output_config(&mut im, value, &at),
+            "additionalModelRequestFields" => additional(&mut im, value, &at),
             _ => im.other_key(key, value, &root),
         }
     }
@@ -116,6 +119,11 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
             }
         }
         "toolResult" => tool_result(im, inner, &bat),
+        // The whole block, as Converse gave it, is the assistant message's reasoning state.
+        "reasoningContent" if role == "assistant" => {
+            im.reasoning_block(Value::Object(object.clone()), at);
+            return;
+        }
         "reasoningContent" => im.reasoning(bat),
         _ => cache_point(im, inner, &bat, false),
     }
@@ -309,4 +317,21 @@ fn output_config(im: &mut Import, value: &Value, at: &Path) {
         }
     }
     im.option("response_format", Value::Object(format), &dat);
+}
+
+/// `additionalModelRequestFields`: Claude's `thinking` budget is the reasoning option; the
+/// model's other fields have no place.
+fn additional(im: &mut Import, value: &Value, at: &Path) {
+    let Some(fields) = im.object(value, at, "additionalModelRequestFields") else { return };
+    for (key, value) in fields {
+        let budget =
+            value.get("budget_tokens").filter(|_| value.get("type").and_then(Value::as_str) == Some("enabled"));
+        match (key.as_str(), value.as_object()) {
+            ("thinking", Some(thinking)) if budget.is_some() && thinking.len() == 2 => {
+                let budget = budget.cloned().unwrap_or_default();
+                im.option("reasoning", serde_json::json!({"budget_tokens": budget}), &at.key(key).key("budget_tokens"));
+            }
+            _ => im.other_key(key, value, at),
+        }
+    }
 }

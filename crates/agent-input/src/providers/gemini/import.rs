@@ -2,11 +2,13 @@
 //! (<https://ai.google.dev/api/generate-content>): `systemInstruction` becomes a leading system
 //! message, `user` contents text and media (`inlineData`, `fileData`), `model` contents text and
 //! `functionCall` parts, each `functionResponse` a tool message answering the call of its name
-//! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`).
+//! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`); a model turn's
+//! `thought` parts and `thoughtSignature`s are its reasoning state and `thinkingConfig` the
+//! reasoning option.
 
 use serde_json::{Value, json};
 
-use crate::importing::{CallFields, Import, arguments_text, from_extension, from_mime};
+use crate::importing::{CallFields, Import, Next, arguments_text, from_extension, from_mime};
 use crate::path::Path;
 use crate::provider::ProviderId;
 
@@ -85,14 +87,34 @@ fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(Strin
 
 fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<(String, String)>, calls: &mut usize) {
     let Some(object) = im.object(part, at, "a part") else { return };
+    // A model turn's thought parts and signatures are its reasoning state, as Gemini gave them.
     if object.get("thought") == Some(&Value::Bool(true)) {
-        im.reasoning(at.clone());
+        if role == "assistant" {
+            im.reasoning_block(Value::Object(object.clone()), at);
+        } else {
+            im.reasoning(at.clone());
+        }
         return;
     }
-    if let Some(signature) = object.get("thoughtSignature") {
-        im.other_key("thoughtSignature", signature, at);
+    let found = object.iter().find(|(k, _)| PARTS.contains(&k.as_str()));
+    match object.get("thoughtSignature") {
+        // Gemini's stand-in for a missing signature carries none: the writer puts it back.
+        Some(Value::String(signature)) if signature == super::request::SKIP_SIGNATURE => {}
+        Some(Value::String(signature)) if role == "assistant" => {
+            // On the element the part gives (the next one when it gives none).
+            let next = match found.map(|(k, v)| (k.as_str(), v)) {
+                Some(("text", Value::String(text))) if !text.is_empty() => Next::Content,
+                Some(("inlineData" | "fileData", _)) => Next::Content,
+                Some(("functionCall", _)) => Next::Call,
+                _ => Next::Any,
+            };
+            im.reasoning_on(next, "thoughtSignature", signature, &at.key("thoughtSignature"));
+        }
+        Some(Value::String(_)) => im.reasoning(at.key("thoughtSignature")),
+        Some(signature) => im.wrong_type(at.key("thoughtSignature"), "thoughtSignature", "a string", signature),
+        None => {}
     }
-    let Some((kind, inner)) = object.iter().find(|(k, _)| PARTS.contains(&k.as_str())) else {
+    let Some((kind, inner)) = found else {
         match object.keys().find(|k| *k != "thoughtSignature" && *k != "thought") {
             Some(found) if matches!(found.as_str(), "executableCode" | "codeExecutionResult") => im.unsupported(
                 at.key(found),
@@ -215,7 +237,7 @@ fn generation(im: &mut Import, value: &Value, at: &Path) {
                 continue;
             }
             "thinkingConfig" => {
-                im.reasoning(at.key(key));
+                thinking(im, value, &at.key(key));
                 continue;
             }
             _ => {
@@ -299,5 +321,25 @@ fn json_schema(value: &Value) -> Value {
         ),
         Value::Array(items) => Value::Array(items.iter().map(json_schema).collect()),
         other => other.clone(),
+    }
+}
+
+/// `thinkingConfig`: a `thinkingBudget` of tokens or a `thinkingLevel`, the reasoning option;
+/// a budget of 0 (off) or -1 (dynamic) and `includeThoughts` have no place in it.
+fn thinking(im: &mut Import, value: &Value, at: &Path) {
+    let Some(config) = im.object(value, at, "thinkingConfig") else { return };
+    for (key, value) in config {
+        let kat = at.key(key);
+        match (key.as_str(), value) {
+            ("thinkingBudget", Value::Number(n)) if n.as_u64().is_some_and(|n| n > 0) => {
+                im.option("reasoning", json!({"budget_tokens": value}), &kat);
+            }
+            ("thinkingBudget", _) => im.dropped(kat, "a thinking budget that is not a number of tokens"),
+            ("thinkingLevel", Value::String(level)) => match level.to_ascii_lowercase().as_str() {
+                effort @ ("low" | "medium" | "high") => im.option("reasoning", json!({"effort": effort}), &kat),
+                _ => im.dropped(kat, &format!("thinking level '{level}'")),
+            },
+            _ => im.other_key(key, value, at),
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! A Chat Completions request body read into the standard input
 //! (<https://platform.openai.com/docs/api-reference/chat/create>): `system` and `developer`
 //! messages become system messages in place, `user` parts text, images (`image_url`) and files
-//! (`file`, by `data:` URL or URL), `assistant` text and `tool_calls`, `tool` messages results.
+//! (`file`, by `data:` URL or URL), `assistant` text and `tool_calls`, `tool` messages results;
+//! `reasoning_effort` is the reasoning option.
 
 use serde_json::{Map, Value, json};
 
@@ -26,6 +27,10 @@ pub(crate) fn read(body: &Value) -> Import {
             "tools" => tools(&mut im, value, &at),
             "tool_choice" => tool_choice(&mut im, value, &at),
             "response_format" => response_format(&mut im, value, &at),
+            "reasoning_effort" => match value.as_str() {
+                Some(effort @ ("low" | "medium" | "high")) => im.option("reasoning", json!({"effort": effort}), &at),
+                _ => im.other_key(key, value, &root),
+            },
             _ => im.other_key(key, value, &root),
         }
     }

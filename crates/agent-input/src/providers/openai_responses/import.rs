@@ -2,11 +2,13 @@
 //! (<https://platform.openai.com/docs/api-reference/responses/create>): `instructions` becomes a
 //! leading system message; `input` text or items: messages of `input_text`, `input_image` and
 //! `input_file` parts (assistant `output_text`), each `function_call` a tool call of the assistant
-//! message before it and each `function_call_output` a tool message.
+//! message before it and each `function_call_output` a tool message; `reasoning` items and the
+//! ids of the assistant's items after them are its reasoning state, `reasoning.effort` the
+//! reasoning option.
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import};
+use crate::importing::{CallFields, Import, Next};
 use crate::path::Path;
 use crate::provider::ProviderId;
 use crate::providers::openai_chat::import::{media_url, spec};
@@ -34,6 +36,7 @@ pub(crate) fn read(body: &Value) -> Import {
             "tools" => tools(&mut im, value, &at),
             "tool_choice" => tool_choice(&mut im, value, &at),
             "text" => text_config(&mut im, value, &at),
+            "reasoning" => reasoning(&mut im, value, &at),
             _ => im.other_key(key, value, &root),
         }
     }
@@ -71,7 +74,15 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
                 im.open("assistant", at);
             }
             im.other_keys(object, at, &["type", "call_id", "name", "arguments", "id", "status"]);
-            outputs_id(im, object, at);
+            // The item id pairs the call with the reasoning item before it: reasoning state.
+            match object.get("id") {
+                Some(Value::String(id)) => im.reasoning_on(Next::Call, "id", id, &at.key("id")),
+                Some(id) => im.other_key("id", id, at),
+                None => {}
+            }
+            if let Some(status) = object.get("status") {
+                im.other_key("status", status, at);
+            }
             let id = im.string(object, at, "call_id", "a function_call item");
             let name = im.string(object, at, "name", "a function_call item");
             let arguments = im.string(object, at, "arguments", "a function_call item");
@@ -100,7 +111,8 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
                 _ => im.missing(at.key("output"), "output", "a function_call_output item"),
             }
         }
-        "reasoning" => im.reasoning(at.clone()),
+        // The item as given (its summary, its encrypted_content) is reasoning state.
+        "reasoning" => im.reasoning_block(Value::Object(object.clone()), at),
         "item_reference" => im.unsupported(at.clone(), "a reference to a stored item", "send the item itself"),
         _ => im.unsupported(
             at.clone(),
@@ -122,7 +134,15 @@ fn outputs_id(im: &mut Import, object: &Map<String, Value>, at: &Path) {
 
 fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
     im.other_keys(object, at, &["type", "role", "content", "id", "status", "phase"]);
-    outputs_id(im, object, at);
+    // An assistant message's item id pairs it with the reasoning item before it: reasoning state.
+    let id = object.get("id").and_then(Value::as_str).filter(|_| object.get("role") == Some(&json!("assistant")));
+    if id.is_some() {
+        if let Some(status) = object.get("status").filter(|s| *s != "completed") {
+            im.other_key("status", status, at);
+        }
+    } else {
+        outputs_id(im, object, at);
+    }
     if let Some(phase) = object.get("phase") {
         im.other_key("phase", phase, at);
     }
@@ -135,12 +155,31 @@ fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
             return;
         }
     };
-    im.open(role, at);
+    im.open_after_reasoning(role, at);
     let cat = at.key("content");
+    let texts = match object.get("content") {
+        Some(Value::String(text)) => vec![text.as_str()],
+        Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect(),
+        _ => Vec::new(),
+    };
+    if id.is_some() && texts.iter().all(|t| t.is_empty()) {
+        // A message without text still follows its reasoning item: it goes back as given.
+        im.reasoning_block(Value::Object(object.clone()), at);
+        return;
+    }
     match object.get("content") {
-        Some(Value::String(text)) => im.plain_text(text, &cat),
+        Some(Value::String(text)) => {
+            if let Some(id) = id {
+                im.reasoning_on(Next::Content, "id", id, &at.key("id"));
+            }
+            im.plain_text(text, &cat);
+        }
         Some(Value::Array(parts)) => {
             for (j, part) in parts.iter().enumerate() {
+                let text = part.get("text").and_then(Value::as_str).filter(|t| !t.is_empty());
+                if let Some(id) = id.filter(|_| text.is_some()) {
+                    im.reasoning_on(Next::Content, "id", id, &at.key("id"));
+                }
                 self::part(im, part, &cat.index(j));
             }
         }
@@ -252,5 +291,19 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
             im.option("response_format", Value::Object(option), &fat);
         }
         _ => im.dropped(fat, "an answer format other than a JSON schema"),
+    }
+}
+
+/// `reasoning`: its `effort` is the reasoning option; a summary and other efforts have no place.
+fn reasoning(im: &mut Import, value: &Value, at: &Path) {
+    let Some(config) = im.object(value, at, "reasoning") else { return };
+    for (key, value) in config {
+        match (key.as_str(), value.as_str()) {
+            ("effort", Some(effort @ ("low" | "medium" | "high"))) => {
+                im.option("reasoning", json!({"effort": effort}), &at.key(key));
+            }
+            ("effort", _) if !value.is_null() => im.dropped(at.key(key), &format!("reasoning effort {value}")),
+            _ => im.other_key(key, value, at),
+        }
     }
 }
