@@ -348,9 +348,7 @@ fn build<'a>(
     // Claude's extended thinking, the one reasoning setting Converse passes on for any model.
     let max_tokens = inference_config.max_tokens;
     let additional_model_request_fields = match cx.thinking(options, max_tokens) {
-        Some(Reasoning::BudgetTokens(budget)) => {
-            Some(serde_json::json!({"thinking": {"type": "enabled", "budget_tokens": budget}}))
-        }
+        Some(Reasoning::BudgetTokens(budget)) => Some(thinking_fields(budget)),
         Some(Reasoning::Effort(_)) => {
             cx.unsupported(
                 option_path("reasoning"),
@@ -570,4 +568,16 @@ fn document_block<'a>(
     }
     let source = source(cx, &document.source, path)?;
     Some(DocumentBlock { format: document.format, name, source })
+}
+
+/// `{"thinking": {"type": "enabled", "budget_tokens": budget}}`, built by hand: `json!` would
+/// bring `serde_json::Error`'s `Debug` (its `unwrap` panic path) into the npm `.wasm`.
+fn thinking_fields(budget: u64) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let mut thinking = Map::new();
+    thinking.insert("type".to_owned(), Value::from("enabled"));
+    thinking.insert("budget_tokens".to_owned(), Value::from(budget));
+    let mut fields = Map::new();
+    fields.insert("thinking".to_owned(), Value::Object(thinking));
+    Value::Object(fields)
 }
