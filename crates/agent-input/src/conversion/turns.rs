@@ -426,6 +426,17 @@ impl<T: AlternatingTurn> Alternation<T> {
     }
 }
 
+/// The `block` of each item of `state` placed before element `at` of `len`. One function for
+/// every writer, not an iterator chain built in each.
+pub(crate) fn state_blocks<'r>(state: Option<&'r ReasoningState>, at: usize, len: usize) -> Vec<&'r serde_json::Value> {
+    state.into_iter().flat_map(|s| s.before(at, len)).filter_map(|item| item.get("block")).collect()
+}
+
+/// The text under `key` of the first item of `state` on element `at` of `len`.
+pub(crate) fn state_on<'r>(state: Option<&'r ReasoningState>, at: usize, len: usize, key: &str) -> Option<&'r str> {
+    state.and_then(|s| s.on(at, len).find_map(|item| item.get(key).and_then(serde_json::Value::as_str)))
+}
+
 /// What a reasoning state holds, for a message: "2 thinking blocks", "1 thought signature".
 pub(crate) fn describe_state(state: &ReasoningState) -> String {
     let mut kinds: Vec<(String, usize)> = Vec::new();

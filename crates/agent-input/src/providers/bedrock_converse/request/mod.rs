@@ -10,7 +10,7 @@ pub mod wire;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod write;
 
-use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
+use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
 use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -427,8 +427,9 @@ fn turn_blocks<'a>(
     let state = cx.reasoning_state(turn, ProviderId::BedrockConverse);
     let len = turn.content.len() + turn.tool_calls.len();
     let reasoning = |at: usize, blocks: &mut Vec<Block<'a>>| {
-        let items = state.into_iter().flat_map(|s| s.before(at, len));
-        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+        for block in state_blocks(state, at, len) {
+            blocks.push(Block::Raw(block));
+        }
     };
     for (j, block) in turn.content.iter().enumerate() {
         reasoning(j, &mut blocks);
