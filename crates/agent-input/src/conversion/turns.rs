@@ -428,7 +428,7 @@ impl<T: AlternatingTurn> Alternation<T> {
 
 /// The `block` of each item of `state` placed before element `at` of `len`. One function for
 /// every writer, not an iterator chain built in each.
-pub(crate) fn state_blocks<'r>(state: Option<&'r ReasoningState>, at: usize, len: usize) -> Vec<&'r serde_json::Value> {
+pub(crate) fn state_blocks(state: Option<&ReasoningState>, at: usize, len: usize) -> Vec<&serde_json::Value> {
     state.into_iter().flat_map(|s| s.before(at, len)).filter_map(|item| item.get("block")).collect()
 }
 
