@@ -158,17 +158,19 @@ impl<'p> Conversion<'p> {
                 ));
             }
         }
-        if options.temperature.is_some() {
-            problems.push(("temperature", format!("{name} takes no temperature with thinking; leave one of them out")));
-        }
-        if options.top_p.is_some_and(|p| p < 0.95) {
-            problems.push(("top_p", format!("{name} takes top_p from 0.95 to 1 with thinking")));
-        }
-        if matches!(options.tool_choice, Some(ToolChoice::Any | ToolChoice::Tool { .. })) {
-            problems.push((
+        let rules = [
+            (options.temperature.is_some(), "temperature", "takes no temperature with thinking; leave one of them out"),
+            (options.top_p.is_some_and(|p| p < 0.95), "top_p", "takes top_p from 0.95 to 1 with thinking"),
+            (
+                matches!(options.tool_choice, Some(ToolChoice::Any | ToolChoice::Tool { .. })),
                 "tool_choice",
-                format!("{name} takes tool_choice auto or none with thinking, not a forced tool call"),
-            ));
+                "takes tool_choice auto or none with thinking, not a forced tool call",
+            ),
+        ];
+        for (broken, key, rule) in rules {
+            if broken {
+                problems.push((key, format!("{name} {rule}")));
+            }
         }
         let ok = problems.is_empty();
         for (key, message) in problems {

@@ -123,13 +123,18 @@ pub trait Provider {
         let mut buffer = std::mem::take(out).into_bytes();
         buffer.clear();
         Self::write_body(body, &mut buffer).map_err(|e| serialize_failure(Self::ID, &e))?;
-        *out = String::from_utf8(buffer).map_err(|e| {
-            let mut report = Report::default();
-            report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));
-            report
-        })?;
-        Ok(())
+        utf8_text(buffer, out)
     }
+}
+
+/// The written body as text into `out`. Not generic: one copy, not one per provider.
+fn utf8_text(buffer: Vec<u8>, out: &mut String) -> Result<(), Report> {
+    *out = String::from_utf8(buffer).map_err(|e| {
+        let mut report = Report::default();
+        report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));
+        report
+    })?;
+    Ok(())
 }
 
 /// Compact JSON text indented as `serde_json::to_string_pretty` writes it (two spaces, `": "`,

@@ -426,38 +426,53 @@ impl<T: AlternatingTurn> Alternation<T> {
     }
 }
 
+/// The `block` of each item of `state` placed before element `at` of `len`. One function for
+/// every writer, not an iterator chain built in each.
+pub(crate) fn state_blocks(state: Option<&ReasoningState>, at: usize, len: usize) -> Vec<&serde_json::Value> {
+    state.into_iter().flat_map(|s| s.before(at, len)).filter_map(|item| item.get("block")).collect()
+}
+
+/// The text under `key` of the first item of `state` on element `at` of `len`.
+pub(crate) fn state_on<'r>(state: Option<&'r ReasoningState>, at: usize, len: usize, key: &str) -> Option<&'r str> {
+    state.and_then(|s| s.on(at, len).find_map(|item| item.get(key).and_then(serde_json::Value::as_str)))
+}
+
 /// What a reasoning state holds, for a message: "2 thinking blocks", "1 thought signature".
 pub(crate) fn describe_state(state: &ReasoningState) -> String {
-    let mut kinds: Vec<(String, usize)> = Vec::new();
+    use std::fmt::Write as _;
+    // Each kind as a name, " block" or nothing after it, and a count.
+    let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
     for item in &state.items {
-        let kind = if item.get("thoughtSignature").is_some() {
-            "thought signature".to_string()
+        let (name, tail) = if item.get("thoughtSignature").is_some() {
+            ("thought signature", "")
         } else if item.get("id").is_some() && item.get("on").is_some() {
-            "item id".to_string()
+            ("item id", "")
         } else if let Some(block) = item.get("block") {
             match (block.get("type").and_then(serde_json::Value::as_str), block.as_object()) {
-                (Some("reasoning"), _) => "reasoning item".to_string(),
-                (Some(kind), _) => format!("{kind} block"),
-                (None, Some(object)) => {
-                    object.keys().next().map_or_else(|| "item".to_string(), |k| format!("{k} block"))
-                }
-                (None, None) => "item".to_string(),
+                (Some("reasoning"), _) => ("reasoning item", ""),
+                (Some(kind), _) => (kind, " block"),
+                (None, Some(object)) => object.keys().next().map_or(("item", ""), |k| (k.as_str(), " block")),
+                (None, None) => ("item", ""),
             }
         } else {
-            "item".to_string()
+            ("item", "")
         };
-        match kinds.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => kinds.push((kind, 1)),
+        match kinds.iter_mut().find(|(n, t, _)| *n == name && *t == tail) {
+            Some((_, _, n)) => *n += 1,
+            None => kinds.push((name, tail, 1)),
         }
     }
-    let parts: Vec<String> =
-        kinds.into_iter().map(|(kind, n)| if n == 1 { format!("1 {kind}") } else { format!("{n} {kind}s") }).collect();
-    if parts.is_empty() {
-        "an empty reasoning state".to_string()
-    } else {
-        format!("the reasoning state ({})", parts.join(", "))
+    if kinds.is_empty() {
+        return "an empty reasoning state".to_owned();
     }
+    let mut out = String::from("the reasoning state (");
+    for (i, (name, tail, n)) in kinds.into_iter().enumerate() {
+        let comma = if i == 0 { "" } else { ", " };
+        let plural = if n == 1 { "" } else { "s" };
+        let _ = write!(out, "{comma}{n} {name}{tail}{plural}");
+    }
+    out.push(')');
+    out
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use crate::conversion::payload::Payload;
-use crate::conversion::turns::{AlternatingTurn, Alternation, Turn};
+use crate::conversion::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
 use crate::conversion::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -305,8 +305,9 @@ fn blocks<'a>(
     let state = cx.reasoning_state(turn, ProviderId::AnthropicMessages);
     let len = turn.content.len() + turn.tool_calls.len();
     let thinking = |at: usize, blocks: &mut Vec<Block<'a>>| {
-        let items = state.into_iter().flat_map(|s| s.before(at, len));
-        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+        for block in state_blocks(state, at, len) {
+            blocks.push(Block::Raw(block));
+        }
     };
     for (j, content) in turn.content.iter().enumerate() {
         thinking(j, &mut blocks);

@@ -7,14 +7,13 @@
 //! Matroska video and `s3://` URLs are errors.
 
 use crate::conversion::payload::Payload;
-use crate::conversion::turns::{AlternatingTurn, Alternation, CallSite, Turn};
+use crate::conversion::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
 use crate::conversion::{Conversion, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{Effort, Reasoning, ToolChoice as OptionChoice};
-use serde_json::Value;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
@@ -334,17 +333,18 @@ fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
     // The turn's own thought signatures go back on the parts they came with.
     let state = cx.reasoning_state(turn, ProviderId::Gemini);
     let len = turn.content.len() + turn.tool_calls.len();
-    let signature = |at: usize| {
-        state.and_then(|s| s.on(at, len).find_map(|item| item.get("thoughtSignature").and_then(Value::as_str)))
-    };
+    let signature = |at: usize| state_on(state, at, len, "thoughtSignature");
     let signed = |part: Part<'a>, at: usize| match signature(at) {
         Some(signature) => Part::Signed(Box::new(part), signature),
         None => part,
     };
     // Its thought parts go back as given, before what followed them.
     let thoughts = |at: usize, parts: &mut Vec<Part<'a>>| {
-        let items = state.into_iter().flat_map(|s| s.before(at, len));
-        parts.extend(items.filter_map(|item| item.get("block").and_then(Value::as_object)).map(Part::Raw));
+        for block in state_blocks(state, at, len) {
+            if let Some(part) = block.as_object() {
+                parts.push(Part::Raw(part));
+            }
+        }
     };
     for (j, block) in turn.content.iter().enumerate() {
         thoughts(j, &mut parts);

@@ -8,7 +8,7 @@
 //! and stop sequences are errors.
 
 use crate::conversion::payload::{self, DataUrl};
-use crate::conversion::turns::Turn;
+use crate::conversion::turns::{Turn, state_blocks, state_on};
 use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
@@ -155,9 +155,13 @@ fn items<'a>(
             let state = cx.reasoning_state(turn, ProviderId::OpenAiResponses);
             let len = turn.content.len() + turn.tool_calls.len();
             let before = |at: usize, input: &mut Vec<Item<'a>>| {
-                input.extend(state.into_iter().flat_map(|s| s.before(at, len)).filter_map(reasoning_item));
+                for block in state_blocks(state, at, len) {
+                    if let Some(item) = reasoning_item(block) {
+                        input.push(item);
+                    }
+                }
             };
-            let id_on = |at: usize| state.and_then(|s| s.on(at, len).find_map(|i| i.get("id").and_then(Value::as_str)));
+            let id_on = |at: usize| state_on(state, at, len, "id");
             for (j, block) in turn.content.iter().enumerate() {
                 before(j, input);
                 let ContentBlock::Text(text) = block else {
@@ -209,9 +213,8 @@ fn items<'a>(
 
 /// A `reasoning` item of a reasoning state (or a message without text that followed one), as the
 /// provider gave it.
-fn reasoning_item(item: &serde_json::Value) -> Option<Item<'_>> {
-    let kind = |b: &&Value| matches!(b.get("type").and_then(Value::as_str), Some("reasoning" | "message"));
-    item.get("block").filter(kind).map(Item::Reasoning)
+fn reasoning_item(block: &serde_json::Value) -> Option<Item<'_>> {
+    matches!(block.get("type").and_then(Value::as_str), Some("reasoning" | "message")).then_some(Item::Reasoning(block))
 }
 
 fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {

@@ -10,7 +10,7 @@ pub mod wire;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod write;
 
-use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn};
+use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
 use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -348,9 +348,7 @@ fn build<'a>(
     // Claude's extended thinking, the one reasoning setting Converse passes on for any model.
     let max_tokens = inference_config.max_tokens;
     let additional_model_request_fields = match cx.thinking(options, max_tokens) {
-        Some(Reasoning::BudgetTokens(budget)) => {
-            Some(serde_json::json!({"thinking": {"type": "enabled", "budget_tokens": budget}}))
-        }
+        Some(Reasoning::BudgetTokens(budget)) => Some(thinking_fields(budget)),
         Some(Reasoning::Effort(_)) => {
             cx.unsupported(
                 option_path("reasoning"),
@@ -429,8 +427,9 @@ fn turn_blocks<'a>(
     let state = cx.reasoning_state(turn, ProviderId::BedrockConverse);
     let len = turn.content.len() + turn.tool_calls.len();
     let reasoning = |at: usize, blocks: &mut Vec<Block<'a>>| {
-        let items = state.into_iter().flat_map(|s| s.before(at, len));
-        blocks.extend(items.filter_map(|item| item.get("block")).map(Block::Raw));
+        for block in state_blocks(state, at, len) {
+            blocks.push(Block::Raw(block));
+        }
     };
     for (j, block) in turn.content.iter().enumerate() {
         reasoning(j, &mut blocks);
@@ -570,4 +569,16 @@ fn document_block<'a>(
     }
     let source = source(cx, &document.source, path)?;
     Some(DocumentBlock { format: document.format, name, source })
+}
+
+/// `{"thinking": {"type": "enabled", "budget_tokens": budget}}`, built by hand: `json!` would
+/// bring `serde_json::Error`'s `Debug` (its `unwrap` panic path) into the npm `.wasm`.
+fn thinking_fields(budget: u64) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let mut thinking = Map::new();
+    thinking.insert("type".to_owned(), Value::from("enabled"));
+    thinking.insert("budget_tokens".to_owned(), Value::from(budget));
+    let mut fields = Map::new();
+    fields.insert("thinking".to_owned(), Value::Object(thinking));
+    Value::Object(fields)
 }
