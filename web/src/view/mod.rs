@@ -12,6 +12,7 @@ mod execute_pane;
 mod forms;
 mod highlight;
 mod output_pane;
+mod reasoning_badge;
 mod run_notice;
 mod schema_editor;
 mod toolbar;
