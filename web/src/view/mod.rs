@@ -11,6 +11,7 @@ mod diagnostics;
 mod execute_pane;
 mod forms;
 mod highlight;
+mod import_pane;
 mod output_pane;
 mod reasoning_badge;
 mod run_notice;
