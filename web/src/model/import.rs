@@ -189,7 +189,8 @@ pub(crate) struct Report {
 
 /// Reads `importRequest`'s report (JSON text).
 pub(crate) fn read_report(text: &str) -> Result<Report, String> {
-    let report: Value = serde_json::from_str(text).map_err(|e| format!("the import module's report does not parse: {e}"))?;
+    let report: Value =
+        serde_json::from_str(text).map_err(|e| format!("the import module's report does not parse: {e}"))?;
     let list = |key: &str, severity: &'static str| -> Vec<Loss> {
         report[key]
             .as_array()
@@ -300,7 +301,9 @@ mod tests {
             r#"curl -X POST "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent?key=$K" --data-raw "{\"contents\": []}""#,
         );
         assert_eq!((gemini.provider, gemini.body.as_str()), (Some(ProviderId::Gemini), r#"{"contents": []}"#));
-        let converse = read_pasted("curl --url https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse --data-binary='{}'");
+        let converse = read_pasted(
+            "curl --url https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse --data-binary='{}'",
+        );
         assert_eq!((converse.provider, converse.body.as_str()), (Some(ProviderId::BedrockConverse), "{}"));
         assert_eq!(read_pasted("curl https://x/v1/messages -d'{}'").provider, Some(ProviderId::AnthropicMessages));
         assert_eq!(read_pasted("curl https://x/v1/responses -d '{}'").provider, Some(ProviderId::OpenAiResponses));
@@ -311,7 +314,10 @@ mod tests {
         let body = |v: Value| read_pasted(&v.to_string()).provider;
         assert_eq!(body(json!({"contents": []})), Some(ProviderId::Gemini));
         assert_eq!(body(json!({"model": "gpt-5", "input": "hi"})), Some(ProviderId::OpenAiResponses));
-        assert_eq!(body(json!({"messages": [{"role": "user", "content": [{"text": "hi"}]}]})), Some(ProviderId::BedrockConverse));
+        assert_eq!(
+            body(json!({"messages": [{"role": "user", "content": [{"text": "hi"}]}]})),
+            Some(ProviderId::BedrockConverse)
+        );
         assert_eq!(body(json!({"system": "s", "messages": []})), Some(ProviderId::AnthropicMessages));
         assert_eq!(body(json!({"messages": [{"role": "user", "content": "hi"}]})), Some(ProviderId::OpenAiChat));
         assert_eq!(read_pasted("not json").provider, None);
@@ -334,7 +340,10 @@ mod tests {
         let (request, settings) = apply(report.request.unwrap(), &report.options, &current);
         assert_eq!(request, json!({"input": "Hi"}));
         assert_eq!(settings.system, "Be brief.");
-        assert_eq!((settings.max_tokens.as_str(), settings.temperature.as_str(), settings.top_p.as_str()), ("300", "0.2", ""));
+        assert_eq!(
+            (settings.max_tokens.as_str(), settings.temperature.as_str(), settings.top_p.as_str()),
+            ("300", "0.2", "")
+        );
         assert_eq!(settings.stop_sequences, "END");
         assert!(settings.tools.contains("\"input_schema\""));
         assert_eq!(settings.tool_choice, "auto");

@@ -48,9 +48,11 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: 
     let reasoning: Vec<_> = user
         .reasoning
         .iter()
-        .map(|(n, provider)| view! {
-            <li data-message=n.to_string()><span class="muted">{format!("message {n}: ")}</span>
-                <ReasoningBadge provider=provider.clone() chosen=chosen /></li>
+        .map(|(n, provider)| {
+            view! {
+                <li data-message=n.to_string()><span class="muted">{format!("message {n}: ")}</span>
+                    <ReasoningBadge provider=provider.clone() chosen=chosen /></li>
+            }
         })
         .collect();
     // A new memory starts where a run's thread differs from the one before it.
