@@ -153,9 +153,7 @@ pub(crate) fn App() -> impl IntoView {
 
     let analysis = analyzer.analysis;
     let chat = ChatState::new();
-    // Imports so far: the output pane's fields show the settings as they were when drawn, so an
-    // import draws them again.
-    let imported = RwSignal::new(0_u64);
+
     // The one verdict the validation pane and Execute share.
     let judged = Signal::derive(move || {
         let pending = analyzer.rev.get() != analyzer.analyzed_rev.get();
@@ -193,13 +191,10 @@ pub(crate) fn App() -> impl IntoView {
                     <ValidationPane editor=editor analysis=analysis settings=settings shown=judged />
                 </section>
                 <section class="pane output" aria-labelledby="output-title">
-                    {move || {
-                        imported.track();
-                        view! { <OutputPane editor=editor analysis=analysis settings=settings /> }
-                    }}
+                    <OutputPane editor=editor analysis=analysis settings=settings />
                 </section>
             </main>
-            <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor settings=settings loaded=imported /></section>
+            <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor settings=settings /></section>
             <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>
             <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings /></section>
             <div class="drop-overlay" aria-hidden="true">"Drop files to add them as content blocks"</div>

@@ -5,6 +5,7 @@
 
 use agent_input::ProviderId;
 use leptos::prelude::*;
+use wasm_bindgen::JsValue;
 
 use crate::browser::import_module;
 use crate::browser::schema_module::Load;
@@ -12,11 +13,38 @@ use crate::model::import::{self, Loss};
 use crate::model::settings::Settings;
 use crate::state::Editor;
 
-/// The import view, closed until opened. `loaded` counts imports, so the settings' fields are
-/// drawn again with what an import set.
+/// The settings' fields hold what was typed (the output pane draws them once), so an import
+/// writes them as typing would have.
+fn show_settings(s: &Settings) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let texts = [
+        ("#max-tokens", &s.max_tokens),
+        ("#temperature", &s.temperature),
+        ("#top-p", &s.top_p),
+        ("#system-prompt", &s.system),
+        ("#stop-sequences", &s.stop_sequences),
+        ("#tools", &s.tools),
+        ("#tool-choice", &s.tool_choice),
+        ("#tool-choice-name", &s.tool_choice_name),
+        ("#prompt-cache-ttl", &s.prompt_cache_ttl),
+        ("#response-schema", &s.response_schema),
+        ("#response-name", &s.response_name),
+    ];
+    let set = |selector: &str, key: &str, value: JsValue| {
+        if let Ok(Some(field)) = document.query_selector(selector) {
+            let _ = js_sys::Reflect::set(&field, &JsValue::from_str(key), &value);
+        }
+    };
+    for (selector, value) in texts {
+        set(selector, "value", JsValue::from_str(value));
+    }
+    set("[data-testid=\"prompt-cache\"]", "checked", JsValue::from_bool(s.prompt_cache));
+}
+
+/// The import view, closed until opened.
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
-pub(super) fn ImportPane(editor: Editor, settings: RwSignal<Settings>, loaded: RwSignal<u64>) -> impl IntoView {
+pub(super) fn ImportPane(editor: Editor, settings: RwSignal<Settings>) -> impl IntoView {
     let open = RwSignal::new(false);
     let module = RwSignal::new(Load::NotLoaded);
     Effect::new(move |_| {
@@ -61,8 +89,8 @@ pub(super) fn ImportPane(editor: Editor, settings: RwSignal<Settings>, loaded: R
                     Some(request) => {
                         let (request, next) = import::apply(request, &report.options, &settings.get_untracked());
                         editor.load(request);
+                        show_settings(&next);
                         settings.set(next);
-                        loaded.update(|n| *n += 1);
                         let problems = report.losses.len();
                         status.set(Some(format!(
                             "Imported the {} request{}.",
