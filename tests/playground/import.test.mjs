@@ -52,7 +52,7 @@ test('the importers are fetched when the view is first opened, not before', asyn
   const fetched = () => seen.requests.filter((u) => u.includes('/import/agent_input_import'));
   assert.deepEqual(fetched(), []);
   await page.click('[data-testid="import"] summary');
-  await page.waitForSelector('[data-testid="import-button"][data-ready="true"]');
+  await page.waitForSelector('[data-testid="import-button"]');
   assert.equal(fetched().length, 2, fetched().join(', '));
 });
 
@@ -118,7 +118,8 @@ test('a curl command gives its body, and its provider from the URL (the select o
     'curl https://api.anthropic.com/v1/messages \\',
     '  -H "x-api-key: $ANTHROPIC_API_KEY" \\',
     '  -H "content-type: application/json" \\',
-    `  -d '${JSON.stringify({ model: 'claude-x', max_tokens: 512, system: 'Be brief.', messages: [{ role: 'user', content: "It's late." }] })}'`,
+    // A quote inside the single-quoted body written as the shell has it: '\''
+    `  -d '${JSON.stringify({ model: 'claude-x', max_tokens: 512, system: 'Be brief.', messages: [{ role: 'user', content: "It's late." }] }).replaceAll("'", "'\\''")}'`,
   ].join('\n');
   await importText(curl);
   assert.match(await page.textContent('[data-testid="import-detected"]'), /Anthropic Messages \(from the curl command\)/);

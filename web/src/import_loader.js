@@ -1,17 +1,19 @@
-// Loads agent-input/import's WebAssembly module (site folder import/, built as scripts/build-npm
-// builds it) the first time "Import a provider request" is opened: the five importers are not
-// needed to paint the page, so the first download stays without them. A same-origin module
-// import, as register_loader.js. The app passes JSON text both ways.
+// Loads "Import a provider request" the first time the view is opened: agent-input/import's
+// WebAssembly module (site folder import/, built as scripts/build-npm builds it) and the view's
+// own script (import/import_view.js), so neither the importers nor the view are part of the
+// first download. Same-origin module imports, as register_loader.js.
 let loading = null;
-let api = null;
 
-export function importLoad() {
+export function importOpen(host, apply) {
   if (!loading) {
     loading = (async () => {
       const base = new URL('import/', document.baseURI);
-      const module = await import(new URL('agent_input_import.js', base).href);
+      const [module, view] = await Promise.all([
+        import(new URL('agent_input_import.js', base).href),
+        import(new URL('import_view.js', base).href),
+      ]);
       await module.default({ module_or_path: new URL('agent_input_import_bg.wasm', base) });
-      api = module;
+      view.mount(host, module.importRequest, apply);
     })();
     // A failed load (offline, missing file) may be retried.
     loading.catch(() => {
@@ -19,8 +21,4 @@ export function importLoad() {
     });
   }
   return loading;
-}
-
-export function importRequest(provider, bodyText) {
-  return JSON.stringify(api.importRequest(provider, bodyText));
 }

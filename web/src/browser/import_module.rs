@@ -1,6 +1,6 @@
-//! `agent-input/import`'s WebAssembly module (a provider's request read into the standard one),
-//! imported by `import_loader.js` the first time "Import a provider request" is opened, and its
-//! `importRequest` bound as JSON text both ways (`model::import::read_report` reads the report).
+//! "Import a provider request", loaded by `import_loader.js` the first time the view is opened:
+//! `agent-input/import`'s WebAssembly module and the view's script draw the view into the host
+//! element and hand each import back as JSON text `{request, options}`.
 
 use wasm_bindgen::prelude::*;
 
@@ -8,21 +8,19 @@ use super::schema_module::{Load, js_text};
 
 #[wasm_bindgen(module = "/src/import_loader.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = importLoad)]
-    fn import_load() -> js_sys::Promise;
-    #[wasm_bindgen(js_name = importRequest, catch)]
-    fn import_request(provider: &str, body: &str) -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = importOpen)]
+    fn import_open(host: &web_sys::Element, apply: &Closure<dyn FnMut(String)>) -> js_sys::Promise;
 }
 
-/// Loads the module (`Ready` or `Failed`); a failed load may be retried.
-pub(crate) async fn load() -> Load {
-    match wasm_bindgen_futures::JsFuture::from(import_load()).await {
+/// Loads the view into `host` (`Ready` or `Failed`); a failed load may be retried. `apply` gets
+/// each import's `{request, options}` as JSON text.
+pub(crate) async fn open(host: &web_sys::Element, apply: impl FnMut(String) + 'static) -> Load {
+    let apply = Closure::<dyn FnMut(String)>::new(apply);
+    let opened = wasm_bindgen_futures::JsFuture::from(import_open(host, &apply)).await;
+    // The view keeps calling it for as long as the page lives.
+    apply.forget();
+    match opened {
         Ok(_) => Load::Ready,
         Err(e) => Load::Failed(js_text(&e)),
     }
-}
-
-/// `importRequest(provider, body)`'s report as JSON text; only once `load` is `Ready`.
-pub(crate) fn import(provider: &str, body: &str) -> Result<String, String> {
-    import_request(provider, body).map_err(|e| js_text(&e))
 }
