@@ -107,6 +107,62 @@ export function readPasted(text) {
   return { body, provider: (url && urlProvider(url)) || shapeProvider(body), curl: true };
 }
 
+/** A system message's text, when it is only text. */
+function plainText(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content) || !content.every((b) => b?.type === 'text' && typeof b.text === 'string')) return null;
+  return content.map((b) => b.text).join('\n');
+}
+
+/**
+ * The request and the settings' fields an import leads to: a leading system message of text
+ * becomes the system prompt (the same request for every provider; a single user text left is
+ * the text form, as the core writes it), and every option fills its field (the others emptied).
+ */
+export function settle(request, options) {
+  const input = request.input;
+  let system = typeof options.system === 'string' ? options.system : '';
+  if (Array.isArray(input) && input.length > 1 && String(input[0]?.role).toLowerCase() === 'system') {
+    const text = plainText(input[0].content);
+    if (text !== null) {
+      system = text;
+      input.shift();
+      const only = input.length === 1 && input[0].role === 'user' ? plainText(input[0].content) : null;
+      if (only !== null) request.input = only;
+    }
+  }
+  const str = (v) => (v === undefined || v === null ? '' : String(v));
+  const choice = options.tool_choice;
+  const cache = options.prompt_cache;
+  const format = options.response_format;
+  return {
+    request,
+    fields: [
+      ['#system-prompt', system],
+      ['#max-tokens', str(options.max_tokens)],
+      ['#temperature', str(options.temperature)],
+      ['#top-p', str(options.top_p)],
+      ['#stop-sequences', (options.stop_sequences ?? []).join('\n')],
+      ['#tools', options.tools ? JSON.stringify(options.tools, null, 2) : ''],
+      ['#tool-choice', choice && typeof choice === 'object' ? 'tool' : str(choice)],
+      ['#tool-choice-name', choice && typeof choice === 'object' ? str(choice.name) : ''],
+      ['[data-testid="prompt-cache"]', cache === true || (cache !== null && typeof cache === 'object')],
+      ['#prompt-cache-ttl', cache && typeof cache === 'object' ? str(cache.ttl) : ''],
+      ['#response-schema', format?.schema === undefined ? '' : JSON.stringify(format.schema, null, 2)],
+      ['#response-name', str(format?.name)],
+    ],
+  };
+}
+
+/** Types a value into a settings field, as the user would. */
+function type(selector, value) {
+  const field = document.querySelector(selector);
+  if (!field) return;
+  if (typeof value === 'boolean') field.checked = value;
+  else field.value = value;
+  field.dispatchEvent(new Event(field.tagName === 'INPUT' && field.type !== 'checkbox' || field.tagName === 'TEXTAREA' ? 'input' : 'change', { bubbles: true }));
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -115,8 +171,8 @@ function el(tag, attrs = {}, ...children) {
 }
 
 /**
- * Draws the view into `host`. `importRequest` is the module's; `apply` takes the import's JSON
- * text `{ request, options }` and returns nothing.
+ * Draws the view into `host`. `importRequest` is the module's; `apply` puts a standard request
+ * (JSON text) into the editor.
  */
 export function mount(host, importRequest, apply) {
   const text = el('textarea', { id: 'import-text', class: 'code', 'data-testid': 'import-text', rows: '6', spellcheck: 'false' });
@@ -156,7 +212,9 @@ export function mount(host, importRequest, apply) {
       status.textContent = 'Nothing imported: the body is not JSON.';
       return;
     }
-    apply(JSON.stringify({ request: report.request, options: report.options }));
+    const { request, fields } = settle(report.request, report.options);
+    apply(JSON.stringify(request));
+    for (const [selector, value] of fields) type(selector, value);
     const n = losses.length;
     status.textContent = `Imported the ${nameOf(provider)} request${n === 0 ? ' with nothing lost' : `: ${n} problem${n === 1 ? '' : 's'}, below`}.`;
   });

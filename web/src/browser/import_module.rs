@@ -1,6 +1,6 @@
 //! "Import a provider request", loaded by `import_loader.js` the first time the view is opened:
 //! `agent-input/import`'s WebAssembly module and the view's script draw the view into the host
-//! element and hand each import back as JSON text `{request, options}`.
+//! element and hand each import's standard request back as JSON text.
 
 use wasm_bindgen::prelude::*;
 
@@ -13,7 +13,7 @@ extern "C" {
 }
 
 /// Loads the view into `host` (`Ready` or `Failed`); a failed load may be retried. `apply` gets
-/// each import's `{request, options}` as JSON text.
+/// each import's standard request as JSON text.
 pub(crate) async fn open(host: &web_sys::Element, apply: impl FnMut(String) + 'static) -> Load {
     let apply = Closure::<dyn FnMut(String)>::new(apply);
     let opened = wasm_bindgen_futures::JsFuture::from(import_open(host, &apply)).await;

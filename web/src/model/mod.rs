@@ -8,7 +8,6 @@ pub(crate) mod chat;
 pub(crate) mod deploy;
 pub(crate) mod display;
 pub(crate) mod examples;
-pub(crate) mod import;
 pub(crate) mod input_form;
 pub(crate) mod jsonpos;
 pub(crate) mod media;

@@ -194,7 +194,7 @@ pub(crate) fn App() -> impl IntoView {
                     <OutputPane editor=editor analysis=analysis settings=settings />
                 </section>
             </main>
-            <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor settings=settings /></section>
+            <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor /></section>
             <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>
             <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings /></section>
             <div class="drop-overlay" aria-hidden="true">"Drop files to add them as content blocks"</div>
