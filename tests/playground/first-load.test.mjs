@@ -1,4 +1,4 @@
-// The playground's first download (at most 410 KB gzip; the target is 400 KB): everything Chromium fetches
+// The playground's first download (at most 415 KB gzip; the target is 400 KB): everything Chromium fetches
 // from the site until the app is interactive (the first validation shown) — the HTML, the
 // JavaScript, the CSS, the WebAssembly, whatever else the page asks for — each file counted at
 // gzip -9, as scripts/build-site and web/README.md count it. The modules loaded on demand (the
@@ -18,8 +18,8 @@ import { after, before, test } from 'node:test';
 import { launchBrowser, openPlayground, site, startGateway } from './support.mjs';
 
 // gzip -9 bytes. The target is 400 KB; reasoning state in the five converters the playground
-// links, and the reasoning control, took it to about 406.6 KB (docs/decisions.md).
-const BUDGET = 410_000;
+// links, its control and badges, and Import's frame took it to about 412.2 KB (docs/decisions.md).
+const BUDGET = 415_000;
 
 let gateway;
 let browser;
@@ -61,7 +61,7 @@ test(`the first load is at most ${BUDGET} B gzip -9, without the on-demand modul
     for (const needed of ['/', '/playground_bg.wasm', '/playground.js', '/boot.js', '/style.css', '/favicon.svg']) {
       assert.ok(names.includes(needed), `${needed} was not fetched: ${names.join(', ')}`);
     }
-    for (const onDemand of ['schema/', 'register/']) {
+    for (const onDemand of ['schema/', 'register/', 'import/']) {
       assert.deepEqual(names.filter((n) => n.includes(onDemand)), [], `${onDemand} is loaded on demand only`);
     }
     const total = files.reduce((sum, f) => sum + f.gzip, 0);

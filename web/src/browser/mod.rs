@@ -5,6 +5,7 @@
 pub(crate) mod clipboard;
 pub(crate) mod files;
 pub(crate) mod http;
+pub(crate) mod import_module;
 pub(crate) mod page;
 pub(crate) mod register_module;
 pub(crate) mod schema_module;

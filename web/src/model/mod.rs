@@ -13,6 +13,7 @@ pub(crate) mod jsonpos;
 pub(crate) mod media;
 pub(crate) mod placeholders;
 pub(crate) mod pointer;
+pub(crate) mod reasoning;
 pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod share;

@@ -59,6 +59,11 @@ impl Editor {
         }
     }
 
+    /// The analysis this editor feeds (its settings: the chosen provider).
+    pub(crate) fn analyzer(self) -> Analyzer {
+        self.analyzer
+    }
+
     /// A field's edit: the body changes, the form stays.
     pub(crate) fn edit(self, f: impl FnOnce(&mut Value)) {
         self.doc.update_value(f);

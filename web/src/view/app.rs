@@ -13,6 +13,7 @@ use super::compare::ComparePane;
 use super::deploy::DeployPane;
 use super::execute_pane::ExecutePane;
 use super::highlight::highlight;
+use super::import_pane::ImportPane;
 use super::output_pane::OutputPane;
 use super::run_notice::RunNotice;
 use super::toolbar::Toolbar;
@@ -152,6 +153,7 @@ pub(crate) fn App() -> impl IntoView {
 
     let analysis = analyzer.analysis;
     let chat = ChatState::new();
+
     // The one verdict the validation pane and Execute share.
     let judged = Signal::derive(move || {
         let pending = analyzer.rev.get() != analyzer.analyzed_rev.get();
@@ -192,6 +194,7 @@ pub(crate) fn App() -> impl IntoView {
                     <OutputPane editor=editor analysis=analysis settings=settings />
                 </section>
             </main>
+            <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor /></section>
             <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>
             <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings /></section>
             <div class="drop-overlay" aria-hidden="true">"Drop files to add them as content blocks"</div>

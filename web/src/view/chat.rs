@@ -14,6 +14,7 @@ use crate::model::backend::MAX_ANSWER_BYTES;
 use crate::model::chat::{LogEntry, Media, Part, Status, Turn};
 use crate::model::display::{fixed, human_bytes};
 use crate::state::{ChatState, Editor};
+use crate::view::reasoning_badge::ReasoningBadge;
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
@@ -41,6 +42,19 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: 
     });
     let texts: Vec<_> = user.texts.iter().map(|t| view! { <p class="said">{t.clone()}</p> }).collect();
     let media: Vec<_> = user.media.iter().map(|m| media_view(editor, m)).collect();
+    // The earlier assistant turns sent with reasoning state, and whether the chosen provider gets it.
+    let settings = editor.analyzer().settings;
+    let chosen = Signal::derive(move || settings.with(|s| s.provider));
+    let reasoning: Vec<_> = user
+        .reasoning
+        .iter()
+        .map(|(n, provider)| {
+            view! {
+                <li data-message=n.to_string()><span class="muted">{format!("message {n}: ")}</span>
+                    <ReasoningBadge provider=provider.clone() chosen=chosen /></li>
+            }
+        })
+        .collect();
     // A new memory starts where a run's thread differs from the one before it.
     let new_thread = move || {
         chat.chat.with(|c| {
@@ -60,6 +74,7 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: 
             <p class="who">{user.role.clone()}{earlier}</p>
             {texts}
             {(!media.is_empty()).then(|| view! { <div class="media-row">{media}</div> })}
+            {(!reasoning.is_empty()).then(|| view! { <ul class="reasoning-states" data-testid="chat-reasoning-states">{reasoning}</ul> })}
         </div>
         <div class="turn assistant" data-testid="chat-assistant"
             data-status=move || status.get().map_or("", |s| status_key(&s))

@@ -15,6 +15,9 @@ pub(crate) struct UserTurn {
     pub(crate) earlier: usize,
     pub(crate) texts: Vec<String>,
     pub(crate) media: Vec<Media>,
+    /// The assistant messages sent that hold reasoning state: (message number from 1, the
+    /// provider that wrote it).
+    pub(crate) reasoning: Vec<(usize, String)>,
 }
 
 /// A media block of the user's turn.
@@ -41,6 +44,12 @@ impl UserTurn {
             Some(Value::String(text)) => turn.texts.push(text.clone()),
             Some(Value::Array(items)) if items.iter().any(|i| i.get("role").is_some()) => {
                 turn.earlier = items.len().saturating_sub(1);
+                turn.reasoning = items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| m["role"].as_str().is_some_and(|r| r.eq_ignore_ascii_case("assistant")))
+                    .filter_map(|(i, m)| crate::model::reasoning::provider_of(m).map(|p| (i + 1, p)))
+                    .collect();
                 if let Some(last) = items.last() {
                     last["role"].as_str().unwrap_or("?").clone_into(&mut turn.role);
                     match &last["content"] {
@@ -124,9 +133,11 @@ mod tests {
         );
         let messages = UserTurn::of(&json!({"input": [
             {"role": "user", "content": [{"type": "text", "text": "a"}]},
-            {"role": "assistant", "content": [{"type": "text", "text": "b"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "b"}],
+                "reasoningState": {"provider": "gemini", "items": [{"on": 0, "thoughtSignature": "EvE"}]}},
             {"role": "user", "content": [{"type": "text", "text": "c"}]},
         ]}));
+        assert_eq!(messages.reasoning, [(2, "gemini".to_string())]);
         assert_eq!(
             (messages.role.as_str(), messages.earlier, messages.texts.as_slice()),
             ("user", 2, ["c".to_string()].as_slice())

@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 
 use super::blocks::blocks_editor;
 use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
-use crate::model::{pointer, tools};
+use crate::model::{pointer, reasoning, tools};
 use crate::state::Editor;
+use crate::view::reasoning_badge::ReasoningBadge;
 
 /// The length of the array at `at` in the body.
 fn len_at(editor: Editor, at: &str) -> usize {
@@ -91,6 +92,12 @@ fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyVie
             false,
         )
     });
+    // Reasoning state is kept as it is (edited as JSON); the card says whether it goes back.
+    let settings = editor.analyzer().settings;
+    let reasoning = (lower == "assistant").then(|| reasoning::provider_of(message)).flatten().map(|provider| {
+        let chosen = Signal::derive(move || settings.with(|s| s.provider));
+        view! { <ReasoningBadge provider=provider chosen=chosen /> }
+    });
     view! {
         <li class="card message" data-path=pointer.clone() tabindex="-1">
             <div class="card-head">
@@ -100,6 +107,7 @@ fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyVie
                     {options}
                     <option value="custom" selected=!known>"custom…"</option>
                 </select>
+                {reasoning}
                 {item_controls(editor, "/input".into(), i, len, "message")}
             </div>
             {custom}

@@ -1,0 +1,135 @@
+// "Import a provider request" in headless Chromium against a real agent-gateway: the importers'
+// module is fetched only when the view is first opened; a pasted OpenAI Chat request lands in the
+// editor (the standard request) and the settings (system prompt, max tokens, temperature, stop
+// sequences, tools, tool choice); what the standard input cannot carry is listed at its JSON
+// Pointer into the pasted body; a curl command gives its body and its provider from the URL.
+//
+// Run: node --test tests/playground/import.test.mjs   (after scripts/build-site and cargo build -p agent-gateway)
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { settled, startPlayground } from './support.mjs';
+
+let playground;
+let page;
+let seen;
+
+before(async () => {
+  playground = await startPlayground({ width: 1400 });
+  ({ page, seen } = playground);
+});
+
+after(() => playground?.close());
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** Pastes `text`, optionally picks the provider, imports, and waits for the status line. */
+async function importText(text, provider = '') {
+  await page.fill('[data-testid="import-text"]', text);
+  await page.selectOption('[data-testid="import-provider"]', provider);
+  const before = await page.textContent('[data-testid="import-status"]');
+  await page.$eval('[data-testid="import-status"]', (el) => (el.textContent = ''));
+  await page.click('[data-testid="import-button"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="import-status"]').textContent !== '');
+  await settled(page);
+  return before;
+}
+
+const problems = () =>
+  page.$$eval('[data-testid="import-problem"]', (items) =>
+    items.map((li) => ({ severity: li.dataset.severity, code: li.dataset.code, path: li.dataset.path })),
+  );
+
+/** The body the editor holds, read from its JSON view. */
+async function editorBody() {
+  await page.click('[data-testid="form-json"]');
+  await page.waitForSelector('.json-area:not(.hidden)');
+  return JSON.parse(await page.inputValue('[data-testid="json-editor"]'));
+}
+
+test('the importers are fetched when the view is first opened, not before', async () => {
+  const fetched = () => seen.requests.filter((u) => u.includes('/import/agent_input_import'));
+  assert.deepEqual(fetched(), []);
+  await page.click('[data-testid="import"] summary');
+  await page.waitForSelector('[data-testid="import-button"]');
+  assert.equal(fetched().length, 2, fetched().join(', '));
+});
+
+test('an OpenAI Chat request lands in the editor and the settings, its losses listed by path', async () => {
+  const body = {
+    model: 'gpt-5',
+    max_tokens: 300,
+    temperature: 0.2,
+    stop: ['END'],
+    messages: [
+      { role: 'system', content: 'You describe pictures.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this picture?' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        ],
+      },
+    ],
+    tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+    tool_choice: 'auto',
+  };
+  await importText(JSON.stringify(body, null, 2));
+  assert.match(await page.textContent('[data-testid="import-detected"]'), /OpenAI Chat Completions/);
+  assert.match(await page.textContent('[data-testid="import-status"]'), /^Imported the OpenAI Chat Completions request/);
+  assert.deepEqual(await problems(), [{ severity: 'warning', code: 'import_dropped', path: '/model' }]);
+
+  const request = await editorBody();
+  assert.deepEqual(request.input, [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is in this picture?' },
+        { type: 'image', source: { type: 'base64', format: 'png', data: PNG } },
+      ],
+    },
+  ]);
+  assert.equal(await page.inputValue('[data-testid="system-prompt"]'), 'You describe pictures.');
+  assert.equal(await page.inputValue('#max-tokens'), '300');
+  assert.equal(await page.inputValue('#temperature'), '0.2');
+  assert.equal(await page.inputValue('#stop-sequences'), 'END');
+  assert.equal(JSON.parse(await page.inputValue('[data-testid="tools"]'))[0].name, 'get_weather');
+  assert.equal(await page.inputValue('[data-testid="tool-choice"]'), 'auto');
+  // The request converts for the chosen provider with those settings.
+  const output = await page.textContent('[data-testid="converse-output"]');
+  assert.match(output, /You describe pictures\./);
+  assert.match(output, /get_weather/);
+});
+
+test('a loss is reported at its place in the pasted body', async () => {
+  const body = {
+    model: 'gpt-5',
+    messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }, { type: 'text', text: 'Hi' }] }],
+  };
+  await importText(JSON.stringify(body));
+  const listed = await problems();
+  assert.ok(listed.some((p) => p.path === '/messages/0/content/0'), JSON.stringify(listed));
+  assert.ok(listed.some((p) => p.path === '/model' && p.code === 'import_dropped'), JSON.stringify(listed));
+});
+
+test('a curl command gives its body, and its provider from the URL (the select overrides it)', async () => {
+  const curl = [
+    'curl https://api.anthropic.com/v1/messages \\',
+    '  -H "x-api-key: $ANTHROPIC_API_KEY" \\',
+    '  -H "content-type: application/json" \\',
+    // A quote inside the single-quoted body written as the shell has it: '\''
+    `  -d '${JSON.stringify({ model: 'claude-x', max_tokens: 512, system: 'Be brief.', messages: [{ role: 'user', content: "It's late." }] }).replaceAll("'", "'\\''")}'`,
+  ].join('\n');
+  await importText(curl);
+  assert.match(await page.textContent('[data-testid="import-detected"]'), /Anthropic Messages \(from the curl command\)/);
+  assert.match(await page.textContent('[data-testid="import-status"]'), /^Imported the Anthropic Messages request/);
+  assert.equal(await page.inputValue('#max-tokens'), '512');
+  assert.equal(await page.inputValue('[data-testid="system-prompt"]'), 'Be brief.');
+  assert.deepEqual((await editorBody()).input, "It's late.");
+
+  // Read as another provider's body, the same text is that provider's problems.
+  await importText(curl, 'gemini');
+  assert.match(await page.textContent('[data-testid="import-status"]'), /Gemini/);
+  assert.ok((await problems()).some((p) => p.severity === 'error'), JSON.stringify(await problems()));
+});

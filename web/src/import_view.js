@@ -1,0 +1,227 @@
+// "Import a provider request": the view's contents, loaded with agent-input/import's module the
+// first time the view is opened (import_loader.js), so neither is part of the first download.
+// A pasted body, or a curl command carrying one (its body from -d/--data/--data-raw/--data-binary,
+// its provider from the URL's path), is read by `importRequest`; the app is handed the standard
+// request and the options (`apply`), and the losses are listed at their JSON Pointers into the
+// pasted body.
+
+const PROVIDERS = [
+  ['openai-chat', 'OpenAI Chat Completions'],
+  ['openai-responses', 'OpenAI Responses'],
+  ['anthropic-messages', 'Anthropic Messages'],
+  ['gemini', 'Gemini'],
+  ['bedrock-converse', 'Bedrock Converse'],
+];
+const nameOf = (id) => PROVIDERS.find(([p]) => p === id)?.[1] ?? id;
+
+/** The provider an endpoint's path names. */
+export function urlProvider(url) {
+  const path = url.split(/[?#]/)[0].replace(/\/+$/, '');
+  if (path.endsWith('/chat/completions')) return 'openai-chat';
+  if (path.endsWith('/responses')) return 'openai-responses';
+  if (path.endsWith('/messages')) return 'anthropic-messages';
+  if (/:(stream)?generateContent$/i.test(path)) return 'gemini';
+  if (/\/converse(-stream)?$/.test(path)) return 'bedrock-converse';
+  return null;
+}
+
+/** The provider a body's shape suggests, when it parses. */
+export function shapeProvider(text) {
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  if ('contents' in body) return 'gemini';
+  if ('input' in body || 'instructions' in body) return 'openai-responses';
+  if ('inferenceConfig' in body || 'toolConfig' in body || 'modelId' in body) return 'bedrock-converse';
+  if (!Array.isArray(body.messages)) return null;
+  const blocks = body.messages.flatMap((m) => (Array.isArray(m?.content) ? m.content : []));
+  if (blocks.some((b) => b && b.type === undefined && ('text' in b || 'image' in b))) return 'bedrock-converse';
+  if ('system' in body || 'anthropic_version' in body || blocks.some((b) => b && (b.source || b.type === 'tool_use' || b.type === 'tool_result'))) {
+    return 'anthropic-messages';
+  }
+  return 'openai-chat';
+}
+
+/** A command line split as a POSIX shell splits it (quotes, backslashes, continued lines). */
+export function shellWords(text) {
+  const words = [];
+  let word = '';
+  let started = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") {
+      started = true;
+      const end = text.indexOf("'", i + 1);
+      word += text.slice(i + 1, end < 0 ? text.length : end);
+      i = end < 0 ? text.length : end;
+    } else if (c === '"') {
+      started = true;
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === '\\' && '"\\$`'.includes(text[i + 1])) word += text[++i];
+        else if (text[i] === '\\' && text[i + 1] === '\n') i++;
+        else word += text[i];
+      }
+    } else if (c === '\\') {
+      const next = text[++i];
+      if (next === '\r' && text[i + 1] === '\n') i++;
+      else if (next !== undefined && next !== '\n' && next !== '\r') {
+        started = true;
+        word += next;
+      }
+    } else if (/\s/.test(c)) {
+      if (started) words.push(word);
+      word = '';
+      started = false;
+    } else {
+      started = true;
+      word += c;
+    }
+  }
+  if (started) words.push(word);
+  return words;
+}
+
+const DATA = ['-d', '--data', '--data-raw', '--data-binary', '--data-ascii'];
+const SKIP = ['-H', '--header', '-X', '--request', '-u', '--user', '-o', '--output'];
+
+/** The pasted text taken apart: `{ body, provider, curl }`. */
+export function readPasted(text) {
+  if (!/^\s*curl\s/.test(text)) return { body: text, provider: shapeProvider(text), curl: false };
+  const words = shellWords(text.trim());
+  let body = '';
+  let url = null;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    const eq = w.indexOf('=');
+    if (DATA.includes(w)) body = words[++i] ?? '';
+    else if (w.startsWith('--') && eq > 0 && DATA.includes(w.slice(0, eq))) body = w.slice(eq + 1);
+    else if (w.startsWith('-d') && !w.startsWith('--')) body = w.slice(2);
+    else if (w === '--url') url = words[++i] ?? null;
+    else if (/^https?:\/\//.test(w)) url = w;
+    else if (SKIP.includes(w)) i++;
+  }
+  return { body, provider: (url && urlProvider(url)) || shapeProvider(body), curl: true };
+}
+
+/** A system message's text, when it is only text. */
+function plainText(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content) || !content.every((b) => b?.type === 'text' && typeof b.text === 'string')) return null;
+  return content.map((b) => b.text).join('\n');
+}
+
+/**
+ * The request and the settings' fields an import leads to: a leading system message of text
+ * becomes the system prompt (the same request for every provider; a single user text left is
+ * the text form, as the core writes it), and every option fills its field (the others emptied).
+ */
+export function settle(request, options) {
+  const input = request.input;
+  let system = typeof options.system === 'string' ? options.system : '';
+  if (Array.isArray(input) && input.length > 1 && String(input[0]?.role).toLowerCase() === 'system') {
+    const text = plainText(input[0].content);
+    if (text !== null) {
+      system = text;
+      input.shift();
+      const only = input.length === 1 && input[0].role === 'user' ? plainText(input[0].content) : null;
+      if (only !== null) request.input = only;
+    }
+  }
+  const str = (v) => (v === undefined || v === null ? '' : String(v));
+  const choice = options.tool_choice;
+  const cache = options.prompt_cache;
+  const format = options.response_format;
+  return {
+    request,
+    fields: [
+      ['#system-prompt', system],
+      ['#max-tokens', str(options.max_tokens)],
+      ['#temperature', str(options.temperature)],
+      ['#top-p', str(options.top_p)],
+      ['#stop-sequences', (options.stop_sequences ?? []).join('\n')],
+      ['#tools', options.tools ? JSON.stringify(options.tools, null, 2) : ''],
+      ['#tool-choice', choice && typeof choice === 'object' ? 'tool' : str(choice)],
+      ['#tool-choice-name', choice && typeof choice === 'object' ? str(choice.name) : ''],
+      ['[data-testid="prompt-cache"]', cache === true || (cache !== null && typeof cache === 'object')],
+      ['#prompt-cache-ttl', cache && typeof cache === 'object' ? str(cache.ttl) : ''],
+      ['#response-schema', format?.schema === undefined ? '' : JSON.stringify(format.schema, null, 2)],
+      ['#response-name', str(format?.name)],
+    ],
+  };
+}
+
+/** Types a value into a settings field, as the user would. */
+function type(selector, value) {
+  const field = document.querySelector(selector);
+  if (!field) return;
+  if (typeof value === 'boolean') field.checked = value;
+  else field.value = value;
+  field.dispatchEvent(new Event(field.tagName === 'INPUT' && field.type !== 'checkbox' || field.tagName === 'TEXTAREA' ? 'input' : 'change', { bubbles: true }));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
+
+/**
+ * Draws the view into `host`. `importRequest` is the module's; `apply` puts a standard request
+ * (JSON text) into the editor.
+ */
+export function mount(host, importRequest, apply) {
+  const text = el('textarea', { id: 'import-text', class: 'code', 'data-testid': 'import-text', rows: '6', spellcheck: 'false' });
+  const select = el('select', { id: 'import-provider', 'data-testid': 'import-provider' }, el('option', { value: '' }, 'Detect'));
+  for (const [id, name] of PROVIDERS) select.append(el('option', { value: id }, name));
+  const detected = el('p', { class: 'hint', 'data-testid': 'import-detected' });
+  const button = el('button', { type: 'button', 'data-testid': 'import-button' }, 'Import');
+  const status = el('p', { class: 'status', role: 'status', 'data-testid': 'import-status' });
+  const list = el('ul', { class: 'diagnostics', 'data-testid': 'import-problems' });
+  const detect = () => {
+    const { provider, curl } = readPasted(text.value);
+    detected.textContent = provider
+      ? `Detected: ${nameOf(provider)} (from the ${curl ? 'curl command' : "body's shape"})`
+      : text.value ? 'No provider detected: choose one.' : '';
+  };
+  text.addEventListener('input', detect);
+  button.addEventListener('click', () => {
+    const pasted = readPasted(text.value);
+    const provider = select.value || pasted.provider;
+    list.replaceChildren();
+    if (!provider) {
+      status.textContent = 'Choose the provider this request is for.';
+      return;
+    }
+    const report = importRequest(provider, pasted.body);
+    const losses = [...report.errors.map((d) => ['error', d]), ...report.warnings.map((d) => ['warning', d])];
+    for (const [severity, d] of losses) {
+      list.append(
+        el('li', { 'data-testid': 'import-problem', 'data-code': d.code, 'data-path': d.path, 'data-severity': severity, class: severity },
+          el('span', { class: 'badge' }, severity), ' ',
+          el('code', { class: 'code-name' }, d.code), ' ',
+          el('code', { class: 'path' }, d.path || '/'), ' ',
+          el('span', { class: 'message' }, d.message)),
+      );
+    }
+    if (report.request === null) {
+      status.textContent = 'Nothing imported: the body is not JSON.';
+      return;
+    }
+    const { request, fields } = settle(report.request, report.options);
+    apply(JSON.stringify(request));
+    for (const [selector, value] of fields) type(selector, value);
+    const n = losses.length;
+    status.textContent = `Imported the ${nameOf(provider)} request${n === 0 ? ' with nothing lost' : `: ${n} problem${n === 1 ? '' : 's'}, below`}.`;
+  });
+  host.replaceChildren(
+    el('p', { class: 'hint' }, 'Paste a request body of OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini generateContent or Bedrock Converse, or a curl command carrying one. The standard request goes into the editor and its options into the settings; what the standard input cannot carry is listed, at its place in what you pasted.'),
+    el('div', { class: 'field' }, el('label', { for: 'import-text' }, 'Request body or curl command'), text),
+    el('div', { class: 'row' }, el('div', { class: 'field' }, el('label', { for: 'import-provider' }, 'Provider'), select), detected),
+    button, status, list,
+  );
+}
