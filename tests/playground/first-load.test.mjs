@@ -1,4 +1,4 @@
-// The playground's first download (at most 415 KB gzip; the target is 400 KB): everything Chromium fetches
+// The playground's first download (at most 420 KB gzip; the target is 400 KB): everything Chromium fetches
 // from the site until the app is interactive (the first validation shown) — the HTML, the
 // JavaScript, the CSS, the WebAssembly, whatever else the page asks for — each file counted at
 // gzip -9, as scripts/build-site and web/README.md count it. The modules loaded on demand (the
@@ -18,8 +18,8 @@ import { after, before, test } from 'node:test';
 import { launchBrowser, openPlayground, site, startGateway } from './support.mjs';
 
 // gzip -9 bytes. The target is 400 KB; reasoning state in the five converters the playground
-// links, its control and badges, and Import's frame took it to about 412.2 KB (docs/decisions.md).
-const BUDGET = 415_000;
+// links, its control and badges, and Import's frame took it to about 414.3 KB (docs/decisions.md).
+const BUDGET = 420_000;
 
 let gateway;
 let browser;
