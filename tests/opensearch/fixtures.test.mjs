@@ -13,10 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { PROVIDERS, call, fixtureRequests, predict, registerAgent, startProviderStub } from './cluster.mjs';
-
-/** Larger requests are left to the unit layers: the test node's 1 GB heap trips its circuit breaker. */
-const MAX_REQUEST_BYTES = 1 << 20;
+import { MAX_REQUEST_BYTES, PROVIDERS, call, fixtureRequests, predict, registerAgent, startProviderStub } from './cluster.mjs';
 
 const { requests, omitted } = fixtureRequests();
 const valid = requests.filter((r) => r.expect.valid && r.text.length <= MAX_REQUEST_BYTES);

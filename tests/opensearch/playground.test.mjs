@@ -46,7 +46,7 @@ test('the Deploy view registers an agent on the node, and Execute runs the input
   const body = JSON.parse(await page.inputValue('[data-testid="deploy-body"]'));
   assert.equal(body.model.model_provider, bedrock.mlCommons, 'the default provider is Bedrock Converse');
   body.model.model_id = MODEL;
-  body.model.credential = { access_key: 'AKIDEXAMPLE', secret_key: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
+  body.model.credential = bedrock.credential;
   await page.fill('[data-testid="deploy-body"]', JSON.stringify(body));
   await page.waitForFunction((model) => document.querySelector('[data-testid="deploy-curl"]')?.textContent.includes(model), MODEL);
   const script = await page.textContent('[data-testid="deploy-curl"]');

@@ -21,22 +21,8 @@ after(async () => {
   await stub?.stop();
 });
 
-/** A call through the gateway: `{status, text, json, headers}`. */
-async function viaGateway(method, path, body) {
-  const response = await fetch(`${gateway.base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // an event stream or plain text
-  }
-  return { status: response.status, text, json, headers: response.headers };
-}
+/** A call through the gateway. */
+const viaGateway = (method, path, body) => call(method, path, body, { base: gateway.base });
 
 const registration = (name, type, model, extra = {}) => ({
   name,

@@ -12,11 +12,6 @@ import { after, before, test } from 'node:test';
 
 import { PROVIDERS, call, cli, startProviderStub, url } from './cluster.mjs';
 
-const CREDENTIALS = {
-  'bedrock-converse': { access_key: 'AKIDEXAMPLE', secret_key: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' },
-  'openai-chat': { openai_api_key: 'sk-test' },
-  gemini: { gemini_api_key: 'test-key' },
-};
 const QUESTION = 'What is the weather in Paris?';
 
 let stub;
@@ -44,7 +39,7 @@ for (const provider of PROVIDERS) {
       const registration = file(`${model}.json`, {
         name: `Weather ${api} ${provider.id}`,
         type: 'conversational',
-        model: { model_id: model, model_provider: provider.mlCommons, credential: CREDENTIALS[provider.id], model_parameters: { max_tokens: 100 } },
+        model: { model_id: model, model_provider: provider.mlCommons, credential: provider.credential, model_parameters: { max_tokens: 100 } },
         memory: { type: 'conversation_index' },
       });
       const plan = cli(['register-plan', registration, '--version', '3.6', '--api', api, '--format', 'curl']);
