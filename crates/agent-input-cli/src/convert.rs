@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use agent_input::convert::mlcommons::AgentType;
 use agent_input::json::Document;
-use agent_input::{ConvertOptions, Diagnostic, ProviderId, Report, ToolSpec, validate};
+use agent_input::{ConvertOptions, Diagnostic, ExecuteRequest, ProviderId, Report, ToolSpec, validate};
 use clap::Args;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -237,6 +237,20 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
     }
 }
 
+/// Validates the document as a bare input or as a whole `_execute` request.
+fn validated<'a>(
+    document: &'a Document<'_>,
+    bare: bool,
+    validation: &validate::Options,
+) -> Result<(ExecuteRequest<'a>, Report), Report> {
+    let validated = if bare {
+        validate::validate_input(document, validation)
+    } else {
+        validate::validate_request(document, validation)
+    };
+    validated.into_result()
+}
+
 /// Validates and builds ml-commons' parameters, returned as JSON text like a converted body.
 fn ml_commons_parameters(
     document: &Document<'_>,
@@ -246,12 +260,7 @@ fn ml_commons_parameters(
     validation: &validate::Options,
     pretty: bool,
 ) -> Result<(String, Vec<Diagnostic>), Report> {
-    let validated = if bare {
-        validate::validate_input(document, validation)
-    } else {
-        validate::validate_request(document, validation)
-    };
-    let (request, mut report) = validated.into_result()?;
+    let (request, mut report) = validated(document, bare, validation)?;
     match agent_input::convert::mlcommons::parameters_for(provider, agent, document, &request) {
         Ok(parameters) => {
             let text =
@@ -275,12 +284,7 @@ fn convert(
     validation: &validate::Options,
     pretty: bool,
 ) -> Result<(String, Vec<Diagnostic>), Report> {
-    let validated = if bare {
-        validate::validate_input(document, validation)
-    } else {
-        validate::validate_request(document, validation)
-    };
-    let (request, mut report) = validated.into_result()?;
+    let (request, mut report) = validated(document, bare, validation)?;
     let mut body = String::new();
     match agent_input::convert::convert_into(provider, &request, options, pretty, &mut body) {
         Ok(warnings) => {
