@@ -137,7 +137,8 @@ export type ErrorCode =
 export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
-  | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped";
+  | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped"
+  | "empty_tool_list";
 
 export type Code = ErrorCode | WarningCode;
 

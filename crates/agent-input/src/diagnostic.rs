@@ -151,6 +151,9 @@ codes! {
     TemplatePlaceholder = "template_placeholder", Warning;
     /// An assistant message's reasoning state from another provider, left out of the body.
     ReasoningStateDropped = "reasoning_state_dropped", Warning;
+    /// A registration whose agent, as ml-commons builds it, sends the provider an empty tool list
+    /// the provider refuses.
+    EmptyToolList = "empty_tool_list", Warning;
 }
 
 impl fmt::Display for Code {
