@@ -2,7 +2,7 @@
 
 #![allow(clippy::format_push_string, clippy::missing_panics_doc)] // test code: panics are failures
 
-use agent_input::{Code, ProviderId, convert, validate};
+use agent_input::{Code, ProviderId, Severity, convert, validate};
 use conformance::{
     Case, ImportCase, ResponseCase, Subject, check_conversion, check_import, check_response, check_validation,
     convert_options, load_all, load_imports, load_responses, ml_commons,
@@ -174,6 +174,17 @@ fn every_code_has_a_fixture(cases: &[(String, Case)], imports: &[(String, Import
             }
         }
     }
+    // Registration plans have their own table of cases, which the core's registration test runs.
+    let registrations = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../crates/agent-input/tests/data/registration/invalid.json"
+    ))
+    .map_err(|e| e.to_string())?;
+    let registrations: serde_json::Value = serde_json::from_str(&registrations).map_err(|e| e.to_string())?;
+    for case in registrations["cases"].as_array().into_iter().flatten() {
+        let listed = ["errors", "warnings"].into_iter().filter_map(|key| case[key].as_array()).flatten();
+        seen.extend(listed.filter_map(|d| d["code"].as_str()).map(str::to_string));
+    }
     let missing: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).filter(|c| !seen.contains(*c)).collect();
     let unknown: Vec<&String> = seen.iter().filter(|c| Code::parse(c).is_none()).collect();
     if missing.is_empty() && unknown.is_empty() {
@@ -216,6 +227,32 @@ fn errors_doc_lists_every_code() -> Result<(), Failed> {
         Ok(())
     } else {
         Err(format!("undocumented codes: {undocumented:?}; documented but not in Code: {stale:?}").into())
+    }
+}
+
+/// The npm package's `ErrorCode` and `WarningCode` types list exactly the codes of each severity.
+fn npm_types_list_every_code() -> Result<(), Failed> {
+    let types =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/agent-input-wasm/src/types.rs"))
+            .map_err(|e| e.to_string())?;
+    let union = |name: &str| -> std::collections::BTreeSet<String> {
+        let start = types.find(&format!("export type {name} =")).map_or(types.len(), |i| i + name.len());
+        let body = types[start..].split(';').next().unwrap_or_default();
+        body.split('"').skip(1).step_by(2).map(str::to_string).collect()
+    };
+    let of = |severity: Severity| -> std::collections::BTreeSet<String> {
+        Code::ALL.iter().filter(|c| c.severity() == severity).map(|c| c.as_str().to_string()).collect()
+    };
+    let (errors, warnings) = (union("ErrorCode"), union("WarningCode"));
+    if errors == of(Severity::Error) && warnings == of(Severity::Warning) {
+        Ok(())
+    } else {
+        Err(format!(
+            "ErrorCode differs by {:?}, WarningCode by {:?}",
+            errors.symmetric_difference(&of(Severity::Error)).collect::<Vec<_>>(),
+            warnings.symmetric_difference(&of(Severity::Warning)).collect::<Vec<_>>()
+        )
+        .into())
     }
 }
 
@@ -266,6 +303,7 @@ fn main() {
         }),
         Trial::test("meta/docs/errors.md lists every code", errors_doc_lists_every_code),
         Trial::test("meta/docs/providers.md matrix", providers_doc_matrix),
+        Trial::test("meta/npm types list every code", npm_types_list_every_code),
     ];
     trials.extend(cases.into_iter().map(|(name, case)| Trial::test(name, move || run(&case))));
     trials.extend(load_responses().into_iter().map(|(name, case)| Trial::test(name, move || run_response(&case))));
