@@ -73,16 +73,18 @@ test(`the first load is at most ${BUDGET} B gzip -9, without the on-demand modul
   }
 });
 
-test('"Deploy to OpenSearch" loads the registration planner when first opened, and plans with it', async () => {
+test('"Deploy to OpenSearch" loads the registration planner and its view when first opened, and plans with it', async () => {
   const { page, context, seen } = await openPlayground(browser, gateway.base);
   try {
-    const planner = () => seen.requests.filter((u) => u.includes('/register/agent_input_register'));
+    const planner = () => seen.requests.filter((u) => u.includes('/register/'));
     assert.deepEqual(planner(), []);
+    assert.equal(await page.locator('[data-testid="deploy-body"]').count(), 0);
     await page.click('[data-testid="deploy"] summary');
     await page.waitForSelector('[data-testid="deploy-step"]');
     assert.deepEqual(planner().map((u) => new URL(u).pathname).sort(), [
       '/register/agent_input_register.js',
       '/register/agent_input_register_bg.wasm',
+      '/register/deploy_view.js',
     ]);
     // The default settings (Bedrock Converse, ml-commons 3.9): the one unified call.
     assert.equal(await page.getAttribute('[data-testid="deploy-status"]', 'data-api'), 'unified');
@@ -93,7 +95,7 @@ test('"Deploy to OpenSearch" loads the registration planner when first opened, a
     await page.click('[data-testid="deploy"] summary');
     await page.selectOption('[data-testid="deploy-version"]', '3.4');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="deploy-step"]').length === 3);
-    assert.equal(planner().length, 2);
+    assert.equal(planner().length, 3);
     assert.deepEqual(seen.errors, []);
   } finally {
     await context.close();
