@@ -9,7 +9,7 @@ use super::blocks::blocks_editor;
 use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
 use crate::model::{pointer, reasoning, tools};
 use crate::state::Editor;
-use crate::view::reasoning_badge::ReasoningBadge;
+use crate::view::reasoning_badge::reasoning_badge;
 
 /// The length of the array at `at` in the body.
 fn len_at(editor: Editor, at: &str) -> usize {
@@ -93,11 +93,10 @@ fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyVie
         )
     });
     // Reasoning state is kept as it is (edited as JSON); the card says whether it goes back.
-    let settings = editor.analyzer().settings;
-    let reasoning = (lower == "assistant").then(|| reasoning::provider_of(message)).flatten().map(|provider| {
-        let chosen = Signal::derive(move || settings.with(|s| s.provider));
-        view! { <ReasoningBadge provider=provider chosen=chosen /> }
-    });
+    let reasoning = (lower == "assistant")
+        .then(|| reasoning::provider_of(message))
+        .flatten()
+        .map(|provider| reasoning_badge(provider, editor.analyzer().settings.with_untracked(|s| s.provider)));
     view! {
         <li class="card message" data-path=pointer.clone() tabindex="-1">
             <div class="card-head">
