@@ -94,6 +94,56 @@ describe('the playground as a workbench', () => {
     assert.deepEqual(tools[0].input_schema, { type: 'object', properties: { city: { type: 'string' } } });
   });
 
+  test('"+ Tool result" offers every call no result answers yet; one click when there is one', async () => {
+    const call = (id, name) => ({ id, type: 'function', function: { name, arguments: '{}' } });
+    await setJson(page, JSON.stringify({ input: [
+      { role: 'user', content: [{ type: 'text', text: 'Weather and time in Paris?' }] },
+      { role: 'assistant', content: [], toolCalls: [call('call_1', 'get_weather'), call('call_2', 'get_time')] },
+      { role: 'tool', toolCallId: 'call_1', content: [{ type: 'text', text: '18C' }] },
+      { role: 'assistant', content: [], toolCalls: [call('call_3', 'get_news')] },
+    ] }));
+    await showForm(page, 'messages');
+    const button = '[data-testid="add-tool-result"]';
+    const offered = () => page.$$eval('[data-testid="tool-result-for"]', (bs) => bs.map((b) => [b.dataset.call, b.textContent]));
+    // call_2 and call_3 are open: the click lists them, the first focused, and adds nothing yet.
+    await page.click(button);
+    await page.waitForSelector('[data-testid="tool-result-menu"]');
+    assert.deepEqual(await offered(), [['call_2', 'call_2 · get_time'], ['call_3', 'call_3 · get_news']]);
+    assert.equal(await page.getAttribute(button, 'aria-expanded'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.call), 'call_2');
+    assert.equal(await page.$('[data-path="/input/4"]'), null);
+    assert.deepEqual(await axe(page), []);
+    // Escape closes the list, the focus back on the button; a second click on the button too.
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    assert.equal(await page.getAttribute(button, 'aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'add-tool-result');
+    await page.click(button);
+    await page.click(button);
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    // Chosen by keyboard: the result answers the call picked, not the first.
+    await page.click(button);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-path="/input/4/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/4/toolCallId"]'), 'call_3');
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    // One left: one click answers it. An id typed into a result counts as answered.
+    await page.click(button);
+    await page.waitForSelector('[data-path="/input/5/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/5/toolCallId"]'), 'call_2');
+    await page.fill('[data-path="/input/5/toolCallId"]', 'call_9');
+    await page.click(button);
+    await page.waitForSelector('[data-path="/input/6/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/6/toolCallId"]'), 'call_2');
+    // None left: a result with an empty id to fill in.
+    await page.click(button);
+    await page.waitForSelector('[data-path="/input/7/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/7/toolCallId"]'), '');
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    assert.deepEqual(playground.seen.errors, []);
+  });
+
   test('every valid example converts for the default provider; examples are grouped', async () => {
     const groups = await page.$$eval('[data-testid="example-select"] optgroup', (gs) => gs.map((g) => [g.label, g.querySelectorAll('option').length]));
     assert.deepEqual(groups.map(([label]) => label), ['Valid inputs', 'Common mistakes']);
