@@ -41,10 +41,11 @@ pub(super) fn messages_editor(editor: Editor, items: &[Value]) -> AnyView {
     // Escape closes the list of calls, the focus back on "+ Tool result".
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-        if ev.key() == "Escape" && close_calls(row.as_ref()) {
-            if let Some(button) = row.and_then(|r| r.query_selector("[data-role=tool]").ok().flatten()) {
-                let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
-            }
+        if ev.key() == "Escape"
+            && close_calls(row.as_ref())
+            && let Some(button) = row.and_then(|r| r.query_selector("[data-role=tool]").ok().flatten())
+        {
+            let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
         }
     };
     view! {
