@@ -4,23 +4,9 @@
 // phone's run bar, and axe-core finding nothing.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 
-import { diagnostics, openPlayground, setJson, settled, shot, showForm, startPlayground, TEXT_INPUT } from './support.mjs';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations on the page as it is (WCAG 2.1 A and AA rules). */
-async function axe(page) {
-  // Evaluated, not a script tag: the page's CSP allows no inline script.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
+import { axe, diagnostics, openPlayground, setJson, settled, shot, showForm, startPlayground, TEXT_INPUT } from './support.mjs';
 
 const summary = (page) => page.textContent('[data-testid="validation-summary"]');
 const tone = (page) => page.getAttribute('[data-testid="validation-summary"]', 'data-tone');

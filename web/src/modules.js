@@ -2,7 +2,8 @@
 // needed, so none is part of the first download: agent-input/schema's JSON Schema validator
 // (schema/, when the schema editor is turned on), agent-input/register's planner with the Deploy
 // view's script (register/, when "Deploy to OpenSearch" is opened), agent-input/import's
-// importers with the Import view's script (import/, when "Import a provider request" is opened).
+// importers with the Import view's script (import/, when "Import a provider request" is opened),
+// and the JSON editor's line numbers and bracket matching (editor/, when the JSON tab is shown).
 // Same-origin module imports, so the page's Content-Security-Policy (script-src 'self'
 // 'wasm-unsafe-eval') allows them. The app passes JSON text both ways.
 const loads = {};
@@ -66,4 +67,21 @@ export function importOpen(host, apply) {
   return load('import', 'agent_input_import', 'import_view.js', (module, view) => {
     view.mount(host, module.importRequest, apply);
   });
+}
+
+let jsonEditor = null;
+
+/** Numbers the JSON editor's lines and matches its brackets, once; a failed load is retried. */
+export function jsonEditorOpen(textarea) {
+  if (!jsonEditor) {
+    jsonEditor = import(new URL('editor/json_editor.js', document.baseURI).href).then((m) => m.mount(textarea));
+    jsonEditor.catch(() => {
+      jsonEditor = null;
+    });
+  }
+}
+
+/** The app set the JSON editor's text: the line numbers and marks follow. */
+export function jsonEditorRefresh() {
+  jsonEditor?.then((refresh) => refresh());
 }
