@@ -1,8 +1,9 @@
-// The playground's first download (at most 420 KB gzip; the target is 400 KB): everything Chromium fetches
-// from the site until the app is interactive (the first validation shown) — the HTML, the
-// JavaScript, the CSS, the WebAssembly, whatever else the page asks for — each file counted at
-// gzip -9, as scripts/build-site and web/README.md count it. The modules loaded on demand (the
-// schema validator, the registration planner) must not be among them; the registration planner
+// The playground's first download (at most 400 KB gzip): everything Chromium fetches from the site
+// until the app is interactive (the first validation shown) — the HTML, the JavaScript, the CSS,
+// the WebAssembly, whatever else the page asks for — each file counted at gzip -9, as
+// scripts/build-site and web/README.md count it. What is loaded on demand (the schema validator,
+// the registration planner with the Deploy view, the importers with the Import view, the JSON
+// editor's line numbers) must not be among them; the registration planner and the Deploy view
 // must arrive when "Deploy to OpenSearch" is first opened, and plan. Sizes are GNU gzip's
 // (`gzip -9 -c FILE | wc -c`, the figure scripts/build-site prints); Node's zlib at level 9 makes
 // the .wasm about 1 % larger.
@@ -17,9 +18,9 @@ import { after, before, test } from 'node:test';
 
 import { launchBrowser, openPlayground, site, startGateway } from './support.mjs';
 
-// gzip -9 bytes. The target is 400 KB; reasoning state in the five converters the playground
-// links, its control and badges, and Import's frame took it to about 414.3 KB (docs/decisions.md).
-const BUDGET = 420_000;
+// gzip -9 bytes: 396,170 measured with the JSON editor's hooks and "+ Tool result"'s list, after
+// Deploy's view moved out of the first download (docs/decisions.md).
+const BUDGET = 400_000;
 
 let gateway;
 let browser;
@@ -61,7 +62,7 @@ test(`the first load is at most ${BUDGET} B gzip -9, without the on-demand modul
     for (const needed of ['/', '/playground_bg.wasm', '/playground.js', '/boot.js', '/style.css', '/favicon.svg']) {
       assert.ok(names.includes(needed), `${needed} was not fetched: ${names.join(', ')}`);
     }
-    for (const onDemand of ['schema/', 'register/', 'import/']) {
+    for (const onDemand of ['schema/', 'register/', 'import/', 'editor/']) {
       assert.deepEqual(names.filter((n) => n.includes(onDemand)), [], `${onDemand} is loaded on demand only`);
     }
     const total = files.reduce((sum, f) => sum + f.gzip, 0);
