@@ -27,6 +27,8 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
             return;
         }
         let Some(host) = host.get_untracked() else { return };
+        // The view is drawn with the settings of the moment; the effect above hands on the rest.
+        register_module::settings(&settings.with_untracked(deploy::facts).to_string());
         state.set(Load::Loading);
         let curl = |report: String, version: String| deploy::curl_script(&report, &version).unwrap_or_default();
         leptos::task::spawn_local(async move { state.set(register_module::open(&host, curl).await) });
