@@ -1,7 +1,8 @@
 // What the playground tests share: a real agent-gateway on 127.0.0.1 (the built binary, a
 // temporary database, the built site), Debian's headless Chromium, and screenshots.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -100,6 +101,18 @@ export async function settled(page) {
   await page.waitForFunction(() => {
     const app = document.querySelector('.app');
     return app && app.dataset.rev === app.dataset.analyzedRev;
+  });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page as it is (WCAG 2.1 A and AA rules). */
+export async function axe(page) {
+  // Evaluated, not a script tag: the page's CSP allows no inline script.
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
 

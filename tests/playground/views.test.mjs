@@ -144,8 +144,10 @@ describe('compare providers', () => {
 const registrationDir = join(repo, 'crates', 'agent-input', 'tests', 'data', 'registration');
 const registrationFixture = (name) => JSON.parse(readFileSync(join(registrationDir, `${name}.json`), 'utf8'));
 
+/** Opens "Deploy to OpenSearch" and waits for its view (loaded with the planner the first time). */
 async function openDeploy() {
   if (!(await page.$eval('[data-testid="deploy"]', (d) => d.open))) await page.click('[data-testid="deploy"] summary');
+  await page.waitForSelector('[data-testid="deploy-version"]');
 }
 
 async function setDeploy(selector, value) {

@@ -4,23 +4,9 @@
 // phone's run bar, and axe-core finding nothing.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 
-import { diagnostics, openPlayground, setJson, settled, shot, showForm, startPlayground, TEXT_INPUT } from './support.mjs';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations on the page as it is (WCAG 2.1 A and AA rules). */
-async function axe(page) {
-  // Evaluated, not a script tag: the page's CSP allows no inline script.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
+import { axe, diagnostics, openPlayground, setJson, settled, shot, showForm, startPlayground, TEXT_INPUT } from './support.mjs';
 
 const summary = (page) => page.textContent('[data-testid="validation-summary"]');
 const tone = (page) => page.getAttribute('[data-testid="validation-summary"]', 'data-tone');
@@ -92,6 +78,56 @@ describe('the playground as a workbench', () => {
     assert.match(await summary(page), /^Valid input · MESSAGES · Bedrock Converse: no problems$/);
     const tools = JSON.parse(await page.inputValue('[data-testid="tools"]'));
     assert.deepEqual(tools[0].input_schema, { type: 'object', properties: { city: { type: 'string' } } });
+  });
+
+  test('"+ Tool result" offers every call no result answers yet; one click when there is one', async () => {
+    const call = (id, name) => ({ id, type: 'function', function: { name, arguments: '{}' } });
+    await setJson(page, JSON.stringify({ input: [
+      { role: 'user', content: [{ type: 'text', text: 'Weather and time in Paris?' }] },
+      { role: 'assistant', content: [], toolCalls: [call('call_1', 'get_weather'), call('call_2', 'get_time')] },
+      { role: 'tool', toolCallId: 'call_1', content: [{ type: 'text', text: '18C' }] },
+      { role: 'assistant', content: [], toolCalls: [call('call_3', 'get_news')] },
+    ] }));
+    await showForm(page, 'messages');
+    const button = '[data-testid="add-tool-result"]';
+    const offered = () => page.$$eval('[data-testid="tool-result-for"]', (bs) => bs.map((b) => [b.dataset.call, b.textContent]));
+    // call_2 and call_3 are open: the click lists them, the first focused, and adds nothing yet.
+    await page.click(button);
+    await page.waitForSelector('[data-testid="tool-result-menu"]');
+    assert.deepEqual(await offered(), [['call_2', 'call_2 · get_time'], ['call_3', 'call_3 · get_news']]);
+    assert.equal(await page.getAttribute(button, 'aria-expanded'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.call), 'call_2');
+    assert.equal(await page.$('[data-path="/input/4"]'), null);
+    assert.deepEqual(await axe(page), []);
+    // Escape closes the list, the focus back on the button; a second click on the button too.
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    assert.equal(await page.getAttribute(button, 'aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'add-tool-result');
+    await page.click(button);
+    await page.click(button);
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    // Chosen by keyboard: the result answers the call picked, not the first.
+    await page.click(button);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-path="/input/4/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/4/toolCallId"]'), 'call_3');
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    // One left: one click answers it. An id typed into a result counts as answered.
+    await page.click(button);
+    await page.waitForSelector('[data-path="/input/5/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/5/toolCallId"]'), 'call_2');
+    await page.fill('[data-path="/input/5/toolCallId"]', 'call_9');
+    await page.click(button);
+    await page.waitForSelector('[data-path="/input/6/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/6/toolCallId"]'), 'call_2');
+    // None left: a result with an empty id to fill in.
+    await page.click(button);
+    await page.waitForSelector('[data-path="/input/7/toolCallId"]');
+    assert.equal(await page.inputValue('[data-path="/input/7/toolCallId"]'), '');
+    assert.equal(await page.$('[data-testid="tool-result-menu"]'), null);
+    assert.deepEqual(playground.seen.errors, []);
   });
 
   test('every valid example converts for the default provider; examples are grouped', async () => {

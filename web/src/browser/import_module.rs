@@ -1,4 +1,4 @@
-//! "Import a provider request", loaded by `import_loader.js` the first time the view is opened:
+//! "Import a provider request", loaded by `modules.js` the first time the view is opened:
 //! `agent-input/import`'s WebAssembly module and the view's script draw the view into the host
 //! element and hand each import's standard request back as JSON text.
 
@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::schema_module::{Load, js_text};
 
-#[wasm_bindgen(module = "/src/import_loader.js")]
+#[wasm_bindgen(module = "/src/modules.js")]
 extern "C" {
     #[wasm_bindgen(js_name = importOpen)]
     fn import_open(host: &web_sys::Element, apply: &Closure<dyn FnMut(String)>) -> js_sys::Promise;

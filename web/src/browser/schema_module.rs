@@ -1,12 +1,12 @@
 //! `agent-input/schema`'s WebAssembly module (the JSON Schema validator), imported by
-//! `schema_loader.js` the first time the schema editor is turned on, and its two calls bound to
+//! `modules.js` the first time the schema editor is turned on, and its two calls bound to
 //! `model::schema::SchemaModule`.
 
 use wasm_bindgen::prelude::*;
 
 use crate::model::schema::SchemaModule;
 
-#[wasm_bindgen(module = "/src/schema_loader.js")]
+#[wasm_bindgen(module = "/src/modules.js")]
 extern "C" {
     #[wasm_bindgen(js_name = schemaLoad)]
     fn schema_load() -> js_sys::Promise;

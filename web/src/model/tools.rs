@@ -25,14 +25,18 @@ pub(crate) fn next_call_id(body: &Value) -> String {
     (1..=taken.len() + 1).map(|n| format!("call_{n}")).find(|id| !taken.contains(id)).unwrap_or_default()
 }
 
-/// The ids of calls no tool message answers, in order.
-pub(crate) fn unanswered(body: &Value) -> Vec<String> {
+/// The calls no tool message answers, in order: (id, function name).
+pub(crate) fn unanswered(body: &Value) -> Vec<(String, String)> {
     let answered: Vec<&str> = body
         .get("input")
         .and_then(Value::as_array)
         .map(|ms| ms.iter().filter_map(|m| m.get("toolCallId").and_then(Value::as_str)).collect())
         .unwrap_or_default();
-    calls(body).into_iter().map(|(id, ..)| id).filter(|id| !id.is_empty() && !answered.contains(&id.as_str())).collect()
+    calls(body)
+        .into_iter()
+        .filter(|(id, ..)| !id.is_empty() && !answered.contains(&id.as_str()))
+        .map(|(id, name, _)| (id, name))
+        .collect()
 }
 
 /// The JSON Schema type of an argument's value (any, for null).
@@ -107,9 +111,12 @@ mod tests {
         let ids: Vec<&str> =
             body["input"][1]["toolCalls"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
         assert_eq!(ids, ["call_1", "call_2"]);
-        assert_eq!(unanswered(&body), ["call_1", "call_2"]);
+        body["input"][1]["toolCalls"][1]["function"]["name"] = json!("get_time");
+        let ids = |body: &Value| unanswered(body).into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+        assert_eq!(ids(&body), ["call_1", "call_2"]);
+        assert_eq!(unanswered(&body)[1], ("call_2".to_string(), "get_time".to_string()));
         body["input"].as_array_mut().unwrap().push(json!({"role": "tool", "toolCallId": "call_1", "content": []}));
-        assert_eq!(unanswered(&body), ["call_2"]);
+        assert_eq!(ids(&body), ["call_2"]);
         assert_eq!(next_call_id(&body), "call_3");
     }
 

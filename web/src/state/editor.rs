@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 use serde_json::{Value, json};
 
 use super::analyzer::{Analyzer, Body};
-use crate::browser::files;
+use crate::browser::{files, json_editor};
 use crate::model::input_form::{self, Form, convert_form, form_of};
 use crate::model::media::media_bytes;
 use crate::model::placeholders::{Token, expand_tokens, with_tokens};
@@ -100,6 +100,7 @@ impl Editor {
             let shown = with_tokens(value, &mut tokens);
             textarea.set_value(&serde_json::to_string_pretty(&shown).unwrap_or_default());
             self.media_tokens.set_value(tokens);
+            json_editor::refresh();
         }
     }
 

@@ -15,6 +15,7 @@ use super::execute_pane::ExecutePane;
 use super::highlight::highlight;
 use super::import_pane::ImportPane;
 use super::output_pane::OutputPane;
+use super::reasoning_badge;
 use super::run_notice::RunNotice;
 use super::toolbar::Toolbar;
 use super::validation_pane::ValidationPane;
@@ -143,6 +144,8 @@ pub(crate) fn App() -> impl IntoView {
             analyzer.load_schema_module(move || editor.changed());
         }
     });
+    // The reasoning state badges follow the chosen provider.
+    Effect::new(move |_| reasoning_badge::follow(settings.with(|s| s.provider)));
     // Conversion settings feed the output at once.
     Effect::new(move |first: Option<()>| {
         settings.track();

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 
 use super::forms;
 use super::schema_editor::SchemaEditor;
-use crate::browser::files;
 use crate::browser::schema_module::Load;
+use crate::browser::{files, json_editor};
 use crate::model::analysis::Analysis;
 use crate::model::input_form::Form;
 use crate::model::schema::Field;
@@ -57,6 +57,14 @@ pub(super) fn BuildPane(
         editor.add_files(files::files(input.files()));
         input.set_value("");
     };
+    // The JSON editor's line numbers and bracket matching, fetched the first time it is shown.
+    Effect::new(move |_| {
+        if editor.view.get() == EditorView::Json
+            && let Some(textarea) = editor.json_ref.get()
+        {
+            json_editor::open(&textarea);
+        }
+    });
     view! {
         <h2 id="build-title">"Build"</h2>
         <div class="tabs" role="tablist" aria-label="Input form">{tabs}{tab(EditorView::Json, "json", "JSON")}</div>
@@ -80,8 +88,10 @@ pub(super) fn BuildPane(
         </div>
         <div class="json-area" id="json-panel" role="tabpanel" aria-labelledby="tab-json" class:hidden=move || editor.view.get() != EditorView::Json>
             <label for="json-editor">"Request body"</label>
-            <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
-                autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>
+            <div class="json-edit"><div class="json-field">
+                <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
+                    autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>
+            </div></div>
             {move || analysis.get().json_error_at.map(|(line, column)| view! {
                 <p class="field-problem" data-testid="json-error-at">{format!("The JSON breaks at line {line}, column {column}.")}</p>
             })}

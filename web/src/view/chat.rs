@@ -14,7 +14,7 @@ use crate::model::backend::MAX_ANSWER_BYTES;
 use crate::model::chat::{LogEntry, Media, Part, Status, Turn};
 use crate::model::display::{fixed, human_bytes};
 use crate::state::{ChatState, Editor};
-use crate::view::reasoning_badge::ReasoningBadge;
+use crate::view::reasoning_badge::reasoning_badge;
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
@@ -43,15 +43,14 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: 
     let texts: Vec<_> = user.texts.iter().map(|t| view! { <p class="said">{t.clone()}</p> }).collect();
     let media: Vec<_> = user.media.iter().map(|m| media_view(editor, m)).collect();
     // The earlier assistant turns sent with reasoning state, and whether the chosen provider gets it.
-    let settings = editor.analyzer().settings;
-    let chosen = Signal::derive(move || settings.with(|s| s.provider));
+    let chosen = editor.analyzer().settings.with_untracked(|s| s.provider);
     let reasoning: Vec<_> = user
         .reasoning
         .iter()
         .map(|(n, provider)| {
             view! {
                 <li data-message=n.to_string()><span class="muted">{format!("message {n}: ")}</span>
-                    <ReasoningBadge provider=provider.clone() chosen=chosen /></li>
+                    {reasoning_badge(provider.clone(), chosen)}</li>
             }
         })
         .collect();

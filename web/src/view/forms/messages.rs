@@ -1,15 +1,16 @@
 //! The messages editor: a card per message (role, content blocks, an assistant's tool calls with
-//! generated ids, a tool result's `toolCallId` filled with the first unanswered call), add, move
+//! generated ids, a tool result's `toolCallId` filled with a call no result answers yet), add, move
 //! and remove. What "+" adds is held back from the verdict until it is left or a run is tried.
 
 use leptos::prelude::*;
 use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
 
 use super::blocks::blocks_editor;
 use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
 use crate::model::{pointer, reasoning, tools};
 use crate::state::Editor;
-use crate::view::reasoning_badge::ReasoningBadge;
+use crate::view::reasoning_badge::reasoning_badge;
 
 /// The length of the array at `at` in the body.
 fn len_at(editor: Editor, at: &str) -> usize {
@@ -21,26 +22,101 @@ const ROLES: [&str; 4] = ["user", "assistant", "system", "tool"];
 pub(super) fn messages_editor(editor: Editor, items: &[Value]) -> AnyView {
     let len = items.len();
     let cards: Vec<AnyView> = items.iter().enumerate().map(|(i, m)| message_card(editor, i, len, m)).collect();
-    let add = |role: &'static str, label: &'static str| {
-        view! {
-            <button type="button" class="add" on:click=move |_| {
-                let at = pointer::index("/input", len_at(editor, "/input"));
-                editor.add_structure(at, |doc| {
-                    let mut message = json!({"role": role, "content": [{"type": "text", "text": ""}]});
-                    // A tool result answers the first call not answered yet.
-                    if role == "tool" { message["toolCallId"] = json!(tools::unanswered(doc).first().cloned().unwrap_or_default()); }
-                    pointer::push(doc, "/input", message);
-                });
-            }>{label}</button>
+    // One handler for the row: a button's `data-role` adds a message, a listed call's
+    // `data-call` answers it.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        if let Some(call) = button.get_attribute("data-call") {
+            close_calls(row.as_ref());
+            add_message(editor, "tool", Some(call));
+        } else if let Some(role) = button.get_attribute("data-role") {
+            if role == "tool" {
+                tool_result(editor, row.as_ref(), &button);
+            } else {
+                add_message(editor, &role, None);
+            }
+        }
+    };
+    // Escape closes the list of calls, the focus back on "+ Tool result".
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let row = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        if ev.key() == "Escape"
+            && close_calls(row.as_ref())
+            && let Some(button) = row.and_then(|r| r.query_selector("[data-role=tool]").ok().flatten())
+        {
+            let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
         }
     };
     view! {
         <ol class="messages" data-path="/input" tabindex="-1">{cards}</ol>
-        <div class="add-row" role="group" aria-label="Add a message">
-            {add("user", "+ User")} {add("assistant", "+ Assistant")} {add("system", "+ System")} {add("tool", "+ Tool result")}
+        <div class="add-row" role="group" aria-label="Add a message" on:click=on_click on:keydown=on_keydown>
+            <button type="button" class="add" data-role="user">"+ User"</button>
+            <button type="button" class="add" data-role="assistant">"+ Assistant"</button>
+            <button type="button" class="add" data-role="system">"+ System"</button>
+            <button type="button" class="add" data-role="tool" data-testid="add-tool-result" aria-expanded="false">"+ Tool result"</button>
         </div>
     }
     .into_any()
+}
+
+/// Adds a message of `role` at the end; a tool result answers `call` (`None`: no call).
+fn add_message(editor: Editor, role: &str, call: Option<String>) {
+    let at = pointer::index("/input", len_at(editor, "/input"));
+    let mut message = json!({"role": role, "content": [{"type": "text", "text": ""}]});
+    if role == "tool" {
+        message["toolCallId"] = json!(call.unwrap_or_default());
+    }
+    editor.add_structure(at, move |doc| {
+        pointer::push(doc, "/input", message);
+    });
+}
+
+/// "+ Tool result": one click answers the only call no result answers yet; with several, it
+/// lists them after the button (id and function name) to answer one, or closes the list. The
+/// list is drawn from the body as it is then (a call id typed into a field counts).
+fn tool_result(editor: Editor, row: Option<&web_sys::Element>, button: &web_sys::Element) {
+    if close_calls(row) {
+        return;
+    }
+    let mut open = editor.doc.with_value(tools::unanswered);
+    if open.len() < 2 {
+        add_message(editor, "tool", open.pop().map(|(id, _)| id));
+        return;
+    }
+    let Ok(list) = document().create_element("div") else { return };
+    for (key, value) in [
+        ("class", "call-menu"),
+        ("role", "group"),
+        ("aria-label", "Answer which call"),
+        ("data-testid", "tool-result-menu"),
+    ] {
+        let _ = list.set_attribute(key, value);
+    }
+    for (id, name) in open {
+        let Ok(item) = document().create_element("button") else { return };
+        let _ = item.set_attribute("type", "button");
+        let _ = item.set_attribute("data-testid", "tool-result-for");
+        let _ = item.set_attribute("data-call", &id);
+        item.set_text_content(Some(&if name.is_empty() { id } else { format!("{id} · {name}") }));
+        let _ = list.append_child(&item);
+    }
+    let _ = button.after_with_node_1(&list);
+    let _ = button.set_attribute("aria-expanded", "true");
+    if let Some(first) = list.first_element_child() {
+        let _ = first.unchecked_into::<web_sys::HtmlElement>().focus();
+    }
+}
+
+/// Closes the list of calls in the add row, if it is open.
+fn close_calls(row: Option<&web_sys::Element>) -> bool {
+    let Some(row) = row else { return false };
+    let Some(list) = row.query_selector(".call-menu").ok().flatten() else { return false };
+    list.remove();
+    if let Some(button) = row.query_selector("[data-role=tool]").ok().flatten() {
+        let _ = button.set_attribute("aria-expanded", "false");
+    }
+    true
 }
 
 fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyView {
@@ -93,11 +169,10 @@ fn message_card(editor: Editor, i: usize, len: usize, message: &Value) -> AnyVie
         )
     });
     // Reasoning state is kept as it is (edited as JSON); the card says whether it goes back.
-    let settings = editor.analyzer().settings;
-    let reasoning = (lower == "assistant").then(|| reasoning::provider_of(message)).flatten().map(|provider| {
-        let chosen = Signal::derive(move || settings.with(|s| s.provider));
-        view! { <ReasoningBadge provider=provider chosen=chosen /> }
-    });
+    let reasoning = (lower == "assistant")
+        .then(|| reasoning::provider_of(message))
+        .flatten()
+        .map(|provider| reasoning_badge(provider, editor.analyzer().settings.with_untracked(|s| s.provider)));
     view! {
         <li class="card message" data-path=pointer.clone() tabindex="-1">
             <div class="card-head">
