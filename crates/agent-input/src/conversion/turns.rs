@@ -290,10 +290,10 @@ impl Conversion<'_> {
     pub(crate) fn pairs_by_sent_turn<'a, T: AsRef<ToolBlocks<'a>>>(&mut self, turns: &[T]) {
         for (i, turn) in turns.iter().map(AsRef::as_ref).enumerate() {
             let previous_calls = if i > 0 { turns[i - 1].as_ref().calls.as_slice() } else { &[] };
-            let mut answered = std::collections::HashSet::new();
+            let mut answered = crate::json::KeySet::default();
             for (id, path) in &turn.results {
                 let matches_call = previous_calls.iter().any(|(call_id, _)| call_id == id);
-                if !matches_call || !answered.insert(*id) {
+                if !matches_call || !answered.insert(id) {
                     self.unmatched_result(id, path.clone(), matches_call);
                 }
             }
