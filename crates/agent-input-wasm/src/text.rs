@@ -51,31 +51,35 @@ pub(crate) fn with_str<R>(text: &JsString, f: impl FnOnce(&str) -> R) -> R {
 /// `max` bytes, with `Err` of that length, having copied none of it: a limit is checked before
 /// the copy it protects.
 pub(crate) fn with_str_within<R>(text: &JsString, max: usize, f: impl FnOnce(Result<&str, usize>) -> R) -> R {
+    BUFFER.with_borrow_mut(|buffer| f(read_within(text, max, buffer)))
+}
+
+/// [`with_str_within`]'s reading, not generic: one copy in the module, not one per caller.
+fn read_within<'b>(text: &JsString, max: usize, buffer: &'b mut Vec<u8>) -> Result<&'b str, usize> {
     let length = text.length();
     let units = length as usize;
-    BUFFER.with_borrow_mut(|buffer| {
-        ENCODER.with(|encoder| {
-            // UTF-8 takes 1 to 3 bytes per UTF-16 code unit (4 per surrogate pair): text of at most
-            // `max / 3` units fits, text of more than `max` does not; in between, count first.
-            if units > max / 3 {
-                let bytes = utf8_len(encoder, text, buffer);
-                if bytes > max {
-                    return f(Err(bytes));
-                }
+    let written = ENCODER.with(|encoder| {
+        // UTF-8 takes 1 to 3 bytes per UTF-16 code unit (4 per surrogate pair): text of at most
+        // `max / 3` units fits, text of more than `max` does not; in between, count first.
+        if units > max / 3 {
+            let bytes = utf8_len(encoder, text, buffer);
+            if bytes > max {
+                return Err(bytes);
             }
-            // Request text is mostly ASCII, one byte per UTF-16 code unit: try that first, and
-            // give what is left, if anything, the three bytes a unit can take.
-            let first = encoder.encode_into(text, grown(buffer, units));
-            let mut written = first.written() as usize;
-            if first.read() < length {
-                let rest = text.slice(first.read(), length);
-                let end = written + rest.length() as usize * 3;
-                written += encoder.encode_into(&rest, &mut grown(buffer, end)[written..]).written() as usize;
-            }
-            // encodeInto writes well-formed UTF-8 (an unpaired surrogate becomes U+FFFD).
-            f(Ok(std::str::from_utf8(&buffer[..written]).unwrap_or_default()))
-        })
-    })
+        }
+        // Request text is mostly ASCII, one byte per UTF-16 code unit: try that first, and
+        // give what is left, if anything, the three bytes a unit can take.
+        let first = encoder.encode_into(text, grown(buffer, units));
+        let mut written = first.written() as usize;
+        if first.read() < length {
+            let rest = text.slice(first.read(), length);
+            let end = written + rest.length() as usize * 3;
+            written += encoder.encode_into(&rest, &mut grown(buffer, end)[written..]).written() as usize;
+        }
+        Ok(written)
+    })?;
+    // encodeInto writes well-formed UTF-8 (an unpaired surrogate becomes U+FFFD).
+    Ok(std::str::from_utf8(&buffer[..written]).unwrap_or_default())
 }
 
 /// The length of `text` in UTF-8 (as `encodeInto` writes it), encoded a window at a time into the

@@ -1,5 +1,5 @@
-//! Base64: checks that never decode the whole payload, and the `base64` crate for encoding and
-//! for the few bytes decoded for signature sniffing.
+//! Base64: checks that never decode the whole payload, a decoder of the few bytes read for
+//! signature sniffing, and the `base64` crate for encoding.
 //!
 //! Payloads can be tens of megabytes, so validation is a single branch-light scan (measured
 //! against the crate's decoding in `benches/base64.rs`, see docs/decisions.md), the decoded size
@@ -8,7 +8,6 @@
 use std::borrow::Cow;
 
 use ::base64::Engine as _;
-use ::base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 
 /// Why a base64 string was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,19 +176,53 @@ pub fn encode(bytes: &[u8]) -> String {
 /// bytes of it.
 pub fn decode_head(s: &str, max: usize) -> Vec<u8> {
     let head = &s.as_bytes()[..s.len().min(max.div_ceil(3).saturating_mul(4))];
-    let mut out = LENIENT.decode(head).unwrap_or_default();
+    let mut out = decode(head).unwrap_or_default();
     out.truncate(max);
     out
 }
 
-/// Decoding as [`check`] accepts: any bits after the last byte (which [`check`] does not look
-/// at), padding as written.
-const LENIENT: GeneralPurpose = GeneralPurpose::new(
-    &::base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new()
-        .with_decode_allow_trailing_bits(true)
-        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
+/// The six bits a symbol of the standard alphabet stands for.
+const fn sextet(b: u8) -> Option<u8> {
+    match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    }
+}
+
+/// Decodes as [`check`] accepts, and as the `base64` crate does with padding optional and any
+/// bits after the last byte ignored (`None` where it refuses): every quad but the last one full of
+/// symbols; the last one two to four symbols, then `=` up to its end. Its own code rather than
+/// the crate's: the crate's decoder was 1.3 KB gzip of the npm module, which needs only this.
+fn decode(input: &[u8]) -> Option<Vec<u8>> {
+    let last = input.len().saturating_sub(match input.len() % 4 {
+        0 => 4,
+        rem => rem,
+    });
+    let (body, tail) = input.split_at(last);
+    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 3);
+    for quad in body.chunks_exact(4) {
+        let mut bits = 0u32;
+        for &b in quad {
+            bits = bits << 6 | u32::from(sextet(b)?);
+        }
+        out.extend_from_slice(&bits.to_be_bytes()[1..]);
+    }
+    let symbols = tail.iter().take_while(|&&b| b != b'=').count();
+    if !tail.is_empty() && symbols < 2 || tail[symbols..].iter().any(|&b| b != b'=') {
+        return None;
+    }
+    let mut bits = 0u32;
+    for &b in &tail[..symbols] {
+        bits = bits << 6 | u32::from(sextet(b)?);
+    }
+    bits <<= 6 * (4 - symbols);
+    out.extend_from_slice(&bits.to_be_bytes()[1..=symbols * 6 / 8]);
+    Some(out)
+}
 
 #[cfg(test)]
 mod tests {
@@ -244,5 +277,44 @@ mod tests {
         assert_eq!(decode_head("QUJDRA==", 3), b"ABC");
         assert_eq!(decode_head("not base64!", 3), b"");
         assert_eq!(strip_whitespace("QU\r\nJD"), "QUJD");
+    }
+
+    /// The `base64` crate's decoder, configured as [`check`] accepts: bits after the last byte
+    /// ignored, padding optional.
+    const LENIENT: ::base64::engine::GeneralPurpose = ::base64::engine::GeneralPurpose::new(
+        &::base64::alphabet::STANDARD,
+        ::base64::engine::GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(::base64::engine::DecodePaddingMode::Indifferent),
+    );
+
+    #[test]
+    fn decodes_as_the_crate_does() {
+        // Every string of up to seven of these bytes: symbols at both ends of the alphabet,
+        // padding, and bytes outside it.
+        const BYTES: [u8; 7] = [b'A', b'w', b'/', b'9', b'=', b'!', b'\n'];
+        let mut input = Vec::new();
+        for len in 0..=7u32 {
+            for mut n in 0..BYTES.len().pow(len) {
+                input.clear();
+                for _ in 0..len {
+                    input.push(BYTES[n % BYTES.len()]);
+                    n /= BYTES.len();
+                }
+                assert_eq!(decode(&input), LENIENT.decode(&input).ok(), "{:?}", String::from_utf8_lossy(&input));
+            }
+        }
+        // Every byte in every place of a quad, after a valid one.
+        for at in 0..4 {
+            for b in 0..=255u8 {
+                let mut input = *b"QUJDRA==";
+                input[4 + at] = b;
+                assert_eq!(decode(&input), LENIENT.decode(input).ok(), "{input:?}");
+            }
+        }
+        let long: String = (0..3000)
+            .map(|i| char::from(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[i * 7 % 64]))
+            .collect();
+        assert_eq!(decode(long.as_bytes()), LENIENT.decode(&long).ok());
     }
 }

@@ -235,8 +235,12 @@ impl Diagnostic {
     /// Adds what was found, shortened to [`MAX_RECEIVED_CHARS`] characters: a report must stay
     /// readable even when the offending value is megabytes long.
     #[must_use]
-    pub fn received(mut self, value: impl Into<String>) -> Self {
-        let mut value = value.into();
+    pub fn received(self, value: impl Into<String>) -> Self {
+        self.received_text(value.into())
+    }
+
+    /// [`Diagnostic::received`], not generic: one copy for every kind of value.
+    fn received_text(mut self, mut value: String) -> Self {
         if let Some((cut, _)) = value.char_indices().nth(MAX_RECEIVED_CHARS) {
             value.truncate(cut);
             value.push('…');

@@ -3,8 +3,6 @@
 //! option ranges, naming rules, roles). Checks of options, tool specs, tool calls, URLs and
 //! limits live here; checks of the conversation's shape are in `turns.rs`.
 
-use std::collections::HashSet;
-
 use serde_json::Value;
 
 use super::payload::{DataUrl, Payload, Splice};
@@ -294,14 +292,14 @@ impl<'p> Conversion<'p> {
         /// Up to this many tools, a repeated name is found by comparing with the earlier ones.
         const LINEAR: usize = 16;
         let rule = self.profile.tool_name;
-        let mut seen = (options.tools.len() > LINEAR).then(|| HashSet::with_capacity(options.tools.len()));
+        let mut seen = (options.tools.len() > LINEAR).then(|| crate::json::KeySet::with_capacity(options.tools.len()));
         let mut tools = Vec::with_capacity(options.tools.len() + extra);
         for (i, spec) in options.tools.iter().enumerate() {
             // Paths are built only for what is reported: per request, they were most of the
             // tools' cost.
             let path = || option_path("tools").index(i);
             let repeated = match &mut seen {
-                Some(seen) => !seen.insert(spec.name.as_str()),
+                Some(seen) => !seen.insert(&spec.name),
                 None => options.tools[..i].iter().any(|earlier| earlier.name == spec.name),
             };
             if !(rule.holds)(&spec.name) {

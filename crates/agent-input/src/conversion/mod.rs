@@ -122,13 +122,20 @@ pub trait Provider {
     fn write_text(body: &Self::Request<'_>, out: &mut String) -> Result<(), Report> {
         let mut buffer = std::mem::take(out).into_bytes();
         buffer.clear();
-        Self::write_body(body, &mut buffer).map_err(|e| serialize_failure(Self::ID, &e))?;
-        utf8_text(buffer, out)
+        let written = Self::write_body(body, &mut buffer);
+        utf8_text(Self::ID, written, buffer, out)
     }
 }
 
-/// The written body as text into `out`. Not generic: one copy, not one per provider.
-fn utf8_text(buffer: Vec<u8>, out: &mut String) -> Result<(), Report> {
+/// The written body as text into `out`, or the writer's error. Not generic: one copy, not one
+/// per provider.
+fn utf8_text(
+    provider: ProviderId,
+    written: serde_json::Result<()>,
+    buffer: Vec<u8>,
+    out: &mut String,
+) -> Result<(), Report> {
+    written.map_err(|e| serialize_failure(provider, &e))?;
     *out = String::from_utf8(buffer).map_err(|e| {
         let mut report = Report::default();
         report.push(Diagnostic::new(Code::InvalidForProvider, Path::root(), format!("the body is not UTF-8: {e}")));

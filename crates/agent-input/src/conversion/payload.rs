@@ -63,7 +63,7 @@ impl<'s> Splice<'s> {
     /// `parts`, joined, as a JSON string with each large part that lies in a source replaced by
     /// [`MARK`] (its span recorded); `None` when no part qualifies, or a part left in place needs
     /// escaping. `safe` says whether a part is known to need no escaping.
-    fn mark(&self, parts: &[&str], safe: impl Fn(&str) -> bool) -> Option<Box<RawValue>> {
+    fn mark(&self, parts: &[&str], safe: fn(&str) -> bool) -> Option<Box<RawValue>> {
         let sources: Vec<Option<(usize, usize)>> = parts.iter().map(|part| self.source_of(part)).collect();
         if sources.iter().all(Option::is_none)
             || parts.iter().zip(&sources).any(|(part, source)| source.is_none() && !safe(part))
@@ -148,18 +148,27 @@ pub(crate) fn plain_string<S: serde::Serializer>(
     parts: &[&str],
     splice: Option<&Splice<'_>>,
 ) -> Result<S::Ok, S::Error> {
+    match plain_literal(parts, splice) {
+        Ok(raw) => raw.serialize(serializer),
+        Err(text) => serializer.serialize_str(&text),
+    }
+}
+
+/// [`plain_string`]'s JSON literal (`Ok`), or the joined text for the serializer to escape
+/// (`Err`). Not generic: one copy for every serializer.
+fn plain_literal(parts: &[&str], splice: Option<&Splice<'_>>) -> Result<Box<RawValue>, String> {
     let len = parts.iter().map(|part| part.len()).sum::<usize>();
     if len >= RAW_FROM
         && let Some(raw) = splice.and_then(|splice| splice.mark(parts, unescaped))
     {
-        return raw.serialize(serializer);
+        return Ok(raw);
     }
     if len < RAW_FROM || !parts.iter().all(|part| unescaped(part)) {
         let mut text = String::with_capacity(len);
         for part in parts {
             text.push_str(part);
         }
-        return serializer.serialize_str(&text);
+        return Err(text);
     }
     let mut literal = String::with_capacity(len + 2);
     literal.push('"');
@@ -170,8 +179,7 @@ pub(crate) fn plain_string<S: serde::Serializer>(
     // SAFETY: `literal` is a quote, characters none of which JSON escapes (checked just above:
     // no control character, quote or backslash), and a quote: one well-formed JSON string.
     #[allow(unsafe_code)]
-    let raw = unsafe { RawValue::from_string_unchecked(literal) };
-    raw.serialize(serializer)
+    Ok(unsafe { RawValue::from_string_unchecked(literal) })
 }
 
 /// `text` as one raw JSON value, surrounding whitespace trimmed: what

@@ -290,11 +290,17 @@ impl Conversion<'_> {
     pub(crate) fn pairs_by_sent_turn<'a, T: AsRef<ToolBlocks<'a>>>(&mut self, turns: &[T]) {
         for (i, turn) in turns.iter().map(AsRef::as_ref).enumerate() {
             let previous_calls = if i > 0 { turns[i - 1].as_ref().calls.as_slice() } else { &[] };
-            let mut answered = std::collections::HashSet::new();
+            // Which of the previous turn's calls are answered, by their index: sized at the first
+            // answer, so a turn without results allocates nothing.
+            let mut answered: Vec<bool> = Vec::new();
             for (id, path) in &turn.results {
-                let matches_call = previous_calls.iter().any(|(call_id, _)| call_id == id);
-                if !matches_call || !answered.insert(*id) {
-                    self.unmatched_result(id, path.clone(), matches_call);
+                let call = previous_calls.iter().position(|(call_id, _)| call_id == id);
+                let first_answer = call.is_some_and(|k| {
+                    answered.resize(previous_calls.len(), false);
+                    !std::mem::replace(&mut answered[k], true)
+                });
+                if !first_answer {
+                    self.unmatched_result(id, path.clone(), call.is_some());
                 }
             }
             // A trailing assistant turn (a prefill) has no answers at all.

@@ -14,7 +14,7 @@ pub use document::{Document, PARSER_MAX_DEPTH};
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 pub(crate) use value::escapes_in;
 pub use value::{Json, JsonObject, JsonType, JsonValue, Object, type_name};
-pub(crate) use value::{compact, exceeds_depth, plain_byte, same_key};
+pub(crate) use value::{KeySet, compact, exceeds_depth, plain_byte, same_key};
 
 #[cfg(test)]
 mod tests {

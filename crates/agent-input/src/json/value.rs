@@ -2,7 +2,6 @@
 //! and the byte tests the parser and the writers share.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -150,8 +149,8 @@ impl<'a> Object<'a> {
         let unique = if entries.len() <= LINEAR {
             entries.iter().enumerate().all(|(i, (k, _))| entries[..i].iter().all(|(other, _)| !same_key(other, k)))
         } else {
-            let mut seen = std::collections::HashSet::with_capacity(entries.len());
-            entries.iter().all(|(k, _)| seen.insert(k.as_ref()))
+            let mut seen = KeySet::with_capacity(entries.len());
+            entries.iter().all(|(k, _)| seen.insert(k))
         };
         if unique { Self { entries } } else { Self::deduplicated(entries) }
     }
@@ -160,14 +159,42 @@ impl<'a> Object<'a> {
     #[cold]
     #[inline(never)]
     fn deduplicated(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Self {
-        let last: HashMap<String, usize> = entries.iter().enumerate().map(|(i, (k, _))| (k.to_string(), i)).collect();
+        let mut last = Map::with_capacity(entries.len());
+        for (i, (k, _)) in entries.iter().enumerate() {
+            last.insert(k.to_string(), Value::from(i));
+        }
         let mut index = 0;
         entries.retain(|(k, _)| {
-            let keep = last[k.as_ref()] == index;
+            let keep = last.get(k.as_ref()).and_then(Value::as_u64) == Some(index);
             index += 1;
             keep
         });
         Self { entries }
+    }
+}
+
+/// A set of strings, kept in `serde_json`'s map: the module carries that map's code for JSON
+/// objects already, where each hash set type of its own added another hash table (the browsers'
+/// module: docs/decisions.md, "npm size").
+#[derive(Debug, Default)]
+pub(crate) struct KeySet(Map<String, Value>);
+
+impl KeySet {
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self(Map::with_capacity(capacity))
+    }
+
+    /// Adds `key`; false when it was there already.
+    pub(crate) fn insert(&mut self, key: &str) -> bool {
+        if self.contains(key) {
+            return false;
+        }
+        self.0.insert(key.to_owned(), Value::Null);
+        true
+    }
+
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.0.contains_key(key)
     }
 }
 

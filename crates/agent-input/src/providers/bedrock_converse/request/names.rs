@@ -5,8 +5,6 @@
 //! history, which is resent every turn. Names must also be stable from turn to turn so prompt
 //! caching keeps working, so nothing random or content-hashed is used.
 
-use std::collections::HashSet;
-
 // Generated transliteration tables (scripts/gen-nfkc-ascii.py).
 #[allow(clippy::unreadable_literal)]
 #[rustfmt::skip]
@@ -30,7 +28,7 @@ pub(crate) enum NameChange {
 /// Names handed out so far in one request.
 #[derive(Debug, Default)]
 pub(crate) struct Names {
-    taken: HashSet<String>,
+    taken: crate::json::KeySet,
     count: usize,
 }
 
@@ -59,7 +57,7 @@ impl Names {
                 outcome = NameChange::MadeUnique;
             }
         }
-        self.taken.insert(name.to_ascii_lowercase());
+        self.taken.insert(&name.to_ascii_lowercase());
         (name, outcome)
     }
 }
