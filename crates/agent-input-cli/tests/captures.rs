@@ -7,7 +7,7 @@ mod captures;
 
 use std::process::Command;
 
-use captures::{Reading, read_response};
+use captures::{Reading, read_response, state_of};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-input");
@@ -24,18 +24,7 @@ fn reading_of(message: &Value) -> Reading {
             (c["id"].as_str().unwrap().to_string(), c["function"]["name"].as_str().unwrap().to_string(), arguments)
         })
         .collect();
-    let state = message["reasoningState"]["items"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|item| {
-            item.get("block")
-                .or_else(|| item.get("thoughtSignature"))
-                .or_else(|| item.get("id"))
-                .cloned()
-                .unwrap_or(Value::Null)
-        })
-        .collect();
+    let state = message["reasoningState"]["items"].as_array().into_iter().flatten().map(state_of).collect();
     Reading { text, calls, state }
 }
 

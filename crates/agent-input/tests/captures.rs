@@ -9,7 +9,7 @@ mod captures;
 
 use agent_input::stream::Decoder;
 use agent_input::{AgentInput, ContentBlock, ConvertOptions, ExecuteRequest, Message, Path, ProviderId, Role};
-use captures::{Reading, answer_turn, read_response, read_stream, wire};
+use captures::{Reading, answer_turn, read_response, read_stream, state_of, wire};
 use serde_json::{Value, json};
 
 fn provider(id: &str) -> ProviderId {
@@ -29,18 +29,7 @@ fn reading_of(message: &Message<'_>) -> Reading {
         .iter()
         .map(|c| (c.id.to_string(), c.name.to_string(), serde_json::from_str(&c.arguments).unwrap()))
         .collect();
-    let state = message
-        .reasoning_state
-        .iter()
-        .flat_map(|s| &s.items)
-        .map(|item| {
-            item.get("block")
-                .or_else(|| item.get("thoughtSignature"))
-                .or_else(|| item.get("id"))
-                .cloned()
-                .unwrap_or(Value::Null)
-        })
-        .collect();
+    let state = message.reasoning_state.iter().flat_map(|s| &s.items).map(state_of).collect();
     Reading { text, calls, state }
 }
 

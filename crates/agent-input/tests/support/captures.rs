@@ -78,6 +78,15 @@ pub struct Reading {
     pub state: Vec<Value>,
 }
 
+/// What a `reasoningState` item stands for in a [`Reading`]: its block, signature or item id.
+pub fn state_of(item: &Value) -> Value {
+    item.get("block")
+        .or_else(|| item.get("thoughtSignature"))
+        .or_else(|| item.get("id"))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
 fn s(value: &Value, pointer: &str) -> String {
     value.pointer(pointer).and_then(Value::as_str).unwrap_or_default().to_string()
 }
