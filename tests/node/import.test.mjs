@@ -8,12 +8,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 import { importPkg, pkg, projectDir } from './package.mjs';
 import { expand, fixturesDir } from './support.mjs';
 
 const installed = join(projectDir, 'node_modules', 'agent-input');
 const { importRequest } = importPkg;
+
+// Node's entry loads the module built for speed; browsers and bundlers load the one built for
+// size. Both answer every call alike: the size build runs here as a second instance of the
+// bindings, under another URL.
+const sizeGlue = await import(`${pathToFileURL(join(installed, 'agent_input_import.js')).href}?size`);
+sizeGlue.initSync({ module: readFileSync(join(installed, 'agent_input_import_bg.wasm')) });
 
 /** `{code, path}` multisets, as every runner compares diagnostics. */
 function keys(list) {
@@ -27,6 +34,8 @@ describe('importRequest', () => {
     for (const file of ['index.js', 'node.js', 'agent_input.js']) {
       assert.ok(!readFileSync(join(installed, file), 'utf8').includes('import_bg'), `${file} loads the import module`);
     }
+    assert.match(readFileSync(join(installed, 'import-node.js'), 'utf8'), /agent_input_import_node_bg\.wasm/);
+    assert.match(readFileSync(join(installed, 'import.js'), 'utf8'), /agent_input_import_bg\.wasm/);
     const wasm = readFileSync(join(installed, 'agent_input_import_bg.wasm'));
     const gzip = gzipSync(wasm, { level: 9 }).length;
     // 166,888 B by gzip -9 with reasoning read in (162,151 B before; Node's zlib reads about 1%
@@ -51,6 +60,7 @@ describe('importRequest', () => {
         assert.deepEqual(keys(got.warnings), keys(want.warnings ?? []));
         // The body as JSON text gives the same report.
         assert.deepEqual(importRequest(c.from, JSON.stringify(body), c.to ? { to: c.to } : undefined), got);
+        assert.deepEqual(sizeGlue.importRequest(c.from, body, c.to ? { to: c.to } : undefined), got);
       });
     }
   }
