@@ -32,6 +32,7 @@ use serde_json::Value;
 use crate::convert;
 use crate::diagnostic::{Diagnostic, Report};
 use crate::importing::{self, Import};
+use crate::model::ExecuteRequest;
 use crate::options::{ConvertOptions, Limits};
 use crate::path::Path;
 use crate::provider::ProviderId;
@@ -70,6 +71,16 @@ impl Imported {
 
 /// Reads `body`, a request of `provider`, into the standard request and options.
 pub fn import(provider: ProviderId, body: &Value) -> Imported {
+    import_then(provider, body, |_, _| ()).0
+}
+
+/// [`import`], calling `then` with the validated standard request and the options when nothing
+/// is wrong, while the request's document is still alive (the conversion borrows from it).
+fn import_then<R>(
+    provider: ProviderId,
+    body: &Value,
+    then: impl FnOnce(&ExecuteRequest<'_>, &ConvertOptions) -> R,
+) -> (Imported, Option<R>) {
     let mut im: Import = match provider {
         ProviderId::OpenAiChat => providers::openai_chat::import::read(body),
         ProviderId::OpenAiResponses => providers::openai_responses::import::read(body),
@@ -89,7 +100,8 @@ pub fn import(provider: ProviderId, body: &Value) -> Imported {
     for problem in validation.report.errors.into_iter().chain(validation.report.warnings) {
         report.push(moved(&im.origins, problem));
     }
-    Imported { request, options, report, origins: im.origins }
+    let result = validation.request.filter(|_| report.is_ok()).map(|validated| then(&validated, &options));
+    (Imported { request, options, report, origins: im.origins }, result)
 }
 
 /// Prefill allowed: a provider request may end with the assistant's turn for the model to go on.
@@ -123,37 +135,31 @@ pub struct Translation {
 /// Imports `body` from `from` and, with a target, converts it to `to`: every problem of both
 /// steps at paths into `body`.
 pub fn translate(from: ProviderId, body: &Value, to: Option<ProviderId>) -> Translation {
-    let imported = import(from, body);
+    // Converted inside the import, on the request its validation built: validated once.
+    let (imported, converted) =
+        import_then(from, body, |request, options| to.map(|to| convert::convert_to_value(to, request, options)));
     let options = imported.options_json();
-    let mut report = imported.report.clone();
-    let converted = to.map(|to| {
-        if !report.is_ok() {
-            return Value::Null;
-        }
-        let document = validate::document(&imported.request);
-        let Ok((request, _)) = validate::validate_request(&document, &standard_options()).into_result() else {
-            return Value::Null;
-        };
-        match convert::convert_to_value(to, &request, &imported.options) {
-            Ok(converted) => {
-                for warning in converted.warnings {
-                    report.push(moved(&imported.origins, warning));
-                }
-                converted.body
+    let mut report = imported.report;
+    let body = to.map(|_| match converted.flatten() {
+        Some(Ok(converted)) => {
+            for warning in converted.warnings {
+                report.push(moved(&imported.origins, warning));
             }
-            Err(errors) => {
-                for problem in errors.errors.into_iter().chain(errors.warnings) {
-                    report.push(moved(&imported.origins, problem));
-                }
-                Value::Null
-            }
+            converted.body
         }
+        Some(Err(errors)) => {
+            for problem in errors.errors.into_iter().chain(errors.warnings) {
+                report.push(moved(&imported.origins, problem));
+            }
+            Value::Null
+        }
+        None => Value::Null,
     });
     Translation {
         ok: report.is_ok(),
         request: imported.request,
         options,
-        body: converted,
+        body,
         errors: report.errors,
         warnings: report.warnings,
     }
