@@ -14,29 +14,20 @@ use base64::engine::general_purpose::STANDARD;
 use divan::Bencher;
 use divan::counter::BytesCount;
 
+#[path = "support/payload.rs"]
+mod support;
+
+use support::payload;
+
 fn main() {
     divan::main();
 }
 
-/// Deterministic pseudo-random bytes, base64-encoded.
-fn payload(len: usize, seed: u64) -> String {
-    let mut bytes = Vec::with_capacity(len + 8);
-    let mut x = seed | 1;
-    while bytes.len() < len {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        bytes.extend_from_slice(&x.to_le_bytes());
-    }
-    bytes.truncate(len);
-    agent_input::base64::encode(&bytes)
-}
-
 static WORKLOADS: LazyLock<[(&str, Vec<String>); 3]> = LazyLock::new(|| {
     [
-        ("one 3.5 MB image", vec![payload(3_500_000, 7)]),
-        ("four 1 MB images", (0..4).map(|i| payload(1_000_000, 11 + i)).collect()),
-        ("forty 20 KB images", (0..40).map(|i| payload(20_000, 23 + i)).collect()),
+        ("one 3.5 MB image", vec![payload(b"", 3_500_000, 7)]),
+        ("four 1 MB images", (0..4).map(|i| payload(b"", 1_000_000, 11 + i)).collect()),
+        ("forty 20 KB images", (0..40).map(|i| payload(b"", 20_000, 23 + i)).collect()),
     ]
 });
 

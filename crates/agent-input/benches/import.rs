@@ -14,28 +14,16 @@ use divan::Bencher;
 use divan::counter::BytesCount;
 use serde_json::{Value, json};
 
+#[path = "support/payload.rs"]
+mod support;
+
+use support::{PDF, PNG, payload};
+
 fn main() {
     divan::main();
 }
 
 const TARGETS: [ProviderId; 3] = [ProviderId::AnthropicMessages, ProviderId::Gemini, ProviderId::BedrockConverse];
-
-/// Deterministic pseudo-random bytes behind a real signature, base64-encoded (as `pipeline.rs`).
-fn payload(signature: &[u8], len: usize, seed: u64) -> String {
-    let mut bytes = signature.to_vec();
-    let mut x = seed | 1;
-    while bytes.len() < len {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        bytes.extend_from_slice(&x.to_le_bytes());
-    }
-    bytes.truncate(len);
-    agent_input::base64::encode(&bytes)
-}
-
-const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
-const PDF: &[u8] = b"%PDF-1.7\n";
 
 fn request(messages: &[Value]) -> String {
     json!({"model": "gpt-4o", "messages": messages, "tools": [{"type": "function", "function":
