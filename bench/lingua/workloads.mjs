@@ -3,24 +3,7 @@
 // with a `file_data` data URL, tool calls as `tool_calls` and `tool` messages. The same requests
 // as crates/agent-input/benches/import.rs builds natively (same texts, same bytes).
 
-/** `len` deterministic pseudo-random bytes after `signature` (xorshift64, as pipeline.rs), base64. */
-export function payload(signature, len, seed) {
-  const bytes = new Uint8Array(len + 8);
-  bytes.set(signature);
-  const view = new DataView(bytes.buffer);
-  let x = BigInt(seed) | 1n;
-  const mask = (1n << 64n) - 1n;
-  for (let at = signature.length; at < len; at += 8) {
-    x ^= (x << 13n) & mask;
-    x ^= x >> 7n;
-    x ^= (x << 17n) & mask;
-    view.setBigUint64(at, x, true);
-  }
-  return Buffer.from(bytes.subarray(0, len)).toString('base64');
-}
-
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const PDF = [...Buffer.from('%PDF-1.7\n')];
+import { PDF, PNG, payload } from '../payload.mjs';
 
 /** The one tool every workload declares (pipeline.rs passes it as an option). */
 export const TOOLS = [

@@ -34,6 +34,8 @@ import { generateText, jsonSchema, tool } from 'ai';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { PDF, PNG, payload } from '../payload.mjs';
+
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const packageDir = process.env.AGENT_INPUT_PACKAGE ?? join(repo, 'target', 'npm', 'agent-input');
 const { convert, convertJson, version } = await import(pathToFileURL(join(packageDir, 'node.js')).href);
@@ -41,24 +43,6 @@ const quick = process.argv.includes('--quick');
 const withGenerateText = process.argv.includes('--generate-text');
 
 // ---------------------------------------------------------------- workloads (as pipeline.rs)
-
-/** `len` deterministic pseudo-random bytes after `signature` (xorshift64, as pipeline.rs), base64. */
-function payload(signature, len, seed) {
-  const bytes = new Uint8Array(len + 8);
-  bytes.set(signature);
-  const view = new DataView(bytes.buffer);
-  let x = BigInt(seed) | 1n;
-  const mask = (1n << 64n) - 1n;
-  for (let at = signature.length; at < len; at += 8) {
-    x ^= (x << 13n) & mask;
-    x ^= x >> 7n;
-    x ^= (x << 17n) & mask;
-    view.setBigUint64(at, x, true);
-  }
-  return Buffer.from(bytes.subarray(0, len)).toString('base64');
-}
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const PDF = [...Buffer.from('%PDF-1.7\n')];
 
 function smallText() {
   return Array.from({ length: 20_000 }, (_, i) => ({

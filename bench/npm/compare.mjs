@@ -7,11 +7,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { PDF, PNG, payload } from '../payload.mjs';
+
 if (process.argv.length < 4) throw new Error('usage: node bench/npm/compare.mjs BEFORE_PACKAGE_DIR AFTER_PACKAGE_DIR');
 const A = await import(pathToFileURL(resolve(process.argv[2], 'node.js')).href);
 const B = await import(pathToFileURL(resolve(process.argv[3], 'node.js')).href);
-function payload(sig, len, seed) { const b = Buffer.alloc(len); b.set(sig); let x = BigInt(seed) | 1n; const m=(1n<<64n)-1n; for (let at = sig.length; at + 8 <= len; at += 8) { x ^= (x << 13n) & m; x ^= x >> 7n; x ^= (x << 17n) & m; b.writeBigUInt64LE(x, at); } return b.toString('base64'); }
-const PNG=[0x89,0x50,0x4e,0x47,0x0d,0x0a,0x1a,0x0a], PDF=[...Buffer.from('%PDF-1.7\n')];
 const small = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ input: `Question number ${i}: what is the capital of France?`, parameters: { verbose: true } }));
 const image = [JSON.stringify({ input: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', source: { type: 'base64', format: 'png', data: payload(PNG, 3500000, 7) } }] })];
 const msgs = []; for (let i = 0; i < 1000; i++) { msgs.push({ role: 'user', content: [{ type: 'text', text: `Turn ${i}: please summarise.` }] }); msgs.push({ role: 'assistant', content: [{ type: 'text', text: `Answer ${i}: summary.` }] }); } msgs.pop(); msgs.push({ role: 'user', content: [{ type: 'text', text: 'And finally?' }] });
