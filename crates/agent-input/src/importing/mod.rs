@@ -203,6 +203,24 @@ impl Import {
         }
     }
 
+    /// The request's required list of turns (`messages`, `contents`), each given to `read` with its
+    /// path.
+    pub(crate) fn each_turn(
+        &mut self,
+        object: &Map<String, Value>,
+        key: &str,
+        of: &str,
+        mut read: impl FnMut(&mut Self, &Value, &Path),
+    ) {
+        let root = Path::root();
+        let Some(turns) = self.field(object, &root, key, of) else { return };
+        let at = root.key(key);
+        let Some(turns) = self.as_array(turns, &at, key) else { return };
+        for (i, turn) in turns.iter().enumerate() {
+            read(self, turn, &at.index(i));
+        }
+    }
+
     /// Field `key` of `object`, a string, required.
     pub(crate) fn string<'v>(
         &mut self,

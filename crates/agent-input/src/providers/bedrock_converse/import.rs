@@ -34,12 +34,7 @@ pub(crate) fn read(body: &Value) -> Import {
             _ => im.other_key(key, value, &root),
         }
     }
-    let Some(messages) = im.field(object, &root, "messages", "a Converse request") else { return im };
-    let at = root.key("messages");
-    let Some(messages) = im.as_array(messages, &at, "messages") else { return im };
-    for (i, message) in messages.iter().enumerate() {
-        self::message(&mut im, message, &at.index(i));
-    }
+    im.each_turn(object, "messages", "a Converse request", message);
     im
 }
 

@@ -33,14 +33,11 @@ pub(crate) fn read(body: &Value) -> Import {
             _ => im.other_key(key, value, &root),
         }
     }
-    let Some(contents) = im.field(object, &root, "contents", "a generateContent request") else { return im };
-    let at = root.key("contents");
-    let Some(contents) = im.as_array(contents, &at, "contents") else { return im };
     let mut pending: Vec<(String, String)> = Vec::new();
     let mut calls = 0;
-    for (i, content) in contents.iter().enumerate() {
-        self::content(&mut im, content, &at.index(i), &mut pending, &mut calls);
-    }
+    im.each_turn(object, "contents", "a generateContent request", |im, content, at| {
+        self::content(im, content, at, &mut pending, &mut calls);
+    });
     im
 }
 
