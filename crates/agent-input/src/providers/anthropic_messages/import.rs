@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, Media, arguments_text, from_extension, from_mime};
+use crate::importing::{CallFields, Import, Media, SpecFields, arguments_text, from_extension, from_mime};
 use crate::path::Path;
 use crate::provider::ProviderId;
 
@@ -251,25 +251,17 @@ fn tool_result(im: &mut Import, object: &Map<String, Value>, at: &Path) {
 
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
-    let mut specs = Vec::new();
-    for (i, tool) in tools.iter().enumerate() {
-        let at = at.index(i);
-        let Some(object) = im.object(tool, &at, "a tool") else { continue };
+    im.tool_specs(tools, at, |im, object, at| {
         if object.get("type").and_then(Value::as_str).is_some_and(|t| t != "custom") {
             im.dropped(at.clone(), "a server tool (only client tools are tool specs)");
-            continue;
+            return None;
         }
-        cache_control(im, object, &at, true);
-        im.other_keys(object, &at, &["type", "name", "description", "input_schema", "cache_control"]);
-        let Some(name) = im.string(object, &at, "name", "a tool") else { continue };
-        im.option_item("tools", specs.len(), &at);
-        specs.push(crate::providers::openai_chat::import::spec(
-            name,
-            object.get("description"),
-            object.get("input_schema"),
-        ));
-    }
-    im.option("tools", Value::Array(specs), at);
+        cache_control(im, object, at, true);
+        im.other_keys(object, at, &["type", "name", "description", "input_schema", "cache_control"]);
+        let name = im.string(object, at, "name", "a tool")?;
+        let (description, schema) = (object.get("description"), object.get("input_schema"));
+        Some(SpecFields { name, description, schema, at: at.clone() })
+    });
 }
 
 fn tool_choice(im: &mut Import, value: &Value, at: &Path) {

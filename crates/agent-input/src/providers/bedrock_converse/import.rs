@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, Media, arguments_text};
+use crate::importing::{CallFields, Import, Media, SpecFields, arguments_text};
 use crate::path::Path;
 use crate::provider::ProviderId;
 
@@ -263,25 +263,20 @@ fn tool_config(im: &mut Import, value: &Value, at: &Path) {
     if let Some(tools) = config.get("tools") {
         let tat = at.key("tools");
         let Some(tools) = im.as_array(tools, &tat, "tools") else { return };
-        let mut specs = Vec::new();
-        for (i, tool) in tools.iter().enumerate() {
-            let at = tat.index(i);
-            let Some(object) = im.object(tool, &at, "a tool") else { continue };
+        im.tool_specs(tools, &tat, |im, object, at| {
             if let Some(point) = object.get("cachePoint") {
                 cache_point(im, point, &at.key("cachePoint"), true);
-                continue;
+                return None;
             }
-            im.other_keys(object, &at, &["toolSpec"]);
-            let Some(spec) = im.field(object, &at, "toolSpec", "a tool") else { continue };
+            im.other_keys(object, at, &["toolSpec"]);
+            let spec = im.field(object, at, "toolSpec", "a tool")?;
             let sat = at.key("toolSpec");
-            let Some(spec) = im.object(spec, &sat, "toolSpec") else { continue };
+            let spec = im.object(spec, &sat, "toolSpec")?;
             im.other_keys(spec, &sat, &["name", "description", "inputSchema", "strict"]);
-            let Some(name) = im.string(spec, &sat, "name", "a toolSpec") else { continue };
-            let schema = spec.get("inputSchema").and_then(|s| s.get("json"));
-            im.option_item("tools", specs.len(), &sat);
-            specs.push(crate::providers::openai_chat::import::spec(name, spec.get("description"), schema));
-        }
-        im.option("tools", Value::Array(specs), &tat);
+            let name = im.string(spec, &sat, "name", "a toolSpec")?;
+            let (description, schema) = (spec.get("description"), spec.get("inputSchema").and_then(|s| s.get("json")));
+            Some(SpecFields { name, description, schema, at: sat })
+        });
     }
     if let Some(choice) = config.get("toolChoice") {
         let cat = at.key("toolChoice");

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::importing::{CallFields, Import, Next, arguments_text, from_extension, from_mime};
+use crate::importing::{self, CallFields, Import, Next, arguments_text, from_extension, from_mime};
 use crate::path::Path;
 use crate::provider::ProviderId;
 
@@ -269,11 +269,7 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
                     None => function.get("parameters").map(json_schema),
                 };
                 im.option_item("tools", specs.len(), &at);
-                specs.push(crate::providers::openai_chat::import::spec(
-                    name,
-                    function.get("description"),
-                    schema.as_ref(),
-                ));
+                specs.push(importing::spec(name, function.get("description"), schema.as_ref()));
             }
         }
     }

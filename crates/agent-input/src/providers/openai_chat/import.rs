@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, from_data_url, from_extension, from_mime};
+use crate::importing::{CallFields, Import, SpecFields, from_data_url, from_extension, from_mime};
 use crate::path::Path;
 use crate::provider::ProviderId;
 
@@ -220,39 +220,23 @@ fn tool_calls(im: &mut Import, calls: &Value, at: &Path) {
 /// `tools`: function tools into tool specs.
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
-    let mut specs = Vec::new();
-    for (i, tool) in tools.iter().enumerate() {
-        let at = at.index(i);
-        let Some(object) = im.object(tool, &at, "a tool") else { continue };
+    im.tool_specs(tools, at, |im, object, at| {
         if object.get("type").and_then(Value::as_str).is_some_and(|t| t != "function") {
             im.dropped(at.clone(), "a tool that is not a function tool");
-            continue;
+            return None;
         }
-        im.other_keys(object, &at, &["type", "function"]);
-        let Some(function) = im.field(object, &at, "function", "a function tool") else { continue };
+        im.other_keys(object, at, &["type", "function"]);
+        let function = im.field(object, at, "function", "a function tool")?;
         let fat = at.key("function");
-        let Some(function) = im.object(function, &fat, "function") else { continue };
+        let function = im.object(function, &fat, "function")?;
         im.other_keys(function, &fat, &["name", "description", "parameters", "strict"]);
         if function.get("strict") == Some(&Value::Bool(true)) {
             im.dropped(fat.key("strict"), "a tool's strict schema adherence");
         }
-        let Some(name) = im.string(function, &fat, "name", "a function tool") else { continue };
-        im.option_item("tools", specs.len(), &at);
-        specs.push(spec(name, function.get("description"), function.get("parameters")));
-    }
-    im.option("tools", Value::Array(specs), at);
-}
-
-/// A tool spec as the options reader takes it.
-pub(crate) fn spec(name: &str, description: Option<&Value>, schema: Option<&Value>) -> Value {
-    let mut spec = json!({"name": name});
-    if let Some(description) = description.filter(|d| !d.is_null()) {
-        spec["description"] = description.clone();
-    }
-    if let Some(schema) = schema.filter(|s| !s.is_null()) {
-        spec["input_schema"] = schema.clone();
-    }
-    spec
+        let name = im.string(function, &fat, "name", "a function tool")?;
+        let (description, schema) = (function.get("description"), function.get("parameters"));
+        Some(SpecFields { name, description, schema, at: at.clone() })
+    });
 }
 
 fn tool_choice(im: &mut Import, value: &Value, at: &Path) {

@@ -8,10 +8,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, Next};
+use crate::importing::{CallFields, Import, Next, SpecFields};
 use crate::path::Path;
 use crate::provider::ProviderId;
-use crate::providers::openai_chat::import::{media_url, spec};
+use crate::providers::openai_chat::import::media_url;
 
 const PARTS: &[&str] = &["input_text", "input_image", "input_file", "output_text", "refusal"];
 
@@ -242,23 +242,19 @@ fn part(im: &mut Import, part: &Value, at: &Path) {
 
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
-    let mut specs = Vec::new();
-    for (i, tool) in tools.iter().enumerate() {
-        let at = at.index(i);
-        let Some(object) = im.object(tool, &at, "a tool") else { continue };
+    im.tool_specs(tools, at, |im, object, at| {
         if object.get("type").and_then(Value::as_str) != Some("function") {
             im.dropped(at.clone(), "a built-in tool (only function tools are tool specs)");
-            continue;
+            return None;
         }
-        im.other_keys(object, &at, &["type", "name", "description", "parameters", "strict"]);
+        im.other_keys(object, at, &["type", "name", "description", "parameters", "strict"]);
         if object.get("strict") == Some(&Value::Bool(true)) {
             im.dropped(at.key("strict"), "a tool's strict schema adherence");
         }
-        let Some(name) = im.string(object, &at, "name", "a function tool") else { continue };
-        im.option_item("tools", specs.len(), &at);
-        specs.push(spec(name, object.get("description"), object.get("parameters")));
-    }
-    im.option("tools", Value::Array(specs), at);
+        let name = im.string(object, at, "name", "a function tool")?;
+        let (description, schema) = (object.get("description"), object.get("parameters"));
+        Some(SpecFields { name, description, schema, at: at.clone() })
+    });
 }
 
 fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
