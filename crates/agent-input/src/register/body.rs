@@ -179,14 +179,18 @@ impl Registration {
     /// A conversational agent's function calling writes the tool list even when the agent has
     /// none, and Bedrock refuses `"toolConfig": {"tools": []}` (ml-commons issue 5094).
     fn check_tool_list(&self, report: &mut Report) {
-        let has_tools = self.body.get("tools").and_then(Value::as_array).is_some_and(|tools| !tools.is_empty());
-        if self.provider == ModelProvider::BedrockConverse && self.agent_type == "conversational" && !has_tools {
+        if self.provider == ModelProvider::BedrockConverse && self.agent_type == "conversational" && !self.has_tools() {
             report.push(Diagnostic::new(
                 Code::EmptyToolList,
                 Path::root().key("tools"),
                 "ml-commons sends a conversational agent without tools `\"toolConfig\": {\"tools\": []}`, which Bedrock refuses (ml-commons issue 5094): give the agent at least one tool",
             ));
         }
+    }
+
+    /// Whether the agent declares at least one tool.
+    pub(crate) fn has_tools(&self) -> bool {
+        self.body.get("tools").and_then(Value::as_array).is_some_and(|tools| !tools.is_empty())
     }
 
     /// The `parameters` object, or an empty one.

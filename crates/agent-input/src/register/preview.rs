@@ -110,8 +110,7 @@ fn runner_parameters(
     }
     agent.extend(registration.parameters().iter().map(|(k, v)| (k.clone(), stringify(v))));
     agent.insert("_llm_interface".into(), registration.provider.llm_interface().into());
-    let has_tools = registration.body.get("tools").and_then(Value::as_array).is_some_and(|tools| !tools.is_empty());
-    if !has_tools {
+    if !registration.has_tools() {
         agent.insert("tool_configs".into(), registration.provider.tool_configs().into());
     }
     agent.extend(request.parameters.iter().map(|(k, v)| (k.clone(), stringify(v))));
