@@ -59,3 +59,11 @@ const { splicing } = await import(pathToFileURL(join(installed, 'splice.js')).hr
 
 /** The base entry's functions on the browsers' module. */
 export const sizePkg = { ...glue, convertJson: splicing(glue.convertJson, glue.takeSplices) };
+
+// Likewise `agent-input/import`: import-node.js loads the module built for speed, browsers and
+// bundlers agent_input_import_bg.wasm.
+const importGlue = await import(`${pathToFileURL(join(installed, 'agent_input_import.js')).href}?size`);
+importGlue.initSync({ module: readFileSync(join(installed, 'agent_input_import_bg.wasm')) });
+
+/** `agent-input/import`'s functions on the browsers' module. */
+export const sizeImportPkg = { importRequest: importGlue.importRequest };
