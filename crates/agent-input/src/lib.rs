@@ -52,6 +52,7 @@ mod decoding;
 mod diagnostic;
 pub mod field;
 pub mod format;
+pub mod image;
 pub mod import;
 mod importing;
 pub mod json;
