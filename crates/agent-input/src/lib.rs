@@ -68,6 +68,7 @@ pub mod response;
 pub mod schema;
 pub mod stream;
 mod text;
+pub mod units;
 pub mod url;
 pub mod validate;
 
