@@ -57,6 +57,7 @@ pub mod import;
 mod importing;
 pub mod json;
 mod model;
+pub mod models;
 pub mod options;
 mod path;
 mod provider;
