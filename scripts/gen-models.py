@@ -44,6 +44,7 @@ FIELDS = {
     "function_calling": "supports_function_calling",
     "system_messages": "supports_system_messages",
     "parallel_tool_calls": "supports_parallel_function_calling",
+    "mid_conversation_system": "supports_mid_conversation_system",
 }
 
 # (id, vendor, name, patterns). A pattern matches a normalized model id (models::normalize) that

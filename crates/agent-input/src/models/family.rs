@@ -55,6 +55,8 @@ pub struct Family {
     pub system_messages: Support,
     /// Several tool calls in one turn.
     pub parallel_tool_calls: Support,
+    /// A `system` message among the messages, after the conversation started (Anthropic).
+    pub mid_conversation_system: Support,
     /// The most output tokens any model of the family writes.
     pub max_output_tokens: Option<u32>,
     /// How many ids of the source the figures come from.

@@ -1,6 +1,8 @@
 //! What a rule found: data a provider turns into a diagnostic.
 
-use crate::diagnostic::Code;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::path::{Path, Segment};
+use crate::provider::ProviderId;
 
 /// Which rule refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,5 +51,57 @@ pub struct Finding {
 impl Finding {
     pub(crate) fn new(rule: Rule, pointer: impl Into<String>, message: impl Into<String>) -> Self {
         Self { rule, pointer: pointer.into(), message: message.into() }
+    }
+
+    /// The diagnostic: the rule's code, at `base` (where the value the rule was given is in the
+    /// request) followed by the finding's pointer.
+    pub fn to_diagnostic(&self, base: &Path) -> Diagnostic {
+        let mut path = base.clone();
+        for segment in Path::parse(&self.pointer).unwrap_or_default().segments() {
+            path = match segment {
+                Segment::Key(key) => path.key(key),
+                Segment::Index(i) => path.index(*i),
+            };
+        }
+        Diagnostic::new(self.rule.code(), path, self.message.clone())
+    }
+}
+
+/// The warning for a model id no family matches ([`super::lookup`] is `None`), at the id's place.
+pub fn unknown_model(model_id: &str, provider: ProviderId, at: Path) -> Diagnostic {
+    let message = format!(
+        "the model \"{model_id}\" is not in the capability table ({}); only {}'s own rules are checked",
+        super::table::SOURCE,
+        provider.display_name()
+    );
+    Diagnostic::new(Code::UnknownModel, at, message).received(model_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_become_diagnostics_at_their_place() {
+        let finding = Finding::new(Rule::SchemaKeyword, "/properties/a~1b/exclusiveMinimum", "no `exclusiveMinimum`");
+        let base = Path::root().key("tools").index(0).key("functionDeclarations").index(0).key("parameters");
+        let diagnostic = finding.to_diagnostic(&base);
+        assert_eq!(diagnostic.code, Code::InvalidSchema);
+        assert_eq!(
+            diagnostic.path.to_string(),
+            "/tools/0/functionDeclarations/0/parameters/properties/a~1b/exclusiveMinimum"
+        );
+        let top = Finding::new(Rule::SamplingWithReasoning, "/top_p", "no `top_p`").to_diagnostic(&Path::root());
+        assert_eq!((top.code, top.path.to_string()), (Code::InvalidParameter, "/top_p".to_string()));
+    }
+
+    #[test]
+    fn an_unknown_model_is_a_warning_naming_it() {
+        let warning = unknown_model("my-fine-tune", ProviderId::OpenAiChat, Path::root().key("model"));
+        assert_eq!(warning.code.as_str(), "unknown_model");
+        assert_eq!(warning.code.severity(), crate::diagnostic::Severity::Warning);
+        assert_eq!(warning.path.to_string(), "/model");
+        assert!(warning.message.starts_with("the model \"my-fine-tune\" is not in the capability table (litellm "));
+        assert!(warning.message.ends_with("; only OpenAI Chat Completions's own rules are checked"));
     }
 }

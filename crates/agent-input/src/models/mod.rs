@@ -15,6 +15,6 @@ mod table;
 pub mod thinking;
 
 pub use family::{Family, Support, Vendor};
-pub use finding::{Finding, Rule};
+pub use finding::{Finding, Rule, unknown_model};
 pub use lookup::{families, lookup, normalize};
 pub use table::SOURCE;

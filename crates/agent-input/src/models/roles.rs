@@ -1,6 +1,6 @@
 //! Roles a model has no place for.
 
-use super::family::{Family, Support};
+use super::family::{Family, Support, Vendor};
 use super::finding::{Finding, Rule};
 use crate::provider::ProviderId;
 
@@ -13,13 +13,15 @@ pub fn system_prompt(family: &Family, pointer: &str) -> Option<Finding> {
     })
 }
 
-/// A `system` message among the messages of an Anthropic Messages body (`messages[i].role`),
-/// which Claude refuses ("role 'system' is not supported on this model"): the system prompt is the
-/// body's top-level `system`. At the pointer the caller gives.
+/// A `system` message among the messages of an Anthropic Messages body (`messages[i].role`):
+/// the API's roles are `user` and `assistant`, the system prompt is the body's top-level `system`,
+/// except on the models that take mid-conversation system messages (the table's
+/// `mid_conversation_system`: Claude Opus 4.7 and later). At the pointer the caller gives.
 pub fn message_role(family: &Family, provider: ProviderId, role: &str, pointer: &str) -> Option<Finding> {
     let refused = provider == ProviderId::AnthropicMessages
-        && family.vendor == super::family::Vendor::Anthropic
-        && role == "system";
+        && family.vendor == Vendor::Anthropic
+        && role == "system"
+        && !matches!(family.mid_conversation_system, Support::Yes | Support::Varies);
     refused.then(|| {
         let message = format!(
             "{} takes no `system` message in `messages`; the system prompt goes in the top-level `system`",
@@ -49,11 +51,14 @@ mod tests {
 
     #[test]
     fn system_messages_in_anthropic_messages() {
-        let claude = lookup("claude-opus-4-8").unwrap();
-        let found = message_role(claude, ProviderId::AnthropicMessages, "system", "/messages/1/role").unwrap();
+        let older = lookup("claude-sonnet-4-5").unwrap();
+        let found = message_role(older, ProviderId::AnthropicMessages, "system", "/messages/1/role").unwrap();
         assert_eq!((found.rule, found.pointer.as_str()), (Rule::RoleNotSupported, "/messages/1/role"));
-        assert!(message_role(claude, ProviderId::AnthropicMessages, "user", "/messages/0/role").is_none());
-        assert!(message_role(claude, ProviderId::BedrockConverse, "system", "/messages/1/role").is_none());
+        assert!(message_role(older, ProviderId::AnthropicMessages, "user", "/messages/0/role").is_none());
+        assert!(message_role(older, ProviderId::BedrockConverse, "system", "/messages/1/role").is_none());
+        // Claude Opus 4.7 and later take mid-conversation system messages.
+        let newer = lookup("claude-opus-4-8").unwrap();
+        assert!(message_role(newer, ProviderId::AnthropicMessages, "system", "/messages/1/role").is_none());
         let gpt = lookup("gpt-4o").unwrap();
         assert!(message_role(gpt, ProviderId::AnthropicMessages, "system", "/messages/1/role").is_none());
     }
