@@ -154,9 +154,6 @@ codes! {
     /// A registration whose agent, as ml-commons builds it, sends the provider an empty tool list
     /// the provider refuses.
     EmptyToolList = "empty_tool_list", Warning;
-    /// A model id that no family of the capability table matches: only the provider's own rules
-    /// are checked.
-    UnknownModel = "unknown_model", Warning;
 }
 
 impl fmt::Display for Code {

@@ -115,7 +115,7 @@ impl Base64<'_> {
         let quad = usize::try_from(offset / 3).map_err(|_| HeaderError::Truncated)?;
         let within = (offset % 3) as usize;
         let at = quad.checked_mul(4).and_then(|q| q.checked_add(within)).ok_or(HeaderError::Truncated)?;
-        let (Some(&a), Some(&b)) = (self.0.get(at), self.0.get(at + 1)) else {
+        let (Some(&a), Some(&b)) = (self.0.get(at), at.checked_add(1).and_then(|next| self.0.get(next))) else {
             return Err(HeaderError::Truncated);
         };
         if b == b'=' {

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use agent_input::ProviderId;
 use agent_input::import::translate;
 use agent_input::models::sampling::{Reasoning, Sampling};
-use agent_input::models::{self, Finding, Rule, pixels, roles, sampling, schema, thinking};
+use agent_input::models::{self, Finding, Rule, inputs, pixels, roles, sampling, schema, thinking};
 use serde_json::Value;
 
 fn workspace(folder: &str) -> PathBuf {
@@ -153,6 +153,16 @@ fn findings(provider: ProviderId, body: &Value) -> Vec<(String, Finding)> {
             put(&mut out, "", roles::system_prompt(family, "/system"));
         }
         _ => {}
+    }
+    let tools = if provider == ProviderId::BedrockConverse { "/toolConfig/tools" } else { "/tools" };
+    let function_tools = body.pointer(tools).and_then(Value::as_array).is_some_and(|t| {
+        t.iter().any(|t| {
+            ["function", "functionDeclarations", "toolSpec", "input_schema"].iter().any(|k| t.get(k).is_some())
+                || t["type"] == "function"
+        })
+    });
+    if function_tools {
+        put(&mut out, tools, inputs::check(family, inputs::Input::FunctionTools, ""));
     }
     // Pixel limits need the images' headers; the corpus's images are small.
     for image in images(body) {

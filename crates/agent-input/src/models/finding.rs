@@ -21,6 +21,8 @@ pub enum Rule {
     SchemaKeyword,
     /// A schema that breaks `OpenAI`'s strict-mode rules (`required`, `additionalProperties`).
     StrictSchema,
+    /// An input the model takes none of (images, PDFs, video, function tools).
+    InputNotSupported,
 }
 
 impl Rule {
@@ -32,6 +34,7 @@ impl Rule {
             Self::RoleNotSupported => Code::RoleNotSupported,
             Self::ImageTooLarge => Code::ProviderLimit,
             Self::SchemaKeyword | Self::StrictSchema => Code::InvalidSchema,
+            Self::InputNotSupported => Code::UnsupportedByProvider,
         }
     }
 }
@@ -67,14 +70,14 @@ impl Finding {
     }
 }
 
-/// The warning for a model id no family matches ([`super::lookup`] is `None`), at the id's place.
-pub fn unknown_model(model_id: &str, provider: ProviderId, at: Path) -> Diagnostic {
-    let message = format!(
+/// The message of the warning for a model id no family matches ([`super::lookup`] is `None`):
+/// only the provider's own rules are checked, nothing is refused on a guess.
+pub fn unknown_model(model_id: &str, provider: ProviderId) -> String {
+    format!(
         "the model \"{model_id}\" is not in the capability table ({}); only {}'s own rules are checked",
         super::table::SOURCE,
         provider.display_name()
-    );
-    Diagnostic::new(Code::UnknownModel, at, message).received(model_id)
+    )
 }
 
 #[cfg(test)]
@@ -96,12 +99,9 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_model_is_a_warning_naming_it() {
-        let warning = unknown_model("my-fine-tune", ProviderId::OpenAiChat, Path::root().key("model"));
-        assert_eq!(warning.code.as_str(), "unknown_model");
-        assert_eq!(warning.code.severity(), crate::diagnostic::Severity::Warning);
-        assert_eq!(warning.path.to_string(), "/model");
-        assert!(warning.message.starts_with("the model \"my-fine-tune\" is not in the capability table (litellm "));
-        assert!(warning.message.ends_with("; only OpenAI Chat Completions's own rules are checked"));
+    fn an_unknown_model_is_named() {
+        let message = unknown_model("my-fine-tune", ProviderId::OpenAiChat);
+        assert!(message.starts_with("the model \"my-fine-tune\" is not in the capability table (litellm 1.110.2 "));
+        assert!(message.ends_with("; only OpenAI Chat Completions's own rules are checked"));
     }
 }

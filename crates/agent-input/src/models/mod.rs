@@ -6,6 +6,7 @@
 
 mod family;
 mod finding;
+pub mod inputs;
 mod lookup;
 pub mod pixels;
 pub mod roles;

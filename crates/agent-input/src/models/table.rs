@@ -342,11 +342,12 @@ pub(super) static FAMILIES: &[Family] = &[
         name: "Llama 3 Instruct (8B, 70B)",
         vendor: Vendor::Meta,
         patterns: &["llama3-8b-instruct", "llama3-70b-instruct"],
-        image_input: Unknown,
+        // The map: Unknown. Bedrock Converse supported features table: Llama 2 and Llama 3, no vision.
+        image_input: No,
         pdf_input: Yes,
         video_input: Unknown,
         reasoning: Unknown,
-        // The map: Unknown. Bedrock Converse supported features table: Llama 3 Instruct, no tool use.
+        // The map: Unknown. Bedrock Converse supported features table: Llama 2 and Llama 3, no tool use.
         function_calling: No,
         system_messages: Unknown,
         parallel_tool_calls: Unknown,
@@ -359,11 +360,13 @@ pub(super) static FAMILIES: &[Family] = &[
         name: "Llama 3.1 to 3.3 Instruct",
         vendor: Vendor::Meta,
         patterns: &["llama3-1", "llama3-2", "llama3-3"],
-        image_input: Yes,
+        // The map: Yes. Bedrock Converse supported features table: vision on Llama 3.2 11B/90B only.
+        image_input: Varies,
         pdf_input: Unknown,
         video_input: Unknown,
         reasoning: Unknown,
-        function_calling: Yes,
+        // The map: Yes. Bedrock Converse supported features table: tool use on Llama 3.1 and 3.2 11B/90B, not on 3.2 1B/3B.
+        function_calling: Varies,
         system_messages: Unknown,
         parallel_tool_calls: Unknown,
         mid_conversation_system: Unknown,
@@ -391,11 +394,13 @@ pub(super) static FAMILIES: &[Family] = &[
         name: "Amazon Titan Text",
         vendor: Vendor::Amazon,
         patterns: &["titan-text-express", "titan-text-lite", "titan-text-premier"],
-        image_input: Unknown,
+        // The map: Unknown. Bedrock Converse supported features table: Titan, no vision.
+        image_input: No,
         pdf_input: Unknown,
         video_input: Unknown,
         reasoning: Unknown,
-        function_calling: Unknown,
+        // The map: Unknown. Bedrock Converse supported features table: Titan, no tool use.
+        function_calling: No,
         // The map: Unknown. Bedrock Converse supported features table: Titan, no system prompts.
         system_messages: No,
         parallel_tool_calls: Unknown,
@@ -412,7 +417,8 @@ pub(super) static FAMILIES: &[Family] = &[
         pdf_input: Unknown,
         video_input: Unknown,
         reasoning: Unknown,
-        function_calling: Unknown,
+        // The map: Unknown. Bedrock Converse supported features table: Mistral AI Instruct, no tool use.
+        function_calling: No,
         // The map: Unknown. Bedrock Converse supported features table: Mistral AI Instruct, no system prompts.
         system_messages: No,
         parallel_tool_calls: Unknown,
