@@ -12,8 +12,11 @@ A family's figure is what all its ids in the map agree on: "yes" or "no" when th
 them (a request over it is refused by every member). Where the providers' own documentation says
 otherwise, OVERRIDES below wins, and the disagreement is written into the table's comments.
 
+It also writes crates/agent-input/tests/data/model_ids.json, every chat id of the map's providers
+with the family given here, which the Rust lookup is tested against.
+
 Run:
-  python3 scripts/gen-models.py            # table.rs from the pinned subset
+  python3 scripts/gen-models.py            # table.rs and model_ids.json from the pinned subset
   python3 scripts/gen-models.py --check    # compare with the committed table.rs (scripts/test)
   python3 scripts/gen-models.py --wheel litellm-1.110.2-....whl --date 2026-11-29
       # refresh the subset: pip download litellm==1.110.2 --no-deps -d <dir>
@@ -29,6 +32,7 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SUBSET = ROOT / "scripts/models/litellm-subset.json"
 TABLE = ROOT / "crates/agent-input/src/models/table.rs"
+IDS = ROOT / "crates/agent-input/tests/data/model_ids.json"
 MAX_WIDTH = 120  # rustfmt.toml
 MAP_IN_WHEEL = "litellm/model_prices_and_context_window_backup.json"
 
@@ -160,16 +164,20 @@ def refresh(wheel, date):
     with zipfile.ZipFile(wheel) as archive:
         data = json.loads(archive.read(MAP_IN_WHEEL))
     version = re.search(r"litellm-([0-9.]+)-", pathlib.Path(wheel).name).group(1)
-    keep = {}
+    keep, others = {}, []
     for model_id, entry in sorted(data.items()):
         if not isinstance(entry, dict) or entry.get("litellm_provider") not in PROVIDERS:
             continue
-        if entry.get("mode") != "chat" or family_of(model_id) is None:
+        if entry.get("mode") != "chat":
+            continue
+        if family_of(model_id) is None:
+            others.append(model_id)
             continue
         fields = {k: entry[k] for k in ["litellm_provider", "max_output_tokens", *FIELDS.values()] if k in entry}
         keep[model_id] = fields
     subset = {"source": {"package": "litellm", "version": version, "file": MAP_IN_WHEEL, "read": date,
-                         "licence": "MIT, scripts/models/LICENSE-litellm"}, "models": keep}
+                         "licence": "MIT, scripts/models/LICENSE-litellm"}, "models": keep,
+              "ids_in_no_family": others}
     SUBSET.parent.mkdir(parents=True, exist_ok=True)
     SUBSET.write_text(json.dumps(subset, indent=1, sort_keys=True) + "\n")
 
@@ -234,19 +242,29 @@ def render(subset):
     return "\n".join(lines) + "\n"
 
 
+def ids(subset):
+    """Every chat id of the map's providers with the family this script gives it (null: none), for
+    the lookup's test: the Rust lookup must agree with this one on each."""
+    pairs = {model_id: family_of(model_id) for model_id in [*subset["models"], *subset["ids_in_no_family"]]}
+    return json.dumps(dict(sorted(pairs.items())), indent=0) + "\n"
+
+
 def main(argv):
     if "--wheel" in argv:
         date = argv[argv.index("--date") + 1] if "--date" in argv else sys.exit("gen-models: --wheel needs --date")
         refresh(argv[argv.index("--wheel") + 1], date)
-    text = render(json.loads(SUBSET.read_text()))
+    subset = json.loads(SUBSET.read_text())
+    outputs = {TABLE: render(subset), IDS: ids(subset)}
     if "--check" in argv:
-        if not TABLE.exists() or TABLE.read_text() != text:
-            print("gen-models: crates/agent-input/src/models/table.rs differs; run python3 scripts/gen-models.py")
+        stale = [str(path.relative_to(ROOT)) for path, text in outputs.items() if not path.exists() or path.read_text() != text]
+        if stale:
+            print(f"gen-models: {', '.join(stale)} differ; run python3 scripts/gen-models.py")
             return 1
-        print("gen-models: table.rs reproduces")
+        print("gen-models: table.rs and model_ids.json reproduce")
         return 0
-    TABLE.parent.mkdir(parents=True, exist_ok=True)
-    TABLE.write_text(text)
+    for path, text in outputs.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     return 0
 
 

@@ -155,6 +155,24 @@ mod tests {
         }
     }
 
+    /// Every chat id of `LiteLLM`'s map for the providers this crate speaks, with the family the
+    /// generator's own lookup (in Python, scripts/gen-models.py) gives it.
+    #[test]
+    fn agrees_with_the_generator_on_every_id_of_the_map() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/model_ids.json"))
+            .expect("tests/data/model_ids.json");
+        let ids: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+        assert!(ids.len() > 700, "{}", ids.len());
+        let disagreements: Vec<String> = ids
+            .iter()
+            .filter_map(|(id, family)| {
+                let rust = lookup(id).map(|f| f.id);
+                (rust != family.as_str()).then(|| format!("{id}: {rust:?} here, {family} in the generator"))
+            })
+            .collect();
+        assert_eq!(disagreements, Vec::<String>::new());
+    }
+
     #[test]
     fn every_pattern_finds_its_own_family() {
         for family in FAMILIES {
