@@ -100,6 +100,7 @@ OVERRIDES = {
     ("mistral-instruct", "function_calling"): ("No", "Bedrock Converse supported features table: Mistral AI Instruct, no tool use"),
     ("titan-text", "function_calling"): ("No", "Bedrock Converse supported features table: Titan, no tool use"),
     ("titan-text", "image_input"): ("No", "Bedrock Converse supported features table: Titan, no vision"),
+    ("claude-3.7", "max_output_tokens"): ("Some(128_000)", "Anthropic's models overview: 64000, 128000 with the `output-128k-2025-02-19` beta header"),
     ("claude-3", "system_messages"): ("Yes", "Anthropic Messages takes a top-level system prompt for every model"),
     ("claude-3.5", "system_messages"): ("Yes", "Anthropic Messages takes a top-level system prompt for every model"),
     ("claude-3.7", "system_messages"): ("Yes", "Anthropic Messages takes a top-level system prompt for every model"),
@@ -235,7 +236,12 @@ def render(subset):
                 value = override[0]
             lines.append(f"        {field}: {value},")
         tokens = [entry["max_output_tokens"] for _, entry in rows if isinstance(entry.get("max_output_tokens"), int)]
-        lines.append(f"        max_output_tokens: {f'Some({max(tokens):_})' if tokens else 'None'},")
+        most = f"Some({max(tokens):_})" if tokens else "None"
+        override = OVERRIDES.get((family, "max_output_tokens"))
+        if override and override[0] != most:
+            lines.append(f"        // The map: {most}. {override[1]}.")
+            most = override[0]
+        lines.append(f"        max_output_tokens: {most},")
         lines.append(f"        ids_in_source: {len(rows)},")
         lines.append("    },")
     lines.append("];")

@@ -57,7 +57,9 @@ pub struct Family {
     pub parallel_tool_calls: Support,
     /// A `system` message among the messages, after the conversation started (Anthropic).
     pub mid_conversation_system: Support,
-    /// The most output tokens any model of the family writes.
+    /// The most output tokens any model of the family writes, for suggestions and messages: no
+    /// rule refuses on it (the map gave Claude 3.7 8192 where Anthropic documents 64000, and
+    /// 128000 with a beta header).
     pub max_output_tokens: Option<u32>,
     /// How many ids of the source the figures come from.
     pub ids_in_source: u16,

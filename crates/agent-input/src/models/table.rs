@@ -219,7 +219,8 @@ pub(super) static FAMILIES: &[Family] = &[
         system_messages: Yes,
         parallel_tool_calls: Unknown,
         mid_conversation_system: Unknown,
-        max_output_tokens: Some(8_192),
+        // The map: Some(8_192). Anthropic's models overview: 64000, 128000 with the `output-128k-2025-02-19` beta header.
+        max_output_tokens: Some(128_000),
         ids_in_source: 6,
     },
     Family {
