@@ -228,9 +228,14 @@ function expectedEvents(provider, callId) {
   const finished = { type: 'RUN_FINISHED', threadId: 't', runId: 'r', usage: [{ inputTokens: 12, outputTokens: 7, totalTokens: 19 }] };
   const args = ['{"city":', ' "Seattle"}'];
   switch (provider) {
-    case 'anthropic-messages':
+    case 'anthropic-messages': {
+      // The thinking block, signed, goes back to Anthropic before the text (contract §10).
+      const state = { provider: 'anthropic-messages', items: [{ before: 0,
+        block: { type: 'thinking', thinking: 'The user wants the weather.', signature: 'EqQBCgIYAhIM' } }] };
+      const encrypted = { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r-0', encryptedValue: state };
       return [started, ...reasoning('The user wants the weather.'), ...reasoningEnd, textStart, text('Let me '),
-        text('check the weather. ☀'), textEnd, ...call(...args), finished];
+        text('check the weather. ☀'), textEnd, ...call(...args), encrypted, finished];
+    }
     case 'gemini/v1beta/generatecontent':
       return [started, textStart, text('Let me '), textEnd, ...reasoning('Thinking about weather'), ...reasoningEnd,
         textStart, text('check the weather. ☀'), textEnd, ...call('{"city":"Seattle"}'), finished];
@@ -257,7 +262,10 @@ function decode(provider, bytes, cuts = []) {
     assert.deepEqual(parsed.data, event, 'no key the schema does not know');
   }
   const { events: _, ...result } = finish;
-  return { events: events.map(({ timestamp, ...event }) => event), result };
+  // An encrypted value is JSON text: compared as the value it holds.
+  const readable = ({ timestamp, ...event }) =>
+    event.type === 'REASONING_ENCRYPTED_VALUE' ? { ...event, encryptedValue: JSON.parse(event.encryptedValue) } : event;
+  return { events: events.map(readable), result };
 }
 
 test('every provider\'s stream decodes to the documented AG-UI events and the non-streaming answer', () => {

@@ -149,7 +149,7 @@ pub enum Event {
         subtype: Entity,
         /// The message or tool call.
         entity_id: String,
-        /// The value ([`super::reasoning`]: this project writes `{"provider", "items"}` as text).
+        /// The value ([`super::reasoning`]: agent-input writes the JSON text of `{"provider", "items"}`).
         encrypted_value: String,
     },
     /// The whole conversation.

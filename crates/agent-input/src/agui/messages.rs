@@ -31,7 +31,7 @@ impl Reader {
             }
         };
         let mut origin = MessageOrigin { message: at.clone(), blocks: Vec::new(), reasoning: None };
-        if role != "assistant" && object.contains_key("encryptedValue") {
+        if role != "assistant" && object.get("encryptedValue").is_some_and(|value| !value.is_null()) {
             self.report.push(Diagnostic::new(
                 Code::FieldIgnored,
                 at.key("encryptedValue"),
@@ -127,8 +127,8 @@ impl Reader {
     }
 
     /// The `reasoningState` an assistant message's `encryptedValue` and its tool calls' carry back
-    /// ([`super::reasoning`]); `None` when there is none. A value this module did not write, or
-    /// one of another provider than the first, is ignored with a warning.
+    /// ([`super::reasoning`]); `None` when there is none. A value not of that form, or one of
+    /// another provider than the first, is ignored with a warning.
     fn reasoning_state(
         &mut self,
         message: Option<&Value>,
@@ -156,7 +156,7 @@ impl Reader {
                 self.report.push(Diagnostic::new(
                     Code::FieldIgnored,
                     path,
-                    "this encryptedValue is not reasoning state this project wrote (`{\"provider\", \"items\"}`): it is not sent to the model",
+                    "this encryptedValue is not reasoning state as agent-input writes it (the JSON text of `{\"provider\", \"items\"}`): it is not sent to the model",
                 ));
                 continue;
             };
