@@ -236,9 +236,21 @@ function expectedEvents(provider, callId) {
       return [started, ...reasoning('The user wants the weather.'), ...reasoningEnd, textStart, text('Let me '),
         text('check the weather. ☀'), textEnd, ...call(...args), encrypted, finished];
     }
-    case 'gemini/v1beta/generatecontent':
+    case 'openai-responses': {
+      // The items' ids pair them with their reasoning on the next request (contract §3.5).
+      const onMessage = { provider: 'openai-responses', items: [{ on: 0, id: 'msg_1' }] };
+      const onCall = { provider: 'openai-responses', items: [{ id: 'fc_1' }] };
+      return [started, textStart, text('Let me '), text('check the weather. ☀'), textEnd, ...call(...args),
+        { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r-0', encryptedValue: onMessage },
+        { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'tool-call', entityId: callId, encryptedValue: onCall }, finished];
+    }
+    case 'gemini/v1beta/generatecontent': {
+      // The thought part goes back as given, after the text (one element) and before the call.
+      const thought = { provider: 'gemini', items: [{ before: 1, block: { text: 'Thinking about weather', thought: true } }] };
       return [started, textStart, text('Let me '), textEnd, ...reasoning('Thinking about weather'), ...reasoningEnd,
-        textStart, text('check the weather. ☀'), textEnd, ...call('{"city":"Seattle"}'), finished];
+        textStart, text('check the weather. ☀'), textEnd, ...call('{"city":"Seattle"}'),
+        { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r-0', encryptedValue: thought }, finished];
+    }
     default:
       return [started, textStart, text('Let me '), text('check the weather. ☀'), textEnd, ...call(...args), finished];
   }
