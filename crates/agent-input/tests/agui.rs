@@ -945,3 +945,33 @@ mod reasoning_state {
         assert_eq!(request["input"][1]["toolCalls"][0], call("c1"), "encryptedValue is not a standard key");
     }
 }
+
+/// What `to_agui` writes reads back to messages that `to_agui` writes the same again, for states
+/// whose positions are not as `to_agui` writes them: on a message without text, past the end,
+/// not numbers.
+#[test]
+fn reasoning_state_written_again_is_unchanged() {
+    let call = json!({"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}});
+    let cases = [
+        // No text (`""` is none): a signature `on` 0 of the message is on its call.
+        json!({"id": "a", "role": "assistant", "content": "", "toolCalls": [call],
+            "encryptedValue": "{\"provider\":\"gemini\",\"items\":[{\"on\":0,\"thoughtSignature\":\"c2ln\"}]}"}),
+        // Positions past the end, and not numbers.
+        json!({"id": "a", "role": "assistant", "content": "Hi", "toolCalls": [call],
+            "encryptedValue": "{\"provider\":\"gemini\",\"items\":[{\"on\":9,\"thoughtSignature\":\"YQ==\"},{\"before\":9,\"block\":{\"text\":\"t\",\"thought\":true}},{\"on\":\"x\"},{\"before\":-1}]}"}),
+        // A call's value only.
+        json!({"id": "a", "role": "assistant", "toolCalls": [{"id": "c1", "type": "function",
+            "function": {"name": "f", "arguments": "{}"}, "encryptedValue": "{\"provider\":\"gemini\",\"items\":[{\"thoughtSignature\":\"Yg==\"}]}"}]}),
+    ];
+    for assistant in cases {
+        let body = run(json!([{"id": "u", "role": "user", "content": "Hi"}, assistant,
+            {"id": "t", "role": "tool", "toolCallId": "c1", "content": "ok"}]));
+        let once = to_agui(&messages(&body), "m").unwrap();
+        let mut again = body.clone();
+        again["messages"] = serde_json::to_value(&once).unwrap();
+        let twice = to_agui(&messages(&again), "m").unwrap();
+        assert_eq!(twice, once, "{body}");
+        let state = &messages(&again)[1].reasoning_state;
+        assert!(state.is_some(), "{body}");
+    }
+}

@@ -34,7 +34,10 @@ pub(super) fn write(state: &ReasoningState, blocks: usize, has_text: bool, calls
         let Some(object) = item.as_object() else { continue };
         let mut object = object.clone();
         if let Some(on) = position(&object, "on") {
-            // As the writers read it: past the last element is the last one.
+            // Blank text is no element in AG-UI: what was on it is on the element after it, as
+            // the reader will place it. Past the last element is the last one, as the writers
+            // read it.
+            let on = if has_text { on } else { on.max(blocks) };
             let on = on.min(len.saturating_sub(1));
             if on >= blocks && on < len {
                 object.remove("on");
