@@ -31,7 +31,11 @@ pub(super) fn write(state: &ReasoningState, blocks: usize, has_text: bool, calls
     let mut message = Vec::new();
     let mut per_call: Vec<Vec<Value>> = vec![Vec::new(); calls];
     for item in &state.items {
-        let Some(object) = item.as_object() else { continue };
+        let Some(object) = item.as_object() else {
+            // Not an item the contract allows; kept as given, for the validator to name.
+            message.push(item.clone());
+            continue;
+        };
         let mut object = object.clone();
         if let Some(on) = position(&object, "on") {
             // Blank text is no element in AG-UI: what was on it is on the element after it, as
