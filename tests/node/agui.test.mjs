@@ -228,12 +228,29 @@ function expectedEvents(provider, callId) {
   const finished = { type: 'RUN_FINISHED', threadId: 't', runId: 'r', usage: [{ inputTokens: 12, outputTokens: 7, totalTokens: 19 }] };
   const args = ['{"city":', ' "Seattle"}'];
   switch (provider) {
-    case 'anthropic-messages':
+    case 'anthropic-messages': {
+      // The thinking block, signed, goes back to Anthropic before the text (contract §10).
+      const state = { provider: 'anthropic-messages', items: [{ before: 0,
+        block: { type: 'thinking', thinking: 'The user wants the weather.', signature: 'EqQBCgIYAhIM' } }] };
+      const encrypted = { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r-0', encryptedValue: state };
       return [started, ...reasoning('The user wants the weather.'), ...reasoningEnd, textStart, text('Let me '),
-        text('check the weather. ☀'), textEnd, ...call(...args), finished];
-    case 'gemini/v1beta/generatecontent':
+        text('check the weather. ☀'), textEnd, ...call(...args), encrypted, finished];
+    }
+    case 'openai-responses': {
+      // The items' ids pair them with their reasoning on the next request (contract §3.5).
+      const onMessage = { provider: 'openai-responses', items: [{ on: 0, id: 'msg_1' }] };
+      const onCall = { provider: 'openai-responses', items: [{ id: 'fc_1' }] };
+      return [started, textStart, text('Let me '), text('check the weather. ☀'), textEnd, ...call(...args),
+        { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r-0', encryptedValue: onMessage },
+        { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'tool-call', entityId: callId, encryptedValue: onCall }, finished];
+    }
+    case 'gemini/v1beta/generatecontent': {
+      // The thought part goes back as given, after the text (one element) and before the call.
+      const thought = { provider: 'gemini', items: [{ before: 1, block: { text: 'Thinking about weather', thought: true } }] };
       return [started, textStart, text('Let me '), textEnd, ...reasoning('Thinking about weather'), ...reasoningEnd,
-        textStart, text('check the weather. ☀'), textEnd, ...call('{"city":"Seattle"}'), finished];
+        textStart, text('check the weather. ☀'), textEnd, ...call('{"city":"Seattle"}'),
+        { type: 'REASONING_ENCRYPTED_VALUE', subtype: 'message', entityId: 'r-0', encryptedValue: thought }, finished];
+    }
     default:
       return [started, textStart, text('Let me '), text('check the weather. ☀'), textEnd, ...call(...args), finished];
   }
@@ -257,7 +274,10 @@ function decode(provider, bytes, cuts = []) {
     assert.deepEqual(parsed.data, event, 'no key the schema does not know');
   }
   const { events: _, ...result } = finish;
-  return { events: events.map(({ timestamp, ...event }) => event), result };
+  // An encrypted value is JSON text: compared as the value it holds.
+  const readable = ({ timestamp, ...event }) =>
+    event.type === 'REASONING_ENCRYPTED_VALUE' ? { ...event, encryptedValue: JSON.parse(event.encryptedValue) } : event;
+  return { events: events.map(readable), result };
 }
 
 test('every provider\'s stream decodes to the documented AG-UI events and the non-streaming answer', () => {

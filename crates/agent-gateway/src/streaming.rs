@@ -5,7 +5,10 @@
 //! found by [`crate::execute::begin`] before the response starts, and answered as the usual JSON
 //! error. Then the answer is `200 text/event-stream`, one `data: <event>` per AG-UI event, written
 //! by the core's [`RunEvents`]: exactly one `RUN_STARTED` (its `threadId` is the memory id) first
-//! and exactly one `RUN_FINISHED` or `RUN_ERROR` last.
+//! and exactly one `RUN_FINISHED` or `RUN_ERROR` last. The answer's reasoning state (a Gemini
+//! thought signature, an Anthropic thinking block) is written just before `RUN_FINISHED` as
+//! `REASONING_ENCRYPTED_VALUE` events, which an AG-UI client keeps on the message and its tool
+//! calls and sends back as `encryptedValue` on the next run.
 //!
 //! The provider's body goes chunk by chunk through the core's [`Decoder`]. The turn is stored
 //! only when the provider's stream ended with a whole answer, and before `RUN_FINISHED` is
@@ -174,7 +177,11 @@ async fn drive(state: AppState, mut turn: Turn, run_id: String, sender: mpsc::Se
         Ok(answer) => match turn.store(&state, answer).await {
             Ok(stored) => {
                 result = Some(finished(&stored));
-                run.finish()
+                // The answer's reasoning state goes to the client, which sends it back.
+                match &stored.result.final_response {
+                    Some(message) => run.answered(message),
+                    None => run.finish(),
+                }
             }
             Err(error) => run.fail(error.reason, Some(error.kind.as_str().to_string())),
         },

@@ -602,3 +602,65 @@ async fn input_errors_are_answered_before_any_stream() {
     let (status, _, body) = send(agui("t", "r", &json!([])).to_string(), "application/json", "t0ken").await;
     assert_eq!((status, body["error"]["details"][0]["path"].as_str()), (400, Some("/messages")), "{body}");
 }
+
+/// A Gemini stream with a thought and a signed call, in the API's framing (`\r\n` lines).
+const GEMINI_SIGNED: &str = concat!(
+    "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Paris, in Celsius.\",\"thought\": true}],",
+    "\"role\": \"model\"},\"index\": 0}],\"modelVersion\": \"gemini-2.5-flash\"}\r\n\r\n",
+    "data: {\"candidates\": [{\"content\": {\"parts\": [{\"functionCall\": {\"name\": \"get_weather\",",
+    "\"args\": {\"city\": \"Paris\"}},\"thoughtSignature\": \"CiQBcsjafE2nR0vX\"}],\"role\": \"model\"},",
+    "\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": {\"promptTokenCount\": 21,",
+    "\"candidatesTokenCount\": 15,\"totalTokenCount\": 36},\"modelVersion\": \"gemini-2.5-flash\"}\r\n\r\n",
+);
+
+const GEMINI_TEXT: &str = "data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"18°C.\"}],\"role\": \"model\"},\
+    \"finishReason\": \"STOP\",\"index\": 0}]}\r\n\r\n";
+
+#[tokio::test]
+async fn a_gemini_signature_goes_out_as_an_encrypted_value_and_comes_back_from_agui_input() {
+    let scratch = Scratch::new("stream-agui-signature");
+    let gateway = Gateway::start(&scratch.path("db.sqlite"), &[]);
+    let http = client();
+    let body = GEMINI_SIGNED.as_bytes();
+    let cuts: Vec<usize> = (9..body.len()).step_by(9).collect();
+    let stub = StreamStub::start(Script::split("text/event-stream", body, &cuts, Duration::from_millis(1))).await;
+    let agent_id =
+        register(&http, &gateway, &agent("gemini/v1beta/generatecontent", "gemini-2.5-flash", &stub.url)).await;
+    let url = stream_url(&gateway, &agent_id);
+    let question = json!({"id": "u1", "role": "user", "content": "Weather in Paris?"});
+
+    let first = stream(&http, &url, &agui("signature-1", "run-1", &json!([question]))).await;
+    assert_eq!(first.status, 200, "{:?}", first.events);
+    first.check_protocol();
+    let start = first.of("TOOL_CALL_START")[0].clone();
+    let values = first.of("REASONING_ENCRYPTED_VALUE");
+    let subjects: Vec<(&str, &str)> =
+        values.iter().map(|e| (e["subtype"].as_str().unwrap(), e["entityId"].as_str().unwrap())).collect();
+    let (message_id, call_id) = (start["parentMessageId"].as_str().unwrap(), start["toolCallId"].as_str().unwrap());
+    assert_eq!(subjects, [("message", message_id), ("tool-call", call_id)]);
+    let types = first.types();
+    assert_eq!(&types[types.len() - 3..], ["REASONING_ENCRYPTED_VALUE", "REASONING_ENCRYPTED_VALUE", "RUN_FINISHED"]);
+    let (message_value, call_value) = (values[0]["encryptedValue"].clone(), values[1]["encryptedValue"].clone());
+    assert!(call_value.as_str().unwrap().contains("CiQBcsjafE2nR0vX"), "{call_value}");
+
+    // The history as an AG-UI client keeps it, on a thread this gateway has never seen: the
+    // values are the only way back for the signature.
+    stub.set(Script::whole("text/event-stream", GEMINI_TEXT.as_bytes()));
+    let history = json!([question,
+        {"id": "r-reasoning", "role": "reasoning", "content": "Paris, in Celsius."},
+        {"id": message_id, "role": "assistant", "encryptedValue": message_value, "toolCalls": [{"id": call_id,
+            "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"},
+            "encryptedValue": call_value}]},
+        {"id": "t1", "role": "tool", "toolCallId": call_id, "content": "18°C"}]);
+    let second = stream(&http, &url, &agui("signature-2", "run-2", &history)).await;
+    assert_eq!(second.status, 200, "{:?}", second.events);
+    second.check_protocol();
+    assert_eq!(second.text(), "18°C.");
+    let sent: Value = serde_json::from_str(&stub.last().body).unwrap();
+    assert_eq!(
+        sent["contents"][1],
+        json!({"role": "model", "parts": [{"text": "Paris, in Celsius.", "thought": true},
+            {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}, "thoughtSignature": "CiQBcsjafE2nR0vX"}]})
+    );
+    assert_eq!(sent["contents"][2]["parts"][0]["functionResponse"]["name"], "get_weather");
+}

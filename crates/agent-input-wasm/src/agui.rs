@@ -37,14 +37,29 @@ export interface AgUiToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };
+  /**
+   * Reasoning state attached to this call (a Gemini thought signature), as
+   * `REASONING_ENCRYPTED_VALUE` gave it: sent back unchanged, it is the message's `reasoningState`.
+   */
+  encryptedValue?: string;
 }
 
 /** An AG-UI message. */
 export type AgUiMessage =
-  | { id: string; role: "developer" | "system"; content: string; name?: string }
-  | { id: string; role: "assistant"; content?: string; toolCalls?: AgUiToolCall[]; name?: string }
-  | { id: string; role: "user"; content: string | AgUiPart[]; name?: string }
-  | { id: string; role: "tool"; content: string | AgUiPart[]; toolCallId: string; error?: string };
+  | { id: string; role: "developer" | "system"; content: string; name?: string; encryptedValue?: string }
+  | {
+      id: string;
+      role: "assistant";
+      content?: string;
+      toolCalls?: AgUiToolCall[];
+      name?: string;
+      /** The message's reasoning state, as `REASONING_ENCRYPTED_VALUE` gave it: send it back unchanged. */
+      encryptedValue?: string;
+    }
+  | { id: string; role: "user"; content: string | AgUiPart[]; name?: string; encryptedValue?: string }
+  | { id: string; role: "tool"; content: string | AgUiPart[]; toolCallId: string; error?: string; encryptedValue?: string }
+  | { id: string; role: "reasoning"; content: string; encryptedValue?: string }
+  | { id: string; role: "activity"; activityType: string; content: Record<string, unknown> };
 
 /** An AG-UI tool the front-end offers. */
 export interface AgUiTool {
@@ -127,6 +142,7 @@ export type AgUiEvent = { timestamp: number } & (
   | { type: "REASONING_MESSAGE_CONTENT"; messageId: string; delta: string }
   | { type: "REASONING_MESSAGE_END"; messageId: string }
   | { type: "REASONING_END"; messageId: string }
+  | { type: "REASONING_ENCRYPTED_VALUE"; subtype: "message" | "tool-call"; entityId: string; encryptedValue: string }
   | { type: "MESSAGES_SNAPSHOT"; messages: AgUiMessage[] }
   | { type: "CUSTOM"; name: string; value: unknown }
 );
@@ -389,7 +405,7 @@ impl StreamState {
     ) -> Option<(Vec<Event>, Result<agent_input::response::ProviderResponse, StreamError>)> {
         let decoder = self.decoder.take()?;
         Some(match decoder.finish() {
-            Ok(response) => (self.run.finish(), Ok(response)),
+            Ok(response) => (self.run.answered(&response.message), Ok(response)),
             Err(error) => (self.run.fail(error.to_string(), Some(error.code().to_string())), Err(error)),
         })
     }

@@ -53,9 +53,23 @@ for (const event of events) {
     const delta: string = event.delta;
     void delta;
   }
+  if (event.type === 'REASONING_ENCRYPTED_VALUE') {
+    const entity: 'message' | 'tool-call' = event.subtype;
+    const value: string = event.encryptedValue;
+    void entity, value;
+  }
   const when: number = event.timestamp;
   void when;
 }
+// Reasoning state comes back on the assistant message and its tool calls.
+const signed: RunAgentInput = {
+  ...body,
+  messages: [
+    { id: 'a', role: 'assistant', encryptedValue: '{}', toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, encryptedValue: '{}' }] },
+    { id: 'r', role: 'reasoning', content: 'Thinking.' },
+  ],
+};
+void signed;
 const finish: StreamFinish = decoder.finish();
 if (finish.ok) {
   const stop: string | null = finish.stopReason;

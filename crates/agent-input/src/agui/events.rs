@@ -8,15 +8,18 @@
 use serde::{Deserialize, Serialize};
 
 use super::model::Message;
+use super::reasoning;
+use crate::model::{ContentBlock, Message as StandardMessage};
 use crate::response::Usage;
 use crate::stream::StreamEvent;
 
 /// An AG-UI event (`@ag-ui/core` 1.0), as written on the wire: `{"type": "TEXT_MESSAGE_CONTENT",
 /// "messageId": ..., "delta": ...}`. `timestamp` is the sender's to add.
 ///
-/// A type this enum has no variant for (AG-UI has more: steps, state, raw) reads as
-/// [`Event::Other`], kept whole: a client must take event types it does not know, and a known
-/// type with a missing or mistyped field is still an error.
+/// A type this enum has no variant for (AG-UI 1.0's state, step, activity, subagent, raw and chunk
+/// events, `THINKING_*` from before 1.0, or a newer type) reads as [`Event::Other`], kept whole
+/// and written back as the same JSON value: a client must take event types it does not know, and
+/// a known type with a missing or mistyped field is still an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 // The derived code is the known types' (`Event::serialize`, `Event::deserialize`); the trait
 // impls below put `Other` around it.
@@ -125,10 +128,29 @@ pub enum Event {
         /// The reasoning message.
         message_id: String,
     },
+    /// Reasoning text, the start and end left to the receiver.
+    ReasoningMessageChunk {
+        /// The reasoning message (required on the first chunk of a message).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message_id: Option<String>,
+        /// The new text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+    },
     /// The model stopped reasoning.
     ReasoningEnd {
         /// The reasoning.
         message_id: String,
+    },
+    /// Reasoning state the receiver keeps and sends back, unread, on the next run: set as the
+    /// `encryptedValue` of the message or tool call `entity_id` names.
+    ReasoningEncryptedValue {
+        /// Whether `entity_id` is a message or a tool call.
+        subtype: Entity,
+        /// The message or tool call.
+        entity_id: String,
+        /// The value ([`super::reasoning`]: agent-input writes the JSON text of `{"provider", "items"}`).
+        encrypted_value: String,
     },
     /// The whole conversation.
     MessagesSnapshot {
@@ -169,7 +191,9 @@ impl Event {
         "REASONING_MESSAGE_START",
         "REASONING_MESSAGE_CONTENT",
         "REASONING_MESSAGE_END",
+        "REASONING_MESSAGE_CHUNK",
         "REASONING_END",
+        "REASONING_ENCRYPTED_VALUE",
         "MESSAGES_SNAPSHOT",
         "CUSTOM",
     ];
@@ -191,7 +215,9 @@ impl Event {
             Event::ReasoningMessageStart { .. } => "REASONING_MESSAGE_START",
             Event::ReasoningMessageContent { .. } => "REASONING_MESSAGE_CONTENT",
             Event::ReasoningMessageEnd { .. } => "REASONING_MESSAGE_END",
+            Event::ReasoningMessageChunk { .. } => "REASONING_MESSAGE_CHUNK",
             Event::ReasoningEnd { .. } => "REASONING_END",
+            Event::ReasoningEncryptedValue { .. } => "REASONING_ENCRYPTED_VALUE",
             Event::MessagesSnapshot { .. } => "MESSAGES_SNAPSHOT",
             Event::Custom { .. } => "CUSTOM",
             Event::Other { kind, .. } => kind,
@@ -216,6 +242,16 @@ impl<'de> Deserialize<'de> for Event {
             _ => Event::deserialize(event).map_err(serde::de::Error::custom),
         }
     }
+}
+
+/// What a `REASONING_ENCRYPTED_VALUE` belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entity {
+    /// `message`: a message, by its id.
+    Message,
+    /// `tool-call`: a tool call, by its id.
+    ToolCall,
 }
 
 /// Token counts on `RUN_FINISHED`.
@@ -431,6 +467,47 @@ impl RunEvents {
             run_id: self.run_id.clone(),
             usage: self.usage.map(TokenUsage::from).into_iter().collect(),
         });
+        out
+    }
+
+    /// As [`RunEvents::finish`], for a run whose answer is `message` (the whole answer the
+    /// provider's stream gave): its reasoning state is written first, as
+    /// `REASONING_ENCRYPTED_VALUE` events on the current assistant message and on its tool calls
+    /// ([`super::reasoning`]), for the client to send back on the next run.
+    pub fn answered(&mut self, message: &StandardMessage<'_>) -> Vec<Event> {
+        let mut out = Vec::new();
+        if self.phase == Phase::Ended {
+            return out;
+        }
+        self.start_into(&mut out);
+        self.close_reasoning(&mut out);
+        self.close_text(&mut out);
+        self.close_calls(&mut out);
+        if let Some(state) = &message.reasoning_state {
+            let has_text = message
+                .content
+                .iter()
+                .any(|block| matches!(block, ContentBlock::Text(text) if !text.trim().is_empty()));
+            let values = reasoning::write(state, message.content.len(), has_text, message.tool_calls.len());
+            // The client holds the message only when its text or a call of it was streamed.
+            if let Some(value) = values.message.filter(|_| has_text || !message.tool_calls.is_empty()) {
+                out.push(Event::ReasoningEncryptedValue {
+                    subtype: Entity::Message,
+                    entity_id: self.message_id(),
+                    encrypted_value: value,
+                });
+            }
+            for (call, value) in message.tool_calls.iter().zip(values.calls) {
+                if let Some(value) = value {
+                    out.push(Event::ReasoningEncryptedValue {
+                        subtype: Entity::ToolCall,
+                        entity_id: call.id.to_string(),
+                        encrypted_value: value,
+                    });
+                }
+            }
+        }
+        out.extend(self.finish());
         out
     }
 

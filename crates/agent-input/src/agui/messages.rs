@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use super::media::Kind;
 use super::origin::{BlockOrigin, MessageOrigin};
 use super::reader::{Reader, audio, wrong};
+use super::reasoning;
 use crate::convert::ToolSpec;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::Path;
@@ -29,7 +30,14 @@ impl Reader {
                 return None;
             }
         };
-        let mut origin = MessageOrigin { message: at.clone(), blocks: Vec::new() };
+        let mut origin = MessageOrigin { message: at.clone(), blocks: Vec::new(), reasoning: None };
+        if role != "assistant" && object.get("encryptedValue").is_some_and(|value| !value.is_null()) {
+            self.report.push(Diagnostic::new(
+                Code::FieldIgnored,
+                at.key("encryptedValue"),
+                format!("an AG-UI `{role}` message's `encryptedValue` is not sent to the model: only an assistant message and its tool calls carry reasoning state back"),
+            ));
+        }
         let standard = match role {
             "user" => {
                 let content = self.content(object, at, &mut origin)?;
@@ -46,16 +54,31 @@ impl Reader {
                     Some(Value::String(text)) if text.trim().is_empty() => Vec::new(),
                     Some(_) => self.content(object, at, &mut origin)?,
                 };
+                let blocks = content.len();
                 let mut out = json!({"role": "assistant", "content": content});
+                let mut call_values = Vec::new();
                 match object.get("toolCalls") {
                     None | Some(Value::Null) => {}
-                    Some(calls @ Value::Array(_)) => {
-                        out["toolCalls"] = calls.clone();
+                    Some(Value::Array(calls)) => {
+                        let mut calls = calls.clone();
+                        for (j, call) in calls.iter_mut().enumerate() {
+                            if let Some(call) = call.as_object_mut()
+                                && let Some(value) = call.remove("encryptedValue")
+                            {
+                                call_values.push((j, value));
+                            }
+                        }
+                        out["toolCalls"] = Value::Array(calls);
                     }
                     Some(other) => {
                         self.report.push(wrong(&at.key("toolCalls"), "toolCalls", "array", other));
                         return None;
                     }
+                }
+                if let Some(state) =
+                    self.reasoning_state(object.get("encryptedValue"), &call_values, blocks, at, &mut origin)
+                {
+                    out["reasoningState"] = state;
                 }
                 out
             }
@@ -101,6 +124,69 @@ impl Reader {
             }
         };
         Some((standard, origin))
+    }
+
+    /// The `reasoningState` an assistant message's `encryptedValue` and its tool calls' carry back
+    /// ([`super::reasoning`]); `None` when there is none. A value not of that form, or one of
+    /// another provider than the first, is ignored with a warning.
+    fn reasoning_state(
+        &mut self,
+        message: Option<&Value>,
+        calls: &[(usize, Value)],
+        blocks: usize,
+        at: &Path,
+        origin: &mut MessageOrigin,
+    ) -> Option<Value> {
+        let mut provider: Option<String> = None;
+        let mut message_items = Vec::new();
+        let mut call_items = Vec::new();
+        let values = message.map(|value| (None, at.key("encryptedValue"), value)).into_iter().chain(
+            calls.iter().map(|(j, value)| (Some(*j), at.key("toolCalls").index(*j).key("encryptedValue"), value)),
+        );
+        for (call, path, value) in values {
+            let text = match value {
+                Value::Null => continue,
+                Value::String(text) => text,
+                other => {
+                    self.report.push(wrong(&path, "encryptedValue", "string", other));
+                    continue;
+                }
+            };
+            let Some(read) = reasoning::read(text) else {
+                self.report.push(Diagnostic::new(
+                    Code::FieldIgnored,
+                    path,
+                    "this encryptedValue is not reasoning state as agent-input writes it (the JSON text of `{\"provider\", \"items\"}`): it is not sent to the model",
+                ));
+                continue;
+            };
+            match &provider {
+                Some(first) if *first != read.provider => {
+                    self.report.push(
+                        Diagnostic::new(
+                            Code::FieldIgnored,
+                            path,
+                            format!(
+                                "this encryptedValue is reasoning state of {}, while the message's is of {first}: one message holds one provider's state, so it is not sent",
+                                read.provider
+                            ),
+                        )
+                        .received(read.provider),
+                    );
+                    continue;
+                }
+                Some(_) => {}
+                None => {
+                    provider = Some(read.provider);
+                    origin.reasoning = Some(path);
+                }
+            }
+            match call {
+                None => message_items = read.items,
+                Some(j) => call_items.push((j, read.items)),
+            }
+        }
+        Some(reasoning::join(&provider?, message_items, call_items, blocks))
     }
 
     /// `content`: a string becomes one text block, parts become blocks.

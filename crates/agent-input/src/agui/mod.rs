@@ -35,10 +35,16 @@
 //! assert_eq!(report.errors[0].path.to_string(), "/messages/0/content/0/source/value");
 //! ```
 //!
-//! Within this module, dependencies go one way. [`model`] (the AG-UI types) and `origin` (where
-//! each standard part came from in the AG-UI body) depend on nothing here. Reading goes `reader` →
-//! `media` → `messages` → `run` → `turn`, each using only those before it; writing goes `output`
-//! → `request`; [`events`] uses [`model`] alone.
+//! An assistant message's reasoning state (thought signatures, thinking blocks, encrypted
+//! reasoning) travels as AG-UI's `encryptedValue` on the message and its tool calls: written by
+//! [`to_agui`] and by [`events::RunEvents`] (`REASONING_ENCRYPTED_VALUE`), read back by
+//! [`from_agui`] into the message's `reasoningState`.
+//!
+//! Within this module, dependencies go one way. [`model`] (the AG-UI types), `origin` (where
+//! each standard part came from in the AG-UI body) and `reasoning` (reasoning state ⇄
+//! `encryptedValue`) depend on nothing here. Reading goes `reader` → `media` → `messages` → `run`
+//! → `turn`, each using only those before it; writing goes `output` → `request`; [`events`] uses
+//! [`model`] and `reasoning`.
 
 pub mod events;
 mod media;
@@ -47,6 +53,7 @@ pub mod model;
 mod origin;
 mod output;
 mod reader;
+mod reasoning;
 mod request;
 mod run;
 mod turn;

@@ -37,6 +37,9 @@ pub enum Message {
     Developer {
         /// The message id.
         id: String,
+        /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_value: Option<String>,
         /// The text.
         content: String,
     },
@@ -44,6 +47,9 @@ pub enum Message {
     System {
         /// The message id.
         id: String,
+        /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_value: Option<String>,
         /// The text.
         content: String,
     },
@@ -51,6 +57,9 @@ pub enum Message {
     Assistant {
         /// The message id.
         id: String,
+        /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_value: Option<String>,
         /// The text, absent for a turn of tool calls only.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         content: Option<String>,
@@ -62,6 +71,9 @@ pub enum Message {
     User {
         /// The message id.
         id: String,
+        /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_value: Option<String>,
         /// Text or parts.
         content: Content,
     },
@@ -69,10 +81,33 @@ pub enum Message {
     Tool {
         /// The message id.
         id: String,
+        /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_value: Option<String>,
         /// Text or parts.
         content: Content,
         /// The call this answers.
         tool_call_id: String,
+    },
+    /// The model's reasoning, shown to the person; not sent to a model.
+    Reasoning {
+        /// The message id.
+        id: String,
+        /// The reasoning text.
+        #[serde(default)]
+        content: String,
+        /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        encrypted_value: Option<String>,
+    },
+    /// A front-end's activity (progress, plans), not sent to a model.
+    Activity {
+        /// The message id.
+        id: String,
+        /// What kind of activity.
+        activity_type: String,
+        /// Its structured content, opaque here.
+        content: Value,
     },
 }
 
@@ -162,6 +197,7 @@ pub enum PartSource {
 
 /// An assistant's tool call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolCall {
     /// The call's id.
     pub id: String,
@@ -170,6 +206,9 @@ pub struct ToolCall {
     pub kind: String,
     /// The function called.
     pub function: FunctionCall,
+    /// Opaque reasoning state for the sender to get back ([`super::reasoning`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted_value: Option<String>,
 }
 
 /// The function of a tool call.

@@ -10,6 +10,8 @@ pub(super) struct MessageOrigin {
     pub(super) message: Path,
     /// Per standard content block, in order.
     pub(super) blocks: Vec<BlockOrigin>,
+    /// The `encryptedValue` the message's `reasoningState` was first read from.
+    pub(super) reasoning: Option<Path>,
 }
 
 /// Where one standard content block came from.
@@ -34,6 +36,11 @@ pub(super) fn to_agui_path(path: &Path, messages: &[MessageOrigin]) -> Path {
         return Path::root().key("messages");
     };
     let rest = &segments[2..];
+    if let (Some(Segment::Key(key)), Some(reasoning)) = (rest.first(), &origin.reasoning)
+        && &**key == "reasoningState"
+    {
+        return reasoning.clone();
+    }
     if let [Segment::Key(content), Segment::Index(j), tail @ ..] = rest
         && &**content == "content"
         && let Some(block) = origin.blocks.get(*j)

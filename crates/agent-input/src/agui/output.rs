@@ -1,6 +1,7 @@
 //! Standard messages → AG-UI messages (the body of a `MESSAGES_SNAPSHOT`).
 
 use super::model::{Content, FunctionCall, Message as AgUiMessage, Part, PartSource, ToolCall};
+use super::reasoning::{self, Values};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, Message, Role, Source};
 use crate::path::Path;
@@ -9,7 +10,8 @@ use crate::path::Path;
 ///
 /// A user or tool message whose content is one text block is written as a string, as AG-UI
 /// front-ends write it; several blocks become parts (media as `data` or `url` sources). Assistant
-/// and system content is a string in AG-UI: their text blocks are joined.
+/// and system content is a string in AG-UI: their text blocks are joined. An assistant message's
+/// reasoning state is its `encryptedValue` and its tool calls' ([`super::reasoning`]).
 ///
 /// # Errors
 /// `media_not_allowed_in_role` for media in an assistant or system message (AG-UI has no place for
@@ -21,14 +23,19 @@ pub fn to_agui(messages: &[Message<'_>], id_prefix: &str) -> Result<Vec<AgUiMess
         let at = Path::root().index(i);
         let id = format!("{id_prefix}{i}");
         let converted = match &message.role {
-            Role::User => Some(AgUiMessage::User { id, content: content(&message.content) }),
+            Role::User => Some(AgUiMessage::User { id, content: content(&message.content), encrypted_value: None }),
             Role::Tool => Some(AgUiMessage::Tool {
                 id,
                 content: content(&message.content),
                 tool_call_id: message.tool_call_id.as_deref().unwrap_or_default().to_string(),
+                encrypted_value: None,
             }),
-            Role::Assistant => {
-                text_only(&message.content, &at, "an assistant", &mut report).map(|text| AgUiMessage::Assistant {
+            Role::Assistant => text_only(&message.content, &at, "an assistant", &mut report).map(|text| {
+                let values = message.reasoning_state.as_ref().map_or_else(Values::default, |state| {
+                    reasoning::write(state, message.content.len(), !text.trim().is_empty(), message.tool_calls.len())
+                });
+                let mut call_values = values.calls.into_iter();
+                AgUiMessage::Assistant {
                     id,
                     content: (!text.is_empty()).then_some(text),
                     tool_calls: message
@@ -41,12 +48,14 @@ pub fn to_agui(messages: &[Message<'_>], id_prefix: &str) -> Result<Vec<AgUiMess
                                 name: call.name.to_string(),
                                 arguments: call.arguments.to_string(),
                             },
+                            encrypted_value: call_values.next().flatten(),
                         })
                         .collect(),
-                })
-            }
+                    encrypted_value: values.message,
+                }
+            }),
             Role::System => text_only(&message.content, &at, "a system", &mut report)
-                .map(|content| AgUiMessage::System { id, content }),
+                .map(|content| AgUiMessage::System { id, content, encrypted_value: None }),
             Role::Other(role) => {
                 report.push(
                     Diagnostic::new(Code::RoleNotSupported, at.key("role"), "AG-UI has no such role")
