@@ -4,6 +4,7 @@
 //! `convert` dispatches to it.
 
 mod context;
+pub(crate) mod mlcommons;
 pub(crate) mod payload;
 pub(crate) mod turns;
 

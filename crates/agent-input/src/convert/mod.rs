@@ -14,47 +14,22 @@ use serde_json::Value;
 use crate::conversion::{self, serialize_failure};
 use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
+use crate::providers::dispatch::{self, dispatch};
 
 pub use crate::conversion::payload::{DataUrl, MARK, Splice};
 pub use crate::conversion::{Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec};
 pub use crate::provider::ProviderId;
-pub use crate::providers::anthropic_messages::request as anthropic_messages;
-pub use crate::providers::bedrock_converse::request as bedrock_converse;
-pub use crate::providers::gemini::request as gemini;
-pub use crate::providers::openai_chat::request as openai_chat;
-pub use crate::providers::openai_responses::request as openai_responses;
-pub use anthropic_messages::AnthropicMessages;
-pub use bedrock_converse::BedrockConverse;
-pub use gemini::Gemini;
-pub use openai_chat::OpenAiChat;
-pub use openai_responses::OpenAiResponses;
+pub use crate::providers::public::convert::*;
 
 /// What a provider's converter can carry.
 pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
-    match provider {
-        ProviderId::BedrockConverse => &bedrock_converse::CAPABILITIES,
-        ProviderId::OpenAiChat => &openai_chat::CAPABILITIES,
-        ProviderId::OpenAiResponses => &openai_responses::CAPABILITIES,
-        ProviderId::AnthropicMessages => &anthropic_messages::CAPABILITIES,
-        ProviderId::Gemini => &gemini::CAPABILITIES,
-    }
+    dispatch::capabilities(provider)
 }
 
 /// The provider's own checks of conversion options (ranges, tool names and schemas), without
 /// converting anything: for checking options where they are configured (an agent's registration).
 pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
-    conversion::check_options(profile(provider), options)
-}
-
-/// The provider's data for the shared checks.
-const fn profile(provider: ProviderId) -> &'static conversion::Profile {
-    match provider {
-        ProviderId::BedrockConverse => &bedrock_converse::PROFILE,
-        ProviderId::OpenAiChat => &openai_chat::PROFILE,
-        ProviderId::OpenAiResponses => &openai_responses::PROFILE,
-        ProviderId::AnthropicMessages => &anthropic_messages::PROFILE,
-        ProviderId::Gemini => &gemini::PROFILE,
-    }
+    conversion::check_options(dispatch::profile(provider), options)
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON.
@@ -71,13 +46,7 @@ pub fn convert_to_value(
         let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
         Ok(Converted { body, warnings: converted.warnings })
     }
-    match provider {
-        ProviderId::BedrockConverse => to_value::<BedrockConverse>(request, options),
-        ProviderId::OpenAiChat => to_value::<OpenAiChat>(request, options),
-        ProviderId::OpenAiResponses => to_value::<OpenAiResponses>(request, options),
-        ProviderId::AnthropicMessages => to_value::<AnthropicMessages>(request, options),
-        ProviderId::Gemini => to_value::<Gemini>(request, options),
-    }
+    dispatch!(provider, P => to_value::<P>(request, options))
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON text.
@@ -133,11 +102,5 @@ pub fn convert_into_spliced(
         *out = if pretty { conversion::indent(&text) } else { text };
         Ok(converted.warnings)
     }
-    match provider {
-        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out, splice),
-        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out, splice),
-        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out, splice),
-        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out, splice),
-        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out, splice),
-    }
+    dispatch!(provider, P => write::<P>(request, options, pretty, out, splice))
 }

@@ -302,33 +302,32 @@ impl Answer {
         }
     }
 
-    pub(crate) fn into_response(mut self, provider: ProviderId) -> ProviderResponse {
+    /// The answer read; `compact_arguments` when the provider's response reader writes a tool
+    /// call's `input` object back as compact JSON, so its streamed text is read and written the
+    /// same way.
+    pub(crate) fn into_response(mut self, provider: ProviderId, compact_arguments: bool) -> ProviderResponse {
         for (_, place, block) in std::mem::take(&mut self.pending) {
             self.state.block_at(place, block);
         }
         let state = self.state.into_state(provider);
-        let calls =
-            self.calls
-                .into_iter()
-                .map(|call| {
-                    let arguments =
-                        match provider {
-                            // These parsers write the `input` object back as compact JSON; its streamed text
-                            // is read and written the same way.
-                            ProviderId::BedrockConverse | ProviderId::AnthropicMessages | ProviderId::Gemini => {
-                                match serde_json::from_str::<Value>(&call.arguments) {
-                                    Ok(value) => value.to_string(),
-                                    Err(_) if call.arguments.trim().is_empty() => "{}".to_string(),
-                                    Err(_) => call.arguments,
-                                }
-                            }
-                            ProviderId::OpenAiChat | ProviderId::OpenAiResponses => {
-                                if call.arguments.trim().is_empty() { "{}".to_string() } else { call.arguments }
-                            }
-                        };
-                    crate::reading::tool_call(&call.id, &call.name, arguments)
-                })
-                .collect();
+        let calls = self
+            .calls
+            .into_iter()
+            .map(|call| {
+                let arguments = if compact_arguments {
+                    match serde_json::from_str::<Value>(&call.arguments) {
+                        Ok(value) => value.to_string(),
+                        Err(_) if call.arguments.trim().is_empty() => "{}".to_string(),
+                        Err(_) => call.arguments,
+                    }
+                } else if call.arguments.trim().is_empty() {
+                    "{}".to_string()
+                } else {
+                    call.arguments
+                };
+                crate::reading::tool_call(&call.id, &call.name, arguments)
+            })
+            .collect();
         let texts = self.texts.into_iter().map(|(_, text)| text).collect();
         let mut message = crate::reading::assistant(texts, calls);
         message.reasoning_state = state;

@@ -36,7 +36,7 @@ use crate::model::ExecuteRequest;
 use crate::options::{ConvertOptions, Limits};
 use crate::path::Path;
 use crate::provider::ProviderId;
-use crate::providers;
+use crate::providers::dispatch;
 use crate::validate;
 
 /// A provider's request read into the standard form.
@@ -81,13 +81,7 @@ fn import_then<R>(
     body: &Value,
     then: impl FnOnce(&ExecuteRequest<'_>, &ConvertOptions) -> R,
 ) -> (Imported, Option<R>) {
-    let mut im: Import = match provider {
-        ProviderId::OpenAiChat => providers::openai_chat::import::read(body),
-        ProviderId::OpenAiResponses => providers::openai_responses::import::read(body),
-        ProviderId::AnthropicMessages => providers::anthropic_messages::import::read(body),
-        ProviderId::Gemini => providers::gemini::import::read(body),
-        ProviderId::BedrockConverse => providers::bedrock_converse::import::read(body),
-    };
+    let mut im: Import = dispatch::import(provider, body);
     im.pair();
     let request = im.request();
     let (options, option_report) = ConvertOptions::read_json(&Value::Object(std::mem::take(&mut im.options)));

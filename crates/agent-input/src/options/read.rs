@@ -115,7 +115,7 @@ impl ConvertSettings {
                     Diagnostic::new(
                         Code::InvalidParameter,
                         option_path("provider"),
-                        "provider must be a string such as 'bedrock-converse'",
+                        format!("provider must be a string such as '{}'", ProviderId::ALL[0]),
                     )
                     .received(received(other)),
                 );

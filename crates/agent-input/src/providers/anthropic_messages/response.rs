@@ -48,7 +48,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
             _ => {}
         }
     }
-    let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(super::stop_reason);
+    let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(stop_reason);
     let mut message = assistant(texts, calls);
     message.reasoning_state = state.into_state(ProviderId::AnthropicMessages);
     Ok(ProviderResponse {
@@ -66,4 +66,20 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
         ),
         reasoning: reasoning(thoughts),
     })
+}
+
+/// Anthropic Messages's documented stop reasons (the Anthropic SDK's `stop_reason` literals) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("end_turn", "end_turn"),
+    ("tool_use", "tool_use"),
+    ("max_tokens", "max_tokens"),
+    ("model_context_window_exceeded", "max_tokens"),
+    ("stop_sequence", "stop_sequence"),
+    ("refusal", "content_filtered"),
+    ("pause_turn", "pause_turn"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::reading::stop_reason(STOP_REASONS, raw)
 }

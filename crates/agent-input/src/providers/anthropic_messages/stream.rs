@@ -65,7 +65,7 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
         "message_delta" => {
             if let Some(reason) = str_at(body, "/delta/stop_reason") {
                 answer.end_all_calls(events);
-                answer.stop(super::stop_reason(reason), events);
+                answer.stop(super::response::stop_reason(reason), events);
             }
             if let Some(output) = u64_at(body, "/usage/output_tokens") {
                 let input =

@@ -63,7 +63,7 @@ pub(crate) fn message(
         Some("messageStop") => {
             answer.end_all_calls(events);
             if let Some(reason) = str_at(&body, "/stopReason") {
-                answer.stop(super::stop_reason(reason), events);
+                answer.stop(super::response::stop_reason(reason), events);
             }
         }
         Some("metadata") => {

@@ -106,10 +106,35 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
             }
         }
     }
-    let stop_reason = fields(candidate, &path).optional_str("finishReason")?.map(|reason| {
-        if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { super::stop_reason(reason) }
-    });
+    let stop_reason = fields(candidate, &path)
+        .optional_str("finishReason")?
+        .map(|reason| if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { stop_reason(reason) });
     let mut message = assistant(texts, calls);
     message.reasoning_state = state.into_state(ProviderId::Gemini);
     Ok(ProviderResponse { message, stop_reason, usage, reasoning: reasoning(thoughts) })
+}
+
+/// Gemini's documented stop reasons (google-genai's `FinishReason`) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("STOP", "end_turn"),
+    ("MAX_TOKENS", "max_tokens"),
+    ("SAFETY", "content_filtered"),
+    ("RECITATION", "content_filtered"),
+    ("BLOCKLIST", "content_filtered"),
+    ("PROHIBITED_CONTENT", "content_filtered"),
+    ("SPII", "content_filtered"),
+    ("IMAGE_SAFETY", "content_filtered"),
+    ("IMAGE_PROHIBITED_CONTENT", "content_filtered"),
+    ("IMAGE_RECITATION", "content_filtered"),
+    ("MODEL_ARMOR", "content_filtered"),
+    ("MALFORMED_FUNCTION_CALL", "malformed_output"),
+    ("MALFORMED_RESPONSE", "malformed_output"),
+    ("UNEXPECTED_TOOL_CALL", "malformed_output"),
+    ("TOO_MANY_TOOL_CALLS", "malformed_output"),
+    ("MISSING_THOUGHT_SIGNATURE", "malformed_output"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::reading::stop_reason(STOP_REASONS, raw)
 }

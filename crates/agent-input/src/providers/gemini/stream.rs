@@ -64,7 +64,7 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
             let reason = if reason == "STOP" && !answer.calls.is_empty() {
                 "tool_use".to_string()
             } else {
-                super::stop_reason(reason)
+                super::response::stop_reason(reason)
             };
             answer.stop(reason, events);
         }

@@ -57,7 +57,7 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
             calls.push(tool_call(id, name, arguments.to_string()));
         }
     }
-    let stop_reason = fields(choice, &choice_path).optional_str("finish_reason")?.map(super::stop_reason);
+    let stop_reason = fields(choice, &choice_path).optional_str("finish_reason")?.map(stop_reason);
     Ok(ProviderResponse {
         message: assistant(texts, calls),
         stop_reason,
@@ -73,4 +73,18 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
         ),
         reasoning: None,
     })
+}
+
+/// `OpenAI` Chat Completions's documented stop reasons (the `OpenAI` SDK's `finish_reason` literals) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("stop", "end_turn"),
+    ("tool_calls", "tool_use"),
+    ("function_call", "tool_use"),
+    ("length", "max_tokens"),
+    ("content_filter", "content_filtered"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::reading::stop_reason(STOP_REASONS, raw)
 }

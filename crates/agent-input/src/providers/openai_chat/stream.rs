@@ -38,7 +38,7 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
         }
         if let Some(reason) = str_at(choice, "/finish_reason") {
             answer.end_all_calls(events);
-            answer.stop(super::stop_reason(reason), events);
+            answer.stop(super::response::stop_reason(reason), events);
         }
     }
     if let Some(usage) = usage(

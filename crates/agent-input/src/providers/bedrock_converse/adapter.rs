@@ -1,0 +1,38 @@
+//! Bedrock Converse: the adapter the dispatcher calls.
+
+use serde_json::Value;
+
+use super::request::BedrockConverse;
+use crate::conversion::mlcommons::MlCommons;
+use crate::conversion::{Capabilities, Profile};
+use crate::decoding::event_stream::Message;
+use crate::decoding::{Answer, StreamError, StreamEvent};
+use crate::diagnostic::Report;
+use crate::importing::Import;
+use crate::providers::adapter::{Adapter, Framing};
+use crate::reading::ProviderResponse;
+
+impl Adapter for BedrockConverse {
+    const PROFILE: &'static Profile = &super::request::PROFILE;
+    const CAPABILITIES: &'static Capabilities = &super::request::CAPABILITIES;
+    const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
+    const FRAMING: Framing = Framing::EventStream;
+    const COMPACT_ARGUMENTS: bool = true;
+    const ML_COMMONS: Option<&'static MlCommons> = Some(&super::mlcommons::ML_COMMONS);
+
+    fn import(body: &Value) -> Import {
+        super::import::read(body)
+    }
+
+    fn parse_response(body: &str) -> Result<ProviderResponse, Report> {
+        super::response::parse_bedrock_converse(body)
+    }
+
+    fn event_stream_message(
+        message: &Message,
+        answer: &mut Answer,
+        events: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        super::stream::message(message, answer, events)
+    }
+}

@@ -1,0 +1,31 @@
+//! `OpenAI` Responses: the adapter the dispatcher calls.
+
+use serde_json::Value;
+
+use super::request::OpenAiResponses;
+use crate::conversion::{Capabilities, Profile};
+use crate::decoding::{Answer, StreamEvent};
+use crate::diagnostic::Report;
+use crate::importing::Import;
+use crate::providers::adapter::{Adapter, Framing};
+use crate::reading::ProviderResponse;
+
+impl Adapter for OpenAiResponses {
+    const PROFILE: &'static Profile = &super::request::PROFILE;
+    const CAPABILITIES: &'static Capabilities = &super::request::CAPABILITIES;
+    const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
+    const FRAMING: Framing = Framing::Sse;
+    const COMPACT_ARGUMENTS: bool = false;
+
+    fn import(body: &Value) -> Import {
+        super::import::read(body)
+    }
+
+    fn parse_response(body: &str) -> Result<ProviderResponse, Report> {
+        super::response::parse_openai_responses(body)
+    }
+
+    fn sse_event(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
+        super::stream::event(kind, body, answer, events);
+    }
+}
