@@ -172,7 +172,7 @@ fn circle(
 /// The crates' source folders, and a dependency each must show (the graph is read from the
 /// files: a module lost from it would pass unseen).
 const CRATES: &[(&str, &str, &str)] = &[
-    ("crates/agent-input/src", "providers::gemini::request", "conversion"),
+    ("crates/agent-input/src", "providers::gemini::request", "providers::common::convert"),
     ("crates/agent-gateway/src", "provider::bedrock", "sigv4"),
     ("crates/agent-input-cli/src", "crate", "crate"),
     ("crates/agent-input-wasm/src", "crate", "api"),

@@ -17,14 +17,14 @@
 use serde::Serialize;
 
 use super::ProviderId;
-use crate::conversion::mlcommons::Out;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::Document;
 use crate::model::{AgentInput, ExecuteRequest};
 use crate::path::Path;
+use crate::providers::common::mlcommons::Out;
 use crate::providers::dispatch;
 
-pub use crate::conversion::mlcommons::escape_json;
+pub use crate::providers::common::mlcommons::escape_json;
 
 /// The type of the agent that runs the input, as far as it changes the mapping.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

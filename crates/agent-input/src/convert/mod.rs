@@ -2,23 +2,25 @@
 //!
 //! Each provider's request writer lives in its folder under `providers/` (its wire structs, its
 //! `PROFILE`: what the shared checks need to know about it, and its own rules), each behind
-//! [`Provider`]; the checks providers share are written once in `conversion` (the conversion
-//! context, options, tool specs, URLs, limits, turns, media in bodies). This module dispatches
-//! on [`ProviderId`]. A converter never drops content silently: what the provider cannot carry is
+//! [`Provider`]; the checks providers share are written once in `providers/common/convert` (the
+//! conversion context, options, tool specs, URLs, limits, turns, media in bodies). This module
+//! asks `providers/dispatch.rs` for the provider chosen by [`ProviderId`]. A converter never drops content silently: what the provider cannot carry is
 //! an error naming the provider and saying what to do instead.
 
 pub mod mlcommons;
 
 use serde_json::Value;
 
-use crate::conversion::{self, serialize_failure};
 use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
+use crate::providers::common::convert::{self as conversion, serialize_failure};
 use crate::providers::dispatch::{self, dispatch};
 
-pub use crate::conversion::payload::{DataUrl, MARK, Splice};
-pub use crate::conversion::{Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec};
-pub use crate::provider::ProviderId;
+pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice};
+pub use crate::providers::common::convert::{
+    Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec,
+};
+pub use crate::providers::id::ProviderId;
 pub use crate::providers::public::convert::*;
 
 /// What a provider's converter can carry.

@@ -31,12 +31,12 @@ use serde_json::Value;
 
 use crate::convert;
 use crate::diagnostic::{Diagnostic, Report};
-use crate::importing::{self, Import};
 use crate::model::ExecuteRequest;
 use crate::options::{ConvertOptions, Limits};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::common::import::{self as importing, Import};
 use crate::providers::dispatch;
+use crate::providers::id::ProviderId;
 use crate::validate;
 
 /// A provider's request read into the standard form.

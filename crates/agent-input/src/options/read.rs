@@ -11,7 +11,7 @@ use super::table::{
 };
 use super::types::{ConvertOptions, ConvertSettings, Limits, Options};
 use crate::diagnostic::{Code, Diagnostic, Report};
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 impl Limits {
     /// Reads `{ maxBodyBytes?, maxDepth?, maxMessages?, maxBlocks? }` (or their `snake_case`

@@ -5,13 +5,13 @@
 
 use serde_json::Value;
 
-use crate::conversion::mlcommons::MlCommons;
-use crate::conversion::{Capabilities, Profile, Provider};
-use crate::decoding::event_stream::Message;
-use crate::decoding::{Answer, StreamError, StreamEvent};
 use crate::diagnostic::Report;
-use crate::importing::Import;
-use crate::reading::ProviderResponse;
+use crate::providers::common::convert::{Capabilities, Profile, Provider};
+use crate::providers::common::import::Import;
+use crate::providers::common::mlcommons::MlCommons;
+use crate::providers::common::response::ProviderResponse;
+use crate::providers::common::stream::event_stream::Message;
+use crate::providers::common::stream::{Answer, StreamError, StreamEvent};
 
 /// How a provider frames its streaming answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

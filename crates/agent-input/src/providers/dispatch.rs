@@ -5,36 +5,36 @@
 use serde_json::Value;
 
 use super::adapter::{Adapter as _, Framing};
-use crate::conversion::mlcommons::MlCommons;
-use crate::conversion::{Capabilities, Profile};
-use crate::decoding::event_stream::Message;
-use crate::decoding::{Answer, StreamError, StreamEvent};
 use crate::diagnostic::Report;
-use crate::importing::Import;
-use crate::provider::ProviderId;
-use crate::reading::ProviderResponse;
+use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::import::Import;
+use crate::providers::common::mlcommons::MlCommons;
+use crate::providers::common::response::ProviderResponse;
+use crate::providers::common::stream::event_stream::Message;
+use crate::providers::common::stream::{Answer, StreamError, StreamEvent};
+use crate::providers::id::ProviderId;
 
 /// Evaluates `$body` with `$adapter` naming the [`Adapter`] of `$provider`.
 macro_rules! dispatch {
     ($provider:expr, $adapter:ident => $body:expr) => {
         match $provider {
-            $crate::provider::ProviderId::BedrockConverse => {
+            $crate::providers::id::ProviderId::BedrockConverse => {
                 type $adapter = $crate::providers::bedrock_converse::request::BedrockConverse;
                 $body
             }
-            $crate::provider::ProviderId::OpenAiChat => {
+            $crate::providers::id::ProviderId::OpenAiChat => {
                 type $adapter = $crate::providers::openai_chat::request::OpenAiChat;
                 $body
             }
-            $crate::provider::ProviderId::OpenAiResponses => {
+            $crate::providers::id::ProviderId::OpenAiResponses => {
                 type $adapter = $crate::providers::openai_responses::request::OpenAiResponses;
                 $body
             }
-            $crate::provider::ProviderId::AnthropicMessages => {
+            $crate::providers::id::ProviderId::AnthropicMessages => {
                 type $adapter = $crate::providers::anthropic_messages::request::AnthropicMessages;
                 $body
             }
-            $crate::provider::ProviderId::Gemini => {
+            $crate::providers::id::ProviderId::Gemini => {
                 type $adapter = $crate::providers::gemini::request::Gemini;
                 $body
             }
@@ -58,7 +58,7 @@ pub(crate) const fn capabilities(provider: ProviderId) -> &'static Capabilities 
 
 /// The provider's stop reason in the standard words; an unknown one is kept as given.
 pub(crate) fn stop_reason(provider: ProviderId, raw: &str) -> String {
-    crate::reading::stop_reason(dispatch!(provider, A => A::STOP_REASONS), raw)
+    crate::providers::common::response::stop_reason(dispatch!(provider, A => A::STOP_REASONS), raw)
 }
 
 /// Reads `body`, a request of `provider`.

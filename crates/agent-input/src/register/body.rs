@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::conversion::mlcommons::MlCommons;
 use crate::convert::{self, ConvertOptions, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::{Path, Segment};
+use crate::providers::common::mlcommons::MlCommons;
 use crate::providers::dispatch;
 
 /// `MLAgent.AGENT_NAME_MAX_LENGTH`.

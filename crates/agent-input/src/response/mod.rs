@@ -6,11 +6,11 @@ use serde::Serialize;
 
 use crate::diagnostic::Report;
 use crate::model::{ContentBlock, Message, ToolCall};
-use crate::provider::ProviderId;
 use crate::providers::dispatch;
+use crate::providers::id::ProviderId;
 
+pub use crate::providers::common::response::{ProviderResponse, Usage};
 pub use crate::providers::public::response::*;
-pub use crate::reading::{ProviderResponse, Usage};
 
 /// The outcome of an agent run: the whole conversation and what the caller usually wants from it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -26,13 +26,13 @@
 //! assert_eq!(agent_input::response::primary_text(&response.message).as_deref(), Some("Hello"));
 //! ```
 
-use crate::decoding::{Answer, json};
-use crate::provider::ProviderId;
 use crate::providers::adapter::Framing as Kind;
+use crate::providers::common::stream::{Answer, json};
 use crate::providers::dispatch;
+use crate::providers::id::ProviderId;
 
-pub use crate::decoding::{DEFAULT_MAX_FRAME_BYTES, StreamError, StreamEvent, event_stream, sse};
-pub use crate::reading::ProviderResponse;
+pub use crate::providers::common::response::ProviderResponse;
+pub use crate::providers::common::stream::{DEFAULT_MAX_FRAME_BYTES, StreamError, StreamEvent, event_stream, sse};
 
 #[derive(Debug, Clone)]
 enum Framing {

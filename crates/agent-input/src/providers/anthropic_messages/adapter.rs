@@ -3,12 +3,12 @@
 use serde_json::Value;
 
 use super::request::AnthropicMessages;
-use crate::conversion::{Capabilities, Profile};
-use crate::decoding::{Answer, StreamEvent};
 use crate::diagnostic::Report;
-use crate::importing::Import;
 use crate::providers::adapter::{Adapter, Framing};
-use crate::reading::ProviderResponse;
+use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::import::Import;
+use crate::providers::common::response::ProviderResponse;
+use crate::providers::common::stream::{Answer, StreamEvent};
 
 impl Adapter for AnthropicMessages {
     const PROFILE: &'static Profile = &super::request::PROFILE;

@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a Messages response (`{"content": [blocks], "stop_reason", "usage"}`): `text` blocks and
 /// `tool_use` blocks; thinking blocks are the reasoning, not part of the message's text, and with
@@ -81,5 +81,5 @@ pub(super) const STOP_REASONS: &[(&str, &str)] = &[
 
 /// A stop reason in the standard words; an unknown one is kept as given.
 pub(super) fn stop_reason(raw: &str) -> String {
-    crate::reading::stop_reason(STOP_REASONS, raw)
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::decoding::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
-use crate::reading::Usage;
+use crate::providers::common::response::Usage;
+use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
 
 pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     let kind = if kind.is_empty() { str_at(body, "/type").unwrap_or_default() } else { kind };

@@ -3,14 +3,14 @@
 use serde_json::Value;
 
 use super::request::BedrockConverse;
-use crate::conversion::mlcommons::MlCommons;
-use crate::conversion::{Capabilities, Profile};
-use crate::decoding::event_stream::Message;
-use crate::decoding::{Answer, StreamError, StreamEvent};
 use crate::diagnostic::Report;
-use crate::importing::Import;
 use crate::providers::adapter::{Adapter, Framing};
-use crate::reading::ProviderResponse;
+use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::import::Import;
+use crate::providers::common::mlcommons::MlCommons;
+use crate::providers::common::response::ProviderResponse;
+use crate::providers::common::stream::event_stream::Message;
+use crate::providers::common::stream::{Answer, StreamError, StreamEvent};
 
 impl Adapter for BedrockConverse {
     const PROFILE: &'static Profile = &super::request::PROFILE;

@@ -1,9 +1,9 @@
 //! Bedrock Converse as ml-commons' `BedrockConverseModelProvider` writes it: the connector, the
 //! templates and the `--ml-commons` parity body.
 
-use crate::conversion::mlcommons::{Connector, MlCommons, Out, Parity, source_written};
 use crate::model::{ContentBlock, Message, Role, Source};
 use crate::path::Path;
+use crate::providers::common::mlcommons::{Connector, MlCommons, Out, Parity, source_written};
 
 /// `BedrockConverseModelProvider`.
 pub(crate) const ML_COMMONS: MlCommons = MlCommons {

@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage, wrong,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
 ///
@@ -103,7 +103,7 @@ pub(super) const STOP_REASONS: &[(&str, &str)] = &[
 
 /// A stop reason in the standard words; an unknown one is kept as given.
 pub(super) fn stop_reason(raw: &str) -> String {
-    crate::reading::stop_reason(STOP_REASONS, raw)
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! Gemini as ml-commons' `GeminiV1BetaGenerateContentModelProvider` writes it: the connector, the
 //! templates and the `--ml-commons` parity body.
 
-use crate::conversion::mlcommons::{Connector, MlCommons, Out, Parity, source_written};
 use crate::model::{ContentBlock, Message, Source};
 use crate::path::Path;
+use crate::providers::common::mlcommons::{Connector, MlCommons, Out, Parity, source_written};
 
 /// `GeminiV1BetaGenerateContentModelProvider`.
 pub(crate) const ML_COMMONS: MlCommons = MlCommons {

@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a `generateContent` response (`{"candidates": [{"content": {"parts"}, "finishReason"}],
 /// "usageMetadata"}`); only the first candidate is read. `text` parts (not `thought` ones) and
@@ -100,7 +100,14 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 let arguments = match call.get("args") {
                     None | Some(Json::Null) => "{}".to_string(),
                     Some(args @ Json::Object(_)) => crate::json::compact(&args.to_value()),
-                    Some(other) => return Err(crate::reading::wrong(&call_path.key("args"), "args", "object", other)),
+                    Some(other) => {
+                        return Err(crate::providers::common::response::wrong(
+                            &call_path.key("args"),
+                            "args",
+                            "object",
+                            other,
+                        ));
+                    }
                 };
                 calls.push(tool_call(&id, name, arguments));
             }
@@ -136,5 +143,5 @@ pub(super) const STOP_REASONS: &[(&str, &str)] = &[
 
 /// A stop reason in the standard words; an unknown one is kept as given.
 pub(super) fn stop_reason(raw: &str) -> String {
-    crate::reading::stop_reason(STOP_REASONS, raw)
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }

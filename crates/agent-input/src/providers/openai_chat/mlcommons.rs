@@ -1,9 +1,9 @@
 //! `OpenAI` Chat Completions as ml-commons' `OpenaiV1ChatCompletionsModelProvider` writes it: the
 //! connector, the templates and the `--ml-commons` parity body.
 
-use crate::conversion::mlcommons::{Connector, MlCommons, Out, Parity, source_written};
 use crate::model::{ContentBlock, Message, Source};
 use crate::path::Path;
+use crate::providers::common::mlcommons::{Connector, MlCommons, Out, Parity, source_written};
 
 /// `OpenaiV1ChatCompletionsModelProvider`.
 pub(crate) const ML_COMMONS: MlCommons = MlCommons {

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::decoding::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
+use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
 
 pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     if body.get("error").is_some() {

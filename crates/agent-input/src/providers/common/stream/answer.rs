@@ -1,17 +1,13 @@
-//! What every provider's stream decoder shares: the neutral [`StreamEvent`]s, the
-//! [`StreamError`]s, the framings (`sse`, `event_stream`) and the [`Answer`] being gathered. Nothing
-//! here knows a particular provider; each decoder lives in its folder under `providers/`.
+//! The neutral [`StreamEvent`]s and [`StreamError`]s of every stream, and the [`Answer`] a
+//! decoder gathers.
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::provider::ProviderId;
-use crate::reading::{Place, ProviderResponse, StateItems, Usage};
-
-pub mod event_stream;
-pub mod sse;
+use crate::providers::common::response::{Place, ProviderResponse, StateItems, Usage};
+use crate::providers::id::ProviderId;
 
 /// Largest frame or event accepted by default: 64 MiB, the default request body limit
 /// ([`crate::Limits`]). Most events carry a token or a whole tool input, but Gemini sends a
@@ -325,17 +321,19 @@ impl Answer {
                 } else {
                     call.arguments
                 };
-                crate::reading::tool_call(&call.id, &call.name, arguments)
+                crate::providers::common::response::tool_call(&call.id, &call.name, arguments)
             })
             .collect();
         let texts = self.texts.into_iter().map(|(_, text)| text).collect();
-        let mut message = crate::reading::assistant(texts, calls);
+        let mut message = crate::providers::common::response::assistant(texts, calls);
         message.reasoning_state = state;
         ProviderResponse {
             message,
             stop_reason: self.stop_reason,
             usage: self.usage,
-            reasoning: crate::reading::reasoning(self.thoughts.into_iter().map(|(_, text)| text).collect()),
+            reasoning: crate::providers::common::response::reasoning(
+                self.thoughts.into_iter().map(|(_, text)| text).collect(),
+            ),
         }
     }
 }

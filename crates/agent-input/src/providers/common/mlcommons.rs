@@ -7,7 +7,7 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::Json;
 use crate::model::{AgentInput, ContentBlock, Message};
 use crate::path::{Path, Segment};
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 /// One ml-commons model provider (`ModelProviderType`), as its `*ModelProvider.java` writes the
 /// connector, model and agent.
