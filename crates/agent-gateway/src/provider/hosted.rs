@@ -18,8 +18,8 @@ use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, Provid
 use serde_json::Value;
 
 use super::client::{
-    BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming, endpoint_trust, parse_endpoint, read_limited,
-    transport_error, withheld,
+    BoxFuture, Clients, Outgoing, ProviderClient, ProviderError, Streaming, endpoint_trust, parse_endpoint,
+    read_limited, transport_error, withheld,
 };
 use crate::error::{ApiError, ErrorKind};
 use crate::store::ModelSpec;
@@ -276,7 +276,7 @@ fn with_model(model_id: &str, body: &str) -> String {
     out
 }
 
-impl Provider for Hosted {
+impl ProviderClient for Hosted {
     fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
         let mut body = String::new();
         let warnings = convert::convert_into(self.provider, request, options, false, &mut body)?;

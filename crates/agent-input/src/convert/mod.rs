@@ -28,6 +28,23 @@ pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
     dispatch::capabilities(provider)
 }
 
+/// Whether the provider fetches media at web (`https://`) URLs itself; for one that does not, a
+/// caller that can fetch them sends the media inline instead.
+pub const fn takes_web_urls(provider: ProviderId) -> bool {
+    dispatch::web_urls(provider)
+}
+
+/// The highest `temperature` the provider takes (the lowest is 0; `top_p` is 0 to 1 for every
+/// provider).
+pub const fn max_temperature(provider: ProviderId) -> f64 {
+    dispatch::profile(provider).max_temperature
+}
+
+/// The fewest tokens the provider's `max_tokens` may ask for.
+pub const fn min_max_tokens(provider: ProviderId) -> u64 {
+    dispatch::profile(provider).min_max_tokens
+}
+
 /// The provider's own checks of conversion options (ranges, tool names and schemas), without
 /// converting anything: for checking options where they are configured (an agent's registration).
 pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {

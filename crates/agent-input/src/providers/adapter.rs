@@ -36,6 +36,9 @@ pub(crate) trait Adapter: Provider {
     /// Whether its response reader writes a tool call's `input` object back as compact JSON, so
     /// streamed arguments are read and written the same way.
     const COMPACT_ARGUMENTS: bool;
+    /// Whether it fetches media at web (`https://`) URLs itself; otherwise they must be sent
+    /// inline.
+    const WEB_URLS: bool;
     /// Its ml-commons model provider, if ml-commons has one.
     const ML_COMMONS: Option<&'static MlCommons> = None;
 

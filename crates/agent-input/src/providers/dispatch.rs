@@ -81,6 +81,11 @@ pub(crate) const fn compact_arguments(provider: ProviderId) -> bool {
     dispatch!(provider, A => A::COMPACT_ARGUMENTS)
 }
 
+/// Whether `provider` fetches media at web URLs itself.
+pub(crate) const fn web_urls(provider: ProviderId) -> bool {
+    dispatch!(provider, A => A::WEB_URLS)
+}
+
 /// One server-sent event of `provider`'s stream.
 pub(crate) fn sse_event(
     provider: ProviderId,

@@ -16,6 +16,7 @@ impl Adapter for AnthropicMessages {
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::Sse;
     const COMPACT_ARGUMENTS: bool = true;
+    const WEB_URLS: bool = true;
 
     fn import(body: &Value) -> Import {
         super::import::read(body)

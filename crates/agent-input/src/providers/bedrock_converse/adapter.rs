@@ -18,6 +18,7 @@ impl Adapter for BedrockConverse {
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::EventStream;
     const COMPACT_ARGUMENTS: bool = true;
+    const WEB_URLS: bool = false;
     const ML_COMMONS: Option<&'static MlCommons> = Some(&super::mlcommons::ML_COMMONS);
 
     fn import(body: &Value) -> Import {

@@ -17,6 +17,7 @@ impl Adapter for OpenAiChat {
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::Sse;
     const COMPACT_ARGUMENTS: bool = false;
+    const WEB_URLS: bool = true;
     const ML_COMMONS: Option<&'static MlCommons> = Some(&super::mlcommons::ML_COMMONS);
 
     fn import(body: &Value) -> Import {

@@ -16,6 +16,7 @@ impl Adapter for OpenAiResponses {
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::Sse;
     const COMPACT_ARGUMENTS: bool = false;
+    const WEB_URLS: bool = true;
 
     fn import(body: &Value) -> Import {
         super::import::read(body)
