@@ -69,6 +69,14 @@ impl Imported {
     }
 }
 
+/// The provider whose API an endpoint URL names, read from its path (the query, the fragment and
+/// trailing `/` left out): `…/chat/completions`, `…/responses`, `…/messages`,
+/// `…:generateContent`, `…/converse`, and their streaming forms.
+pub fn provider_for_url(url: &str) -> Option<ProviderId> {
+    let path = url.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    ProviderId::ALL.iter().copied().find(|&provider| dispatch::names_endpoint(provider, path))
+}
+
 /// Reads `body`, a request of `provider`, into the standard request and options.
 pub fn import(provider: ProviderId, body: &Value) -> Imported {
     import_then(provider, body, |_, _| ()).0

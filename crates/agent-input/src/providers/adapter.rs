@@ -42,6 +42,9 @@ pub(crate) trait Adapter: Provider {
     /// Its ml-commons model provider, if ml-commons has one.
     const ML_COMMONS: Option<&'static MlCommons> = None;
 
+    /// Whether an endpoint's path (no query, fragment or trailing `/`) is this provider's API.
+    fn names_endpoint(path: &str) -> bool;
+
     /// Reads a request body of this provider into the standard form.
     fn import(body: &Value) -> Import;
 

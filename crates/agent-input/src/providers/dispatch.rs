@@ -61,6 +61,11 @@ pub(crate) fn stop_reason(provider: ProviderId, raw: &str) -> String {
     crate::providers::common::response::stop_reason(dispatch!(provider, A => A::STOP_REASONS), raw)
 }
 
+/// Whether an endpoint's path is `provider`'s API.
+pub(crate) fn names_endpoint(provider: ProviderId, path: &str) -> bool {
+    dispatch!(provider, A => A::names_endpoint(path))
+}
+
 /// Reads `body`, a request of `provider`.
 pub(crate) fn import(provider: ProviderId, body: &Value) -> Import {
     dispatch!(provider, A => A::import(body))

@@ -18,6 +18,10 @@ impl Adapter for AnthropicMessages {
     const COMPACT_ARGUMENTS: bool = true;
     const WEB_URLS: bool = true;
 
+    fn names_endpoint(path: &str) -> bool {
+        path.ends_with("/messages")
+    }
+
     fn import(body: &Value) -> Import {
         super::import::read(body)
     }

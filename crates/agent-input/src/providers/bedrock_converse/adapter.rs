@@ -21,6 +21,10 @@ impl Adapter for BedrockConverse {
     const WEB_URLS: bool = false;
     const ML_COMMONS: Option<&'static MlCommons> = Some(&super::mlcommons::ML_COMMONS);
 
+    fn names_endpoint(path: &str) -> bool {
+        path.ends_with("/converse") || path.ends_with("/converse-stream")
+    }
+
     fn import(body: &Value) -> Import {
         super::import::read(body)
     }

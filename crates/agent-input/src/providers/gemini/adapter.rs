@@ -20,6 +20,11 @@ impl Adapter for Gemini {
     const WEB_URLS: bool = true;
     const ML_COMMONS: Option<&'static MlCommons> = Some(&super::mlcommons::ML_COMMONS);
 
+    fn names_endpoint(path: &str) -> bool {
+        let path = path.to_ascii_lowercase();
+        path.ends_with(":generatecontent") || path.ends_with(":streamgeneratecontent")
+    }
+
     fn import(body: &Value) -> Import {
         super::import::read(body)
     }

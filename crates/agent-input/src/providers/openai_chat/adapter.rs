@@ -20,6 +20,10 @@ impl Adapter for OpenAiChat {
     const WEB_URLS: bool = true;
     const ML_COMMONS: Option<&'static MlCommons> = Some(&super::mlcommons::ML_COMMONS);
 
+    fn names_endpoint(path: &str) -> bool {
+        path.ends_with("/chat/completions")
+    }
+
     fn import(body: &Value) -> Import {
         super::import::read(body)
     }

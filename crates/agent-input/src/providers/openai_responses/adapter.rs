@@ -18,6 +18,10 @@ impl Adapter for OpenAiResponses {
     const COMPACT_ARGUMENTS: bool = false;
     const WEB_URLS: bool = true;
 
+    fn names_endpoint(path: &str) -> bool {
+        path.ends_with("/responses")
+    }
+
     fn import(body: &Value) -> Import {
         super::import::read(body)
     }
