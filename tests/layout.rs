@@ -1,5 +1,6 @@
-//! The workspace's layout rules: in every crate, modules depend on each other one way only, and no
-//! hand-written source file grows past 700 lines. A module depends on another when its code names
+//! The workspace's layout rules: in every crate, modules depend on each other one way only, no
+//! hand-written source file grows past 700 lines, and the core names a provider only in its
+//! folder under `providers/`. A module depends on another when its code names
 //! it by path — `crate::x`, `super::x`, `self::x`, a child `x::` in a parent — so a circle through a
 //! re-export counts too; comments and doc links do not (they order nothing).
 
@@ -172,7 +173,7 @@ fn circle(
 /// The crates' source folders, and a dependency each must show (the graph is read from the
 /// files: a module lost from it would pass unseen).
 const CRATES: &[(&str, &str, &str)] = &[
-    ("crates/agent-input/src", "providers::gemini::request", "conversion"),
+    ("crates/agent-input/src", "providers::gemini::request", "providers::common::convert"),
     ("crates/agent-gateway/src", "provider::bedrock", "sigv4"),
     ("crates/agent-input-cli/src", "crate", "crate"),
     ("crates/agent-input-wasm/src", "crate", "api"),
@@ -245,4 +246,66 @@ fn no_hand_written_source_file_is_over_700_lines() {
     assert!(files.len() > 100, "{files:?}");
     let long: Vec<_> = files.iter().filter(|(_, lines)| *lines > MAX_LINES).collect();
     assert!(long.is_empty(), "over {MAX_LINES} lines: {long:#?}");
+}
+
+/// The providers' names, lower-case, as code spells them (`BedrockConverse`, `OPENAI_ROLES`,
+/// `"gemini"`).
+const PROVIDER_NAMES: &[&str] = &["bedrock", "converse", "openai", "anthropic", "gemini"];
+
+/// The provider names in `text`'s code (comments and the file's own `mod tests` left out), each
+/// with its line.
+fn provider_names(text: &str) -> Vec<(usize, String)> {
+    let code = code(text);
+    let code = code.split_once("#[cfg(test)]\nmod tests {").map_or(code.as_str(), |(code, _)| code);
+    let mut found = Vec::new();
+    for (i, line) in code.lines().enumerate() {
+        let lower = line.to_ascii_lowercase();
+        for name in PROVIDER_NAMES.iter().filter(|name| lower.contains(**name)) {
+            found.push((i + 1, format!("{name}: {}", line.trim())));
+        }
+    }
+    found
+}
+
+/// Everything one provider knows sits in its folder under `providers/`, behind its adapter, and
+/// `providers/dispatch.rs` maps the provider's id (`providers/id.rs`) to it: outside `providers/`,
+/// no code of the core names a provider (comments and tests may).
+#[test]
+fn only_providers_name_a_provider() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "providers") {
+                    walk(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = root().join("crates/agent-input/src");
+    assert!(src.join("providers/dispatch.rs").exists() && src.join("providers/id.rs").exists());
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    assert!(files.len() > 40, "{files:?}");
+    let named: Vec<String> = files
+        .iter()
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(path).expect("a source file");
+            let file = path.strip_prefix(&src).expect("under src").display().to_string();
+            provider_names(&text).into_iter().map(move |(line, what)| format!("{file}:{line}: {what}"))
+        })
+        .collect();
+    assert!(
+        named.is_empty(),
+        "a provider named outside providers/ (move the rule into the provider's folder and reach it through providers/dispatch.rs):\n{named:#?}"
+    );
+}
+
+#[test]
+fn a_provider_name_in_code_is_found() {
+    let text = "//! Bedrock Converse, in a comment.\nfn f() {\n    let x = OPENAI_ROLES; // Gemini\n    g(\"use gemini\");\n}\n#[cfg(test)]\nmod tests {\n    fn anthropic() {}\n}\n";
+    let found: Vec<usize> = provider_names(text).into_iter().map(|(line, _)| line).collect();
+    assert_eq!(found, [3, 4]);
 }

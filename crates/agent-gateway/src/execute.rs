@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::error::{ApiError, ErrorKind};
 use crate::history::HistoryCache;
 use crate::media::{self, NewMessage};
-use crate::provider::{self, Outgoing, Provider};
+use crate::provider::{self, Outgoing, ProviderClient};
 use crate::state::{AppState, new_id};
 use crate::store::{Pin, Store, StoreError};
 
@@ -62,7 +62,7 @@ pub struct Turn {
     /// Its `model_provider`, for messages.
     pub provider_name: String,
     /// Its model client.
-    pub client: Arc<dyn Provider>,
+    pub client: Arc<dyn ProviderClient>,
     /// The memory continued, or the one this turn will start.
     pub memory_id: String,
     /// The provider request (taken by the caller to send it).
@@ -161,7 +161,7 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
         state.store.call(move |store| store.agent(&lookup)).await.map_err(storage)?.ok_or_else(|| {
             ApiError::not_found(format!("Failed to find agent with the provided agent id: {agent_id}"))
         })?;
-    let client: Arc<dyn Provider> = Arc::from(provider::for_model(&agent.model, &state.clients)?);
+    let client: Arc<dyn ProviderClient> = Arc::from(provider::for_model(&agent.model, &state.clients)?);
     let mut options = provider::convert_options(&agent.model.model_parameters).map_err(ApiError::invalid)?;
     for tool in input.tools {
         if !options.tools.iter().any(|known| known.name == tool.name) {
@@ -322,7 +322,7 @@ fn prepare(
     body: &[u8],
     limits: validate::Limits,
     options: &ConvertOptions,
-    client: &dyn Provider,
+    client: &dyn ProviderClient,
     schema: Option<&Value>,
 ) -> Result<Prepared, ApiError> {
     let text = crate::error::body_text(body)?;

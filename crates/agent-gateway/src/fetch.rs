@@ -342,12 +342,12 @@ fn check_type(wanted: &Wanted, mime: Option<&str>, bytes: &[u8], path: &Path) ->
     ))
 }
 
-/// Whether agents of `model_provider` need URL sources inlined: those whose provider takes no
-/// web URLs (Bedrock; the others take https URLs themselves).
+/// Whether agents of `model_provider` need URL sources inlined: those whose provider does not
+/// fetch web URLs itself (the core's `convert::takes_web_urls`).
 pub fn needs_inlining(model_provider: &str) -> bool {
     matches!(
         crate::provider::Backend::parse(model_provider),
-        Some(crate::provider::Backend::Core(agent_input::ProviderId::BedrockConverse))
+        Some(crate::provider::Backend::Core(provider)) if !agent_input::convert::takes_web_urls(provider)
     )
 }
 

@@ -46,23 +46,18 @@
 
 pub mod agui;
 pub mod base64;
-mod conversion;
 pub mod convert;
-mod decoding;
 mod diagnostic;
 pub mod field;
 pub mod format;
 pub mod image;
 pub mod import;
-mod importing;
 pub mod json;
 mod model;
 pub mod models;
 pub mod options;
 mod path;
-mod provider;
 pub mod providers;
-mod reading;
 pub mod register;
 pub mod response;
 #[cfg(feature = "schema")]

@@ -380,3 +380,26 @@ proptest! {
         prop_assert_eq!(setting, json!(options.reasoning), "{}", provider);
     }
 }
+
+// Each provider's documented endpoint, as a curl command pasted into the playground names it.
+#[test]
+fn an_endpoint_url_names_its_provider() {
+    let cases = [
+        ("https://api.openai.com/v1/chat/completions", Some(ProviderId::OpenAiChat)),
+        ("https://api.openai.com/v1/responses?stream=true", Some(ProviderId::OpenAiResponses)),
+        ("https://api.anthropic.com/v1/messages/", Some(ProviderId::AnthropicMessages)),
+        (
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+            Some(ProviderId::Gemini),
+        ),
+        ("https://generativelanguage.googleapis.com/v1beta/models/g:generatecontent#x", Some(ProviderId::Gemini)),
+        ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse", Some(ProviderId::BedrockConverse)),
+        ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream", Some(ProviderId::BedrockConverse)),
+        ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/Converse", None),
+        ("https://api.openai.com/v1/embeddings", None),
+        ("", None),
+    ];
+    for (url, want) in cases {
+        assert_eq!(import::provider_for_url(url), want, "{url}");
+    }
+}

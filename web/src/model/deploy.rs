@@ -13,11 +13,11 @@ use super::settings::Settings;
 
 /// A model id to start from, per provider ml-commons' model block takes (the user writes their own).
 fn example_model(provider: ProviderId) -> &'static str {
-    match provider.ml_commons_name().and_then(register::ModelProvider::parse) {
-        Some(register::ModelProvider::BedrockConverse) => "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
-        Some(register::ModelProvider::OpenAiChat) => "gpt-4o",
-        Some(register::ModelProvider::Gemini) => "gemini-2.5-flash",
-        None => "",
+    match provider {
+        ProviderId::BedrockConverse => "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+        ProviderId::OpenAiChat => "gpt-4o",
+        ProviderId::Gemini => "gemini-2.5-flash",
+        _ => "",
     }
 }
 
@@ -33,11 +33,10 @@ pub(crate) fn facts(settings: &Settings) -> Value {
             settings.provider.display_name()
         )});
     };
-    let credential: Map<String, Value> = register::ModelProvider::parse(provider)
-        .map(|p| {
-            p.credential_keys().iter().map(|k| ((*k).to_string(), Value::String(format!("{{{{{k}}}}}")))).collect()
-        })
-        .unwrap_or_default();
+    let credential: Map<String, Value> = register::credential_keys(settings.provider)
+        .iter()
+        .map(|k| ((*k).to_string(), Value::String(format!("{{{{{k}}}}}"))))
+        .collect();
     let mut parameters = Map::new();
     if !settings.system.is_empty() {
         parameters.insert("system_prompt".into(), Value::String(settings.system.clone()));

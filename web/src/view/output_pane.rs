@@ -24,12 +24,9 @@ pub(super) fn set_tools(settings: RwSignal<Settings>, specs: String) {
     settings.update(|s| s.tools = specs);
 }
 
-/// The temperature range each provider takes, as the field's hint.
-fn temperature_range(provider: ProviderId) -> &'static str {
-    match provider {
-        ProviderId::OpenAiChat | ProviderId::OpenAiResponses | ProviderId::Gemini => "0–2",
-        _ => "0–1",
-    }
+/// The temperature range the provider takes (its profile in the core), as the field's hint.
+fn temperature_range(provider: ProviderId) -> String {
+    format!("0–{}", agent_input::convert::max_temperature(provider))
 }
 
 /// A one-line numeric setting.
@@ -38,7 +35,7 @@ fn setting_field(
     id: &'static str,
     label: &'static str,
     initial: String,
-    placeholder: impl Fn() -> &'static str + Send + Sync + 'static,
+    placeholder: impl Fn() -> String + Send + Sync + 'static,
     set: impl Fn(&mut Settings, String) + Copy + 'static,
 ) -> impl IntoView {
     view! {
@@ -103,9 +100,9 @@ pub(super) fn OutputPane(
         </div>
         <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input, as agent-gateway would send it."</p>
         <div class="row common-settings">
-            {setting_field(settings, "max-tokens", "Max tokens", initial.max_tokens.clone(), || "4096", |s, v| s.max_tokens = v)}
+            {setting_field(settings, "max-tokens", "Max tokens", initial.max_tokens.clone(), || "4096".to_string(), |s, v| s.max_tokens = v)}
             {setting_field(settings, "temperature", "Temperature", initial.temperature.clone(), temperature_hint, |s, v| s.temperature = v)}
-            {setting_field(settings, "top-p", "Top p", initial.top_p.clone(), || "0–1", |s, v| s.top_p = v)}
+            {setting_field(settings, "top-p", "Top p", initial.top_p.clone(), || "0–1".to_string(), |s, v| s.top_p = v)}
         </div>
         <div class="field">
             <label for="system-prompt">"System prompt"</label>

@@ -15,8 +15,8 @@ use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, Provid
 use serde_json::Value;
 
 use super::client::{
-    BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming, endpoint_trust, parse_endpoint, read_limited,
-    transport_error, withheld,
+    BoxFuture, Clients, Outgoing, ProviderClient, ProviderError, Streaming, endpoint_trust, parse_endpoint,
+    read_limited, transport_error, withheld,
 };
 use crate::error::{ApiError, ErrorKind};
 use crate::sigv4::{self, Credentials};
@@ -222,7 +222,7 @@ fn error_message(body: &str) -> String {
     if short.is_empty() { "(no message)".into() } else { short }
 }
 
-impl Provider for Bedrock {
+impl ProviderClient for Bedrock {
     fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
         let mut body = String::new();
         let warnings = convert::convert_into(ProviderId::BedrockConverse, request, options, false, &mut body)?;

@@ -1,4 +1,4 @@
-//! What every model client shares: the [`Provider`] interface, its errors, and the HTTP pieces
+//! What every model client shares: the [`ProviderClient`] interface, its errors, and the HTTP pieces
 //! (endpoint checks, bounded reads, transport errors) that the network clients use alike.
 
 use std::future::Future;
@@ -16,7 +16,7 @@ use crate::error::{ApiError, ErrorKind, Upstream};
 /// A boxed, sendable future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// What [`Provider::prepare`] built: the request body, and what changed to fit the provider.
+/// What [`ProviderClient::prepare`] built: the request body, and what changed to fit the provider.
 #[derive(Debug, Clone, Default)]
 pub struct Outgoing {
     /// The body to send (for `echo`, the answer itself).
@@ -28,7 +28,7 @@ pub struct Outgoing {
 }
 
 /// A model client.
-pub trait Provider: Send + Sync {
+pub trait ProviderClient: Send + Sync {
     /// Builds the request for the whole conversation in `request`.
     ///
     /// # Errors
@@ -43,7 +43,7 @@ pub trait Provider: Send + Sync {
     fn stream(&self, outgoing: Outgoing) -> BoxFuture<'_, Result<Streaming, ProviderError>>;
 }
 
-/// A streaming answer as [`Provider::stream`] gives it.
+/// A streaming answer as [`ProviderClient::stream`] gives it.
 #[derive(Debug)]
 pub enum Streaming {
     /// The provider's body, still to be read, in its streaming wire format.

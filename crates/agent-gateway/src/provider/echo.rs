@@ -11,7 +11,7 @@ use agent_input::{AgentInput, ContentBlock, ConvertOptions, ExecuteRequest, Mess
 
 use agent_input::stream::StreamEvent;
 
-use super::client::{BoxFuture, Outgoing, Provider, ProviderError, Streaming};
+use super::client::{BoxFuture, Outgoing, ProviderClient, ProviderError, Streaming};
 
 /// The echo model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -23,7 +23,7 @@ const MEDIA_TOKENS: u64 = 100;
 /// Characters per streamed text delta.
 pub const CHUNK_CHARS: usize = 16;
 
-impl Provider for Echo {
+impl ProviderClient for Echo {
     fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
         let (body, input_tokens) = describe(&request.input, options);
         Ok(Outgoing { body, warnings: Vec::new(), input_tokens })

@@ -18,8 +18,8 @@ use agent_input::{Code, ConvertOptions, Diagnostic, ExecuteRequest, Path, Provid
 use serde_json::Value;
 
 use super::client::{
-    BoxFuture, Clients, Outgoing, Provider, ProviderError, Streaming, endpoint_trust, parse_endpoint, read_limited,
-    transport_error, withheld,
+    BoxFuture, Clients, Outgoing, ProviderClient, ProviderError, Streaming, endpoint_trust, parse_endpoint,
+    read_limited, transport_error, withheld,
 };
 use crate::error::{ApiError, ErrorKind};
 use crate::store::ModelSpec;
@@ -27,67 +27,87 @@ use crate::store::ModelSpec;
 /// The `anthropic-version` header the Messages API requires.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
-/// The API-key providers, as this module tells them apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Flavor {
-    OpenAiChat,
-    OpenAiResponses,
-    Anthropic,
-    Gemini,
+/// How this module reaches one API-key provider over HTTP.
+#[derive(Debug)]
+struct Api {
+    /// The default base URL.
+    base: &'static str,
+    /// The provider's path under its base URL, for a model id.
+    path: fn(&str) -> String,
+    /// What the body gains to ask for a stream: written after `{"model": ...,`.
+    stream_fields: &'static str,
+    /// Whether the body names the model (`"model": ...`); otherwise the URL does.
+    model_in_body: bool,
+    /// Whether a stream is asked for at its own method (`:streamGenerateContent?alt=sse`).
+    stream_method: bool,
+    /// How the key is sent.
+    auth: Auth,
 }
 
-impl Flavor {
-    /// The flavor of a core provider, if it is one of this module's.
-    fn of(provider: ProviderId) -> Option<Self> {
-        match provider {
-            ProviderId::OpenAiChat => Some(Self::OpenAiChat),
-            ProviderId::OpenAiResponses => Some(Self::OpenAiResponses),
-            ProviderId::AnthropicMessages => Some(Self::Anthropic),
-            ProviderId::Gemini => Some(Self::Gemini),
-            _ => None,
-        }
-    }
+/// How a provider takes its API key.
+#[derive(Debug, Clone, Copy)]
+enum Auth {
+    /// `Authorization: Bearer`.
+    Bearer,
+    /// `x-api-key` with `anthropic-version`.
+    ApiKeyVersioned,
+    /// `x-goog-api-key`.
+    GoogKey,
+}
 
-    /// The default base URL.
-    const fn base(self) -> &'static str {
-        match self {
-            Self::OpenAiChat | Self::OpenAiResponses => "https://api.openai.com",
-            Self::Anthropic => "https://api.anthropic.com",
-            Self::Gemini => "https://generativelanguage.googleapis.com",
-        }
-    }
+const OPENAI_CHAT: Api = Api {
+    base: "https://api.openai.com",
+    path: |_| "/v1/chat/completions".into(),
+    stream_fields: r#""stream":true,"stream_options":{"include_usage":true},"#,
+    model_in_body: true,
+    stream_method: false,
+    auth: Auth::Bearer,
+};
 
-    /// Whether the body names the model (`"model": ...`); otherwise the URL does.
-    const fn model_in_body(self) -> bool {
-        !matches!(self, Self::Gemini)
-    }
+const OPENAI_RESPONSES: Api = Api {
+    base: "https://api.openai.com",
+    path: |_| "/v1/responses".into(),
+    stream_fields: r#""stream":true,"#,
+    model_in_body: true,
+    stream_method: false,
+    auth: Auth::Bearer,
+};
 
-    /// The provider's path under its base URL.
-    fn path(self, model_id: &str) -> String {
-        match self {
-            Self::OpenAiChat => "/v1/chat/completions".into(),
-            Self::OpenAiResponses => "/v1/responses".into(),
-            Self::Anthropic => "/v1/messages".into(),
-            Self::Gemini => {
-                let model = model_id.strip_prefix("models/").unwrap_or(model_id);
-                format!("/v1beta/models/{}:generateContent", crate::sigv4::uri_encode(model))
-            }
-        }
-    }
+const ANTHROPIC_MESSAGES: Api = Api {
+    base: "https://api.anthropic.com",
+    path: |_| "/v1/messages".into(),
+    stream_fields: r#""stream":true,"#,
+    model_in_body: true,
+    stream_method: false,
+    auth: Auth::ApiKeyVersioned,
+};
 
-    /// What the body gains to ask for a stream: written after `{"model": ...,`.
-    const fn stream_fields(self) -> &'static str {
-        match self {
-            Self::OpenAiChat => r#""stream":true,"stream_options":{"include_usage":true},"#,
-            Self::OpenAiResponses | Self::Anthropic => r#""stream":true,"#,
-            Self::Gemini => "",
-        }
+const GEMINI: Api = Api {
+    base: "https://generativelanguage.googleapis.com",
+    path: |model_id| {
+        let model = model_id.strip_prefix("models/").unwrap_or(model_id);
+        format!("/v1beta/models/{}:generateContent", crate::sigv4::uri_encode(model))
+    },
+    stream_fields: "",
+    model_in_body: false,
+    stream_method: true,
+    auth: Auth::GoogKey,
+};
+
+/// The API of `provider`, if this module has a client for it.
+const fn api(provider: ProviderId) -> Option<&'static Api> {
+    match provider {
+        ProviderId::OpenAiChat => Some(&OPENAI_CHAT),
+        ProviderId::OpenAiResponses => Some(&OPENAI_RESPONSES),
+        ProviderId::AnthropicMessages => Some(&ANTHROPIC_MESSAGES),
+        ProviderId::Gemini => Some(&GEMINI),
+        _ => None,
     }
 }
 
 /// Whether this module has a client for `provider`.
 pub fn handles(provider: ProviderId) -> bool {
-    Flavor::of(provider).is_some()
+    api(provider).is_some()
 }
 
 fn endpoint(model: &ModelSpec) -> Option<&str> {
@@ -96,7 +116,7 @@ fn endpoint(model: &ModelSpec) -> Option<&str> {
 
 /// The host of the provider's own base URL.
 fn official_host(provider: ProviderId) -> &'static str {
-    Flavor::of(provider).map_or("", |flavor| flavor.base().trim_start_matches("https://"))
+    api(provider).map_or("", |api| api.base.trim_start_matches("https://"))
 }
 
 /// Registration checks: an API key and a usable endpoint.
@@ -127,7 +147,7 @@ pub(super) fn check(provider: ProviderId, model: &ModelSpec, endpoint_allow: &[S
 #[derive(Clone)]
 pub struct Hosted {
     provider: ProviderId,
-    flavor: Flavor,
+    api: &'static Api,
     http: reqwest::Client,
     timeout: Duration,
     url: reqwest::Url,
@@ -157,7 +177,7 @@ impl Hosted {
     /// A provider this module has no client for (501), or a model block that [`check`] would
     /// reject.
     pub fn new(provider: ProviderId, model: &ModelSpec, clients: &Clients) -> Result<Self, ApiError> {
-        let Some(flavor) = Flavor::of(provider) else {
+        let Some(api) = api(provider) else {
             return Err(ApiError::new(
                 ErrorKind::ProviderNotSupported,
                 format!("the gateway has no client for {} yet", provider.display_name()),
@@ -168,20 +188,20 @@ impl Hosted {
         if !report.is_ok() {
             return Err(ApiError::invalid(report));
         }
-        let base = endpoint(model).unwrap_or(flavor.base()).trim_end_matches('/');
-        let url = parse_endpoint(&format!("{base}{}", flavor.path(&model.model_id)))
+        let base = endpoint(model).unwrap_or(api.base).trim_end_matches('/');
+        let url = parse_endpoint(&format!("{base}{}", (api.path)(&model.model_id)))
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let trusted = endpoint_trust(&url, official_host(provider), &clients.endpoint_allow)
             .map_err(|e| ApiError::new(ErrorKind::IllegalArgument, e))?;
         let mut stream_url = url.clone();
-        if flavor == Flavor::Gemini {
+        if api.stream_method {
             stream_url.set_path(&url.path().replace(":generateContent", ":streamGenerateContent"));
             stream_url.set_query(Some("alt=sse"));
         }
         Ok(Self {
             stream_url,
             provider,
-            flavor,
+            api,
             trusted,
             http: clients.http.clone(),
             timeout: clients.timeout,
@@ -198,7 +218,7 @@ impl Hosted {
     }
 
     async fn call_stream(&self, body: String) -> Result<Streaming, ProviderError> {
-        let body = match self.flavor.stream_fields() {
+        let body = match self.api.stream_fields {
             "" => body,
             fields => {
                 let rest = body.strip_prefix('{').unwrap_or(&body);
@@ -230,12 +250,12 @@ impl Hosted {
             .timeout(self.timeout)
             .header("content-type", "application/json")
             .header("accept", accept);
-        let request = match self.flavor {
-            Flavor::Anthropic => {
+        let request = match self.api.auth {
+            Auth::ApiKeyVersioned => {
                 request.header("x-api-key", &self.api_key).header("anthropic-version", ANTHROPIC_VERSION)
             }
-            Flavor::Gemini => request.header("x-goog-api-key", &self.api_key),
-            Flavor::OpenAiChat | Flavor::OpenAiResponses => request.bearer_auth(&self.api_key),
+            Auth::GoogKey => request.header("x-goog-api-key", &self.api_key),
+            Auth::Bearer => request.bearer_auth(&self.api_key),
         };
         let response = request.body(body).send().await.map_err(|e| transport_error(&e, self.timeout))?;
         let status = response.status().as_u16();
@@ -276,11 +296,11 @@ fn with_model(model_id: &str, body: &str) -> String {
     out
 }
 
-impl Provider for Hosted {
+impl ProviderClient for Hosted {
     fn prepare(&self, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Result<Outgoing, Report> {
         let mut body = String::new();
         let warnings = convert::convert_into(self.provider, request, options, false, &mut body)?;
-        if self.flavor.model_in_body() {
+        if self.api.model_in_body {
             body = with_model(&self.model_id, &body);
         }
         Ok(Outgoing { body, warnings, input_tokens: 0 })

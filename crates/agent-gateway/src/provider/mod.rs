@@ -1,8 +1,8 @@
-//! Model clients, one module per provider, behind [`Provider`].
+//! Model clients, one module per provider, behind [`ProviderClient`].
 //!
-//! A call has two steps: [`Provider::prepare`] builds what is sent from the whole conversation
+//! A call has two steps: [`ProviderClient::prepare`] builds what is sent from the whole conversation
 //! (CPU work, run on a blocking thread; its errors are the caller's, a 400), and
-//! [`Provider::send`] sends it and reads the answer (its errors are the provider's, mapped by
+//! [`ProviderClient::send`] sends it and reads the answer (its errors are the provider's, mapped by
 //! [`ProviderError::into_api_error`]).
 
 pub mod bedrock;
@@ -14,7 +14,8 @@ use agent_input::{Code, ConvertOptions, Diagnostic, Path, ProviderId, Report};
 use serde_json::{Map, Value};
 
 pub use self::client::{
-    BoxFuture, Clients, MAX_STREAM_BYTES, Outgoing, Provider, ProviderError, Streaming, endpoint_trust, next_chunk,
+    BoxFuture, Clients, MAX_STREAM_BYTES, Outgoing, ProviderClient, ProviderError, Streaming, endpoint_trust,
+    next_chunk,
 };
 use crate::error::ApiError;
 use crate::store::ModelSpec;
@@ -158,7 +159,7 @@ pub fn check_model(model: &ModelSpec, endpoint_allow: &[String]) -> Report {
 ///
 /// # Errors
 /// A provider the gateway has no client for, or a model block that does not make a client.
-pub fn for_model(model: &ModelSpec, clients: &Clients) -> Result<Box<dyn Provider>, ApiError> {
+pub fn for_model(model: &ModelSpec, clients: &Clients) -> Result<Box<dyn ProviderClient>, ApiError> {
     match Backend::parse(&model.model_provider) {
         Some(Backend::Echo) => Ok(Box::new(echo::Echo)),
         Some(Backend::Core(ProviderId::BedrockConverse)) => Ok(Box::new(bedrock::Bedrock::new(model, clients)?)),

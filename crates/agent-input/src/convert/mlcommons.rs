@@ -18,9 +18,13 @@ use serde::Serialize;
 
 use super::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
-use crate::json::{Document, Json};
-use crate::model::{AgentInput, ContentBlock, ExecuteRequest, Message, Role, Source};
-use crate::path::{Path, Segment};
+use crate::json::Document;
+use crate::model::{AgentInput, ExecuteRequest};
+use crate::path::Path;
+use crate::providers::common::mlcommons::Out;
+use crate::providers::dispatch;
+
+pub use crate::providers::common::mlcommons::escape_json;
 
 /// The type of the agent that runs the input, as far as it changes the mapping.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,27 +87,33 @@ pub fn parameters_for(
     document: &Document<'_>,
     request: &ExecuteRequest<'_>,
 ) -> Result<Parameters, Report> {
+    let as_messages = agent == AgentType::ConversationalV2 || matches!(request.input, AgentInput::Messages(_));
+    let Some(ml_commons) = dispatch::ml_commons(provider) else {
+        let names: Vec<&str> =
+            ProviderId::ALL.iter().filter_map(|&p| dispatch::ml_commons(p)).map(|m| m.name).collect();
+        let mut report = Report::default();
+        report.push(Diagnostic::new(
+            Code::UnsupportedByProvider,
+            Path::root(),
+            format!(
+                "ml-commons has no {} model provider (only {}); drop --ml-commons to convert normally",
+                provider.display_name(),
+                list(&names),
+            ),
+        ));
+        return Err(report);
+    };
     let mut out = Out {
         provider,
+        parity: &ml_commons.parity,
         base: &request.input_path,
         root: &document.root,
         body: String::new(),
         report: Report::default(),
     };
-    let as_messages = agent == AgentType::ConversationalV2 || matches!(request.input, AgentInput::Messages(_));
-    match provider {
-        ProviderId::BedrockConverse | ProviderId::OpenAiChat | ProviderId::Gemini => match agent {
-            AgentType::Conversational => out.input(&request.input),
-            AgentType::ConversationalV2 => out.as_user_message(&request.input),
-        },
-        ProviderId::OpenAiResponses | ProviderId::AnthropicMessages => out.report.push(Diagnostic::new(
-            Code::UnsupportedByProvider,
-            Path::root(),
-            format!(
-                "ml-commons has no {} model provider (only bedrock/converse, openai/v1/chat/completions and gemini/v1beta/generatecontent); drop --ml-commons to convert normally",
-                provider.display_name()
-            ),
-        )),
+    match agent {
+        AgentType::Conversational => out.input(&request.input),
+        AgentType::ConversationalV2 => out.as_user_message(&request.input),
     }
     if !out.report.is_ok() {
         return Err(out.report);
@@ -115,324 +125,12 @@ pub fn parameters_for(
     })
 }
 
-/// Apache commons-text `StringEscapeUtils.escapeJson`: `"`, `\` and `/` backslash-escaped, the
-/// five short control escapes, and every other character below U+0020 or above U+007E as
-/// `\uXXXX` (uppercase hex, UTF-16 units).
-pub fn escape_json(text: &str, out: &mut String) {
-    use std::fmt::Write as _;
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '/' => out.push_str("\\/"),
-            '\u{8}' => out.push_str("\\b"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            ' '..='~' => out.push(c),
-            _ => {
-                let mut units = [0u16; 2];
-                for unit in c.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04X}");
-                }
-            }
-        }
-    }
-}
-
-struct Out<'p, 'd> {
-    provider: ProviderId,
-    base: &'p Path,
-    root: &'p Json<'d>,
-    body: String,
-    report: Report,
-}
-
-/// The string at `path` of the request as written, or `normalized` where there is none.
-fn written<'s>(root: &'s Json<'_>, path: &Path, normalized: &'s str) -> &'s str {
-    let mut at = root;
-    for segment in path.segments() {
-        let next = match segment {
-            Segment::Key(key) => at.get(key),
-            Segment::Index(i) => at.as_array().and_then(|items| items.get(*i)),
-        };
-        match next {
-            Some(value) => at = value,
-            None => return normalized,
-        }
-    }
-    at.as_str().unwrap_or(normalized)
-}
-
-/// A block's source `format` and `data` as written.
-fn source_written<'s>(root: &'s Json<'_>, block: &Path, format: &'s str, data: &'s str) -> (&'s str, &'s str) {
-    let source = block.key("source");
-    (written(root, &source.key("format"), format), written(root, &source.key("data"), data))
-}
-
-impl Out<'_, '_> {
-    fn esc(&mut self, text: &str) {
-        escape_json(text, &mut self.body);
-    }
-
-    fn fail(&mut self, path: Path, message: &str) {
-        self.report.push(Diagnostic::new(
-            Code::UnsupportedByProvider,
-            path,
-            format!("ml-commons' {} provider fails here: {message}", self.provider.display_name()),
-        ));
-    }
-
-    fn input(&mut self, input: &AgentInput<'_>) {
-        match input {
-            AgentInput::Text(text) => {
-                let (open, close) = match self.provider {
-                    ProviderId::OpenAiChat => (r#"{"role":"user","content":""#, r#""}"#),
-                    ProviderId::Gemini => (r#"{"role":"user","parts":[{"text":""#, r#""}]}"#),
-                    _ => (r#"{"role":"user","content":[{"text":""#, r#""}]}"#),
-                };
-                self.body.push_str(open);
-                self.esc(text);
-                self.body.push_str(close);
-            }
-            AgentInput::Blocks(blocks) => {
-                let base = self.base.clone();
-                self.message_open("user");
-                self.blocks(blocks, &|j| base.index(j));
-                self.body.push_str("]}");
-            }
-            AgentInput::Messages(messages) => self.messages(messages),
-        }
-    }
-
-    /// A `conversational_v2` agent's mapping: a text becomes a user message of one text block,
-    /// content blocks one user message, and messages stay as given (`MLAgentExecutor`).
-    fn as_user_message(&mut self, input: &AgentInput<'_>) {
-        let base = self.base.clone();
-        match input {
-            AgentInput::Text(text) => {
-                self.message_open("user");
-                self.blocks(&[ContentBlock::Text(text.clone())], &|j| base.index(j));
-                self.body.push_str("]}");
-            }
-            AgentInput::Blocks(blocks) => {
-                self.message_open("user");
-                self.blocks(blocks, &|j| base.index(j));
-                self.body.push_str("]}");
-            }
-            AgentInput::Messages(messages) => self.messages(messages),
-        }
-    }
-
-    fn message_open(&mut self, role: &str) {
-        self.body.push_str(r#"{"role":""#);
-        self.body.push_str(role);
-        self.body.push_str(if self.provider == ProviderId::Gemini { r#"","parts":["# } else { r#"","content":["# });
-    }
-
-    fn messages(&mut self, messages: &[Message<'_>]) {
-        let base = &self.base.clone();
-        let mut i = 0;
-        let mut first = true;
-        while i < messages.len() {
-            if !first {
-                self.body.push(',');
-            }
-            first = false;
-            let message = &messages[i];
-            let path = move |j: usize| base.index(i).key("content").index(j);
-            let root = self.root;
-            let role = written(root, &base.index(i).key("role"), message.role.as_str());
-            match self.provider {
-                ProviderId::BedrockConverse if message.role == Role::Tool => {
-                    // Consecutive tool messages become one user message of toolResult blocks,
-                    // each carrying only the first text block.
-                    self.message_open("user");
-                    let mut k = i;
-                    while k < messages.len() && messages[k].role == Role::Tool {
-                        if k > i {
-                            self.body.push(',');
-                        }
-                        self.body.push_str(r#"{"toolResult":{"toolUseId":""#);
-                        self.esc(messages[k].tool_call_id.as_deref().unwrap_or_default());
-                        self.body.push_str(r#"","content":[{"text":""#);
-                        let text = messages[k].content.iter().find_map(|b| match b {
-                            ContentBlock::Text(t) => Some(t.as_ref()),
-                            _ => None,
-                        });
-                        self.esc(text.unwrap_or_default());
-                        self.body.push_str(r#""}]}}"#);
-                        k += 1;
-                    }
-                    self.body.push_str("]}");
-                    i = k;
-                    continue;
-                }
-                ProviderId::Gemini => {
-                    // Only the exact role "user" stays a user turn.
-                    self.message_open(if role == "user" { "user" } else { "model" });
-                    self.blocks(&message.content, &path);
-                    self.body.push_str("]}");
-                }
-                ProviderId::OpenAiChat => {
-                    self.message_open(role);
-                    self.blocks(&message.content, &path);
-                    self.body.push(']');
-                    if !message.tool_calls.is_empty() {
-                        self.body.push_str(r#","tool_calls":["#);
-                        for (k, call) in message.tool_calls.iter().enumerate() {
-                            if k > 0 {
-                                self.body.push(',');
-                            }
-                            self.body.push_str(r#"{"id":""#);
-                            self.esc(&call.id);
-                            self.body.push_str(r#"","type":""#);
-                            self.esc(&call.kind);
-                            self.body.push_str(r#"","function":{"name":""#);
-                            self.esc(&call.name);
-                            self.body.push_str(r#"","arguments":""#);
-                            self.esc(&call.arguments);
-                            self.body.push_str(r#""}}"#);
-                        }
-                        self.body.push(']');
-                    }
-                    if let Some(id) = message.tool_call_id.as_deref() {
-                        self.body.push_str(r#","tool_call_id":""#);
-                        self.esc(id);
-                        self.body.push('"');
-                    }
-                    self.body.push('}');
-                }
-                _ => {
-                    self.message_open(role);
-                    self.blocks(&message.content, &path);
-                    for (k, call) in message.tool_calls.iter().enumerate() {
-                        if !message.content.is_empty() || k > 0 {
-                            self.body.push(',');
-                        }
-                        self.body.push_str(r#"{"toolUse":{"toolUseId":""#);
-                        self.esc(&call.id);
-                        self.body.push_str(r#"","name":""#);
-                        self.esc(&call.name);
-                        self.body.push_str(r#"","input":"#);
-                        let arguments = call.arguments.trim();
-                        self.body.push_str(if arguments.is_empty() { "{}" } else { arguments });
-                        self.body.push_str("}}");
-                    }
-                    self.body.push_str("]}");
-                }
-            }
-            i += 1;
-        }
-    }
-
-    fn blocks(&mut self, blocks: &[ContentBlock<'_>], path: &dyn Fn(usize) -> Path) {
-        for (j, block) in blocks.iter().enumerate() {
-            if j > 0 {
-                self.body.push(',');
-            }
-            match self.provider {
-                ProviderId::OpenAiChat => self.openai_block(block, &|| path(j)),
-                ProviderId::Gemini => self.gemini_block(block, &|| path(j)),
-                _ => self.bedrock_block(block, &|| path(j)),
-            }
-        }
-    }
-
-    fn bedrock_block(&mut self, block: &ContentBlock<'_>, path: &dyn Fn() -> Path) {
-        let (key, format, source) = match block {
-            ContentBlock::Text(text) => {
-                self.body.push_str(r#"{"text":""#);
-                self.esc(text);
-                self.body.push_str(r#""}"#);
-                return;
-            }
-            ContentBlock::Image(media) => ("image", media.format.as_str(), &media.source),
-            ContentBlock::Video(media) => ("video", media.format.as_str(), &media.source),
-            ContentBlock::Document(document) => ("document", document.format.as_str(), &document.source),
-        };
-        let root = self.root;
-        let (format, data) = source_written(root, &path(), format, source.data());
-        self.body.push_str(r#"{""#);
-        self.body.push_str(key);
-        self.body.push_str(r#"":{"format":""#);
-        self.body.push_str(format);
-        if key == "document" {
-            self.body.push_str(r#"","name":"document"#);
-        }
-        self.body.push_str(r#"","source":{"#);
-        match source {
-            Source::Base64(_) => {
-                self.body.push_str(r#""bytes":""#);
-                self.esc(data);
-            }
-            Source::Url(_) if data.starts_with("s3://") => {
-                self.body.push_str(r#""s3Location":""#);
-                self.esc(data);
-            }
-            Source::Url(_) => self.fail(
-                path().key("source").key("data"),
-                "URL-based content must use S3 URIs (s3://...). Other URL schemes are not supported by Bedrock Converse API",
-            ),
-        }
-        self.body.push_str(r#""}}}"#);
-    }
-
-    fn openai_block(&mut self, block: &ContentBlock<'_>, path: &dyn Fn() -> Path) {
-        match block {
-            ContentBlock::Text(text) => {
-                self.body.push_str(r#"{"type":"text","text":""#);
-                self.esc(text);
-                self.body.push_str(r#""}"#);
-            }
-            ContentBlock::Image(image) => {
-                let root = self.root;
-                let (format, data) = source_written(root, &path(), image.format.as_str(), image.source.data());
-                self.body.push_str(r#"{"type":"image_url","image_url":{"url":""#);
-                if let Source::Base64(_) = &image.source {
-                    self.body.push_str("data:image/");
-                    self.body.push_str(format);
-                    self.body.push_str(";base64,");
-                }
-                self.esc(data);
-                self.body.push_str(r#""}}"#);
-            }
-            ContentBlock::Video(_) => {
-                self.fail(path(), "Video content is not supported in OpenAI Chat Completions API. ");
-            }
-            ContentBlock::Document(_) => {
-                self.fail(path(), "Document content is not supported in OpenAI Chat Completions API. ");
-            }
-        }
-    }
-
-    fn gemini_block(&mut self, block: &ContentBlock<'_>, path: &dyn Fn() -> Path) {
-        let (open, format, source) = match block {
-            ContentBlock::Text(text) => {
-                self.body.push_str(r#"{"text":""#);
-                self.esc(text);
-                self.body.push_str(r#""}"#);
-                return;
-            }
-            ContentBlock::Image(image) if matches!(image.source, Source::Base64(_)) => {
-                (r#"{"inlineData":{"mimeType":"image/"#, image.format.as_str(), &image.source)
-            }
-            ContentBlock::Image(image) => (r#"{"fileData":{"mimeType":"image/"#, image.format.as_str(), &image.source),
-            ContentBlock::Video(video) => (r#"{"fileData":{"mimeType":"video/"#, video.format.as_str(), &video.source),
-            // The raw format as the MIME type, and always a file URI.
-            ContentBlock::Document(document) => {
-                (r#"{"fileData":{"mimeType":""#, document.format.as_str(), &document.source)
-            }
-        };
-        let root = self.root;
-        let (format, data) = source_written(root, &path(), format, source.data());
-        let inline = open.starts_with(r#"{"inlineData""#);
-        self.body.push_str(open);
-        self.body.push_str(format);
-        self.body.push_str(if inline { r#"","data":""# } else { r#"","fileUri":""# });
-        self.esc(data);
-        self.body.push_str(r#""}}"#);
+/// `a, b and c`.
+fn list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

@@ -2,59 +2,53 @@
 //!
 //! Each provider's request writer lives in its folder under `providers/` (its wire structs, its
 //! `PROFILE`: what the shared checks need to know about it, and its own rules), each behind
-//! [`Provider`]; the checks providers share are written once in `conversion` (the conversion
-//! context, options, tool specs, URLs, limits, turns, media in bodies). This module dispatches
-//! on [`ProviderId`]. A converter never drops content silently: what the provider cannot carry is
+//! [`Provider`]; the checks providers share are written once in `providers/common/convert` (the
+//! conversion context, options, tool specs, URLs, limits, turns, media in bodies). This module
+//! asks `providers/dispatch.rs` for the provider chosen by [`ProviderId`]. A converter never drops content silently: what the provider cannot carry is
 //! an error naming the provider and saying what to do instead.
 
 pub mod mlcommons;
 
 use serde_json::Value;
 
-use crate::conversion::{self, serialize_failure};
 use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
+use crate::providers::common::convert::{self as conversion, serialize_failure};
+use crate::providers::dispatch::{self, dispatch};
 
-pub use crate::conversion::payload::{DataUrl, MARK, Splice};
-pub use crate::conversion::{Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec};
-pub use crate::provider::ProviderId;
-pub use crate::providers::anthropic_messages::request as anthropic_messages;
-pub use crate::providers::bedrock_converse::request as bedrock_converse;
-pub use crate::providers::gemini::request as gemini;
-pub use crate::providers::openai_chat::request as openai_chat;
-pub use crate::providers::openai_responses::request as openai_responses;
-pub use anthropic_messages::AnthropicMessages;
-pub use bedrock_converse::BedrockConverse;
-pub use gemini::Gemini;
-pub use openai_chat::OpenAiChat;
-pub use openai_responses::OpenAiResponses;
+pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice};
+pub use crate::providers::common::convert::{
+    Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec,
+};
+pub use crate::providers::id::ProviderId;
+pub use crate::providers::public::convert::*;
 
 /// What a provider's converter can carry.
 pub const fn capabilities(provider: ProviderId) -> &'static Capabilities {
-    match provider {
-        ProviderId::BedrockConverse => &bedrock_converse::CAPABILITIES,
-        ProviderId::OpenAiChat => &openai_chat::CAPABILITIES,
-        ProviderId::OpenAiResponses => &openai_responses::CAPABILITIES,
-        ProviderId::AnthropicMessages => &anthropic_messages::CAPABILITIES,
-        ProviderId::Gemini => &gemini::CAPABILITIES,
-    }
+    dispatch::capabilities(provider)
+}
+
+/// Whether the provider fetches media at web (`https://`) URLs itself; for one that does not, a
+/// caller that can fetch them sends the media inline instead.
+pub const fn takes_web_urls(provider: ProviderId) -> bool {
+    dispatch::web_urls(provider)
+}
+
+/// The highest `temperature` the provider takes (the lowest is 0; `top_p` is 0 to 1 for every
+/// provider).
+pub const fn max_temperature(provider: ProviderId) -> f64 {
+    dispatch::profile(provider).max_temperature
+}
+
+/// The fewest tokens the provider's `max_tokens` may ask for.
+pub const fn min_max_tokens(provider: ProviderId) -> u64 {
+    dispatch::profile(provider).min_max_tokens
 }
 
 /// The provider's own checks of conversion options (ranges, tool names and schemas), without
 /// converting anything: for checking options where they are configured (an agent's registration).
 pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
-    conversion::check_options(profile(provider), options)
-}
-
-/// The provider's data for the shared checks.
-const fn profile(provider: ProviderId) -> &'static conversion::Profile {
-    match provider {
-        ProviderId::BedrockConverse => &bedrock_converse::PROFILE,
-        ProviderId::OpenAiChat => &openai_chat::PROFILE,
-        ProviderId::OpenAiResponses => &openai_responses::PROFILE,
-        ProviderId::AnthropicMessages => &anthropic_messages::PROFILE,
-        ProviderId::Gemini => &gemini::PROFILE,
-    }
+    conversion::check_options(dispatch::profile(provider), options)
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON.
@@ -71,13 +65,7 @@ pub fn convert_to_value(
         let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
         Ok(Converted { body, warnings: converted.warnings })
     }
-    match provider {
-        ProviderId::BedrockConverse => to_value::<BedrockConverse>(request, options),
-        ProviderId::OpenAiChat => to_value::<OpenAiChat>(request, options),
-        ProviderId::OpenAiResponses => to_value::<OpenAiResponses>(request, options),
-        ProviderId::AnthropicMessages => to_value::<AnthropicMessages>(request, options),
-        ProviderId::Gemini => to_value::<Gemini>(request, options),
-    }
+    dispatch!(provider, P => to_value::<P>(request, options))
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON text.
@@ -133,11 +121,5 @@ pub fn convert_into_spliced(
         *out = if pretty { conversion::indent(&text) } else { text };
         Ok(converted.warnings)
     }
-    match provider {
-        ProviderId::BedrockConverse => write::<BedrockConverse>(request, options, pretty, out, splice),
-        ProviderId::OpenAiChat => write::<OpenAiChat>(request, options, pretty, out, splice),
-        ProviderId::OpenAiResponses => write::<OpenAiResponses>(request, options, pretty, out, splice),
-        ProviderId::AnthropicMessages => write::<AnthropicMessages>(request, options, pretty, out, splice),
-        ProviderId::Gemini => write::<Gemini>(request, options, pretty, out, splice),
-    }
+    dispatch!(provider, P => write::<P>(request, options, pretty, out, splice))
 }

@@ -31,12 +31,12 @@ use serde_json::Value;
 
 use crate::convert;
 use crate::diagnostic::{Diagnostic, Report};
-use crate::importing::{self, Import};
 use crate::model::ExecuteRequest;
 use crate::options::{ConvertOptions, Limits};
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::providers;
+use crate::providers::common::import::{self as importing, Import};
+use crate::providers::dispatch;
+use crate::providers::id::ProviderId;
 use crate::validate;
 
 /// A provider's request read into the standard form.
@@ -69,6 +69,14 @@ impl Imported {
     }
 }
 
+/// The provider whose API an endpoint URL names, read from its path (the query, the fragment and
+/// trailing `/` left out): `…/chat/completions`, `…/responses`, `…/messages`,
+/// `…:generateContent`, `…/converse`, and their streaming forms.
+pub fn provider_for_url(url: &str) -> Option<ProviderId> {
+    let path = url.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    ProviderId::ALL.iter().copied().find(|&provider| dispatch::names_endpoint(provider, path))
+}
+
 /// Reads `body`, a request of `provider`, into the standard request and options.
 pub fn import(provider: ProviderId, body: &Value) -> Imported {
     import_then(provider, body, |_, _| ()).0
@@ -81,13 +89,7 @@ fn import_then<R>(
     body: &Value,
     then: impl FnOnce(&ExecuteRequest<'_>, &ConvertOptions) -> R,
 ) -> (Imported, Option<R>) {
-    let mut im: Import = match provider {
-        ProviderId::OpenAiChat => providers::openai_chat::import::read(body),
-        ProviderId::OpenAiResponses => providers::openai_responses::import::read(body),
-        ProviderId::AnthropicMessages => providers::anthropic_messages::import::read(body),
-        ProviderId::Gemini => providers::gemini::import::read(body),
-        ProviderId::BedrockConverse => providers::bedrock_converse::import::read(body),
-    };
+    let mut im: Import = dispatch::import(provider, body);
     im.pair();
     let request = im.request();
     let (options, option_report) = ConvertOptions::read_json(&Value::Object(std::mem::take(&mut im.options)));

@@ -32,7 +32,7 @@ mod tests {
 
     use super::*;
     use crate::diagnostic::{Code, Report};
-    use crate::provider::ProviderId;
+    use crate::providers::id::ProviderId;
     use serde_json::json;
 
     fn paths(report: &Report) -> Vec<String> {

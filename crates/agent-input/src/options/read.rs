@@ -11,7 +11,7 @@ use super::table::{
 };
 use super::types::{ConvertOptions, ConvertSettings, Limits, Options};
 use crate::diagnostic::{Code, Diagnostic, Report};
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 impl Limits {
     /// Reads `{ maxBodyBytes?, maxDepth?, maxMessages?, maxBlocks? }` (or their `snake_case`
@@ -115,7 +115,7 @@ impl ConvertSettings {
                     Diagnostic::new(
                         Code::InvalidParameter,
                         option_path("provider"),
-                        "provider must be a string such as 'bedrock-converse'",
+                        format!("provider must be a string such as '{}'", ProviderId::ALL[0]),
                     )
                     .received(received(other)),
                 );

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::types::{Limits, Options};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 pub(super) fn provider_ids() -> Vec<&'static str> {
     ProviderId::ALL.iter().map(|p| p.as_str()).collect()

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 /// Size limits, checked before the work they protect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

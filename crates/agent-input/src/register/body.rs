@@ -9,6 +9,8 @@ use serde_json::{Map, Value};
 use crate::convert::{self, ConvertOptions, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::{Path, Segment};
+use crate::providers::common::mlcommons::MlCommons;
+use crate::providers::dispatch;
 
 /// `MLAgent.AGENT_NAME_MAX_LENGTH`.
 const AGENT_NAME_MAX_LENGTH: usize = 128;
@@ -20,78 +22,8 @@ const AGENT_TYPES: &[&str] =
 /// The keys `MLAgentModelSpec.parse` reads; others are skipped.
 const MODEL_KEYS: &[&str] = &["model_id", "model_provider", "credential", "model_parameters"];
 
-/// ml-commons' three model providers (`ModelProviderType`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ModelProvider {
-    /// `bedrock/converse`.
-    BedrockConverse,
-    /// `openai/v1/chat/completions`.
-    OpenAiChat,
-    /// `gemini/v1beta/generatecontent`.
-    Gemini,
-}
-
-impl ModelProvider {
-    /// Every provider, in `ModelProviderType` order.
-    pub const ALL: &'static [ModelProvider] = &[Self::BedrockConverse, Self::Gemini, Self::OpenAiChat];
-
-    /// The `model_provider` value.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::BedrockConverse => "bedrock/converse",
-            Self::OpenAiChat => "openai/v1/chat/completions",
-            Self::Gemini => "gemini/v1beta/generatecontent",
-        }
-    }
-
-    /// `getLLMInterface()`: the `_llm_interface` the provider sets on the agent.
-    pub const fn llm_interface(self) -> &'static str {
-        match self {
-            Self::BedrockConverse => "bedrock/converse/claude",
-            Self::OpenAiChat => "openai/v1/chat/completions",
-            Self::Gemini => "gemini/v1beta/generatecontent",
-        }
-    }
-
-    /// The `tool_configs` parameter its function calling sets (`FunctionCalling.configure`), which
-    /// the template writes even when the agent has no tools: `_tools` is then empty.
-    pub const fn tool_configs(self) -> &'static str {
-        match self {
-            Self::BedrockConverse => r#", "toolConfig": {"tools": [${parameters._tools:-}]}"#,
-            Self::OpenAiChat => r#", "tools": [${parameters._tools:-}], "parallel_tool_calls": false"#,
-            Self::Gemini => {
-                r#", "tools": [{"functionDeclarations": [${parameters._tools:-}]}], "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}"#
-            }
-        }
-    }
-
-    /// The converter whose rules check this provider's bodies.
-    pub const fn provider_id(self) -> ProviderId {
-        match self {
-            Self::BedrockConverse => ProviderId::BedrockConverse,
-            Self::OpenAiChat => ProviderId::OpenAiChat,
-            Self::Gemini => ProviderId::Gemini,
-        }
-    }
-
-    /// `ModelProviderType.from`: case-insensitive.
-    pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|p| raw.eq_ignore_ascii_case(p.as_str()))
-    }
-
-    /// The credential keys the connector reads (`AwsConnector.validate`, the HTTP providers'
-    /// `${credential.*}` headers).
-    pub const fn credential_keys(self) -> &'static [&'static str] {
-        match self {
-            Self::BedrockConverse => &["access_key", "secret_key"],
-            Self::OpenAiChat => &["openai_api_key"],
-            Self::Gemini => &["gemini_api_key"],
-        }
-    }
-}
-
 /// A registration body that passed every check.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Registration {
     /// The body as given.
     pub body: Value,
@@ -99,12 +31,29 @@ pub struct Registration {
     pub agent_type: String,
     /// `model.model_id`.
     pub model_id: String,
-    /// `model.model_provider`.
-    pub provider: ModelProvider,
+    /// `model.model_provider`: one of the providers ml-commons has.
+    pub provider: ProviderId,
+    /// What ml-commons' model provider writes.
+    pub(crate) ml_commons: &'static MlCommons,
     /// `model.credential`, values as strings.
     pub credential: BTreeMap<String, String>,
     /// `model.model_parameters`, values as strings as `StringUtils.getParameterMap` makes them.
     pub model_parameters: BTreeMap<String, String>,
+}
+
+impl PartialEq for Registration {
+    fn eq(&self, other: &Self) -> bool {
+        // `ml_commons` follows from `provider`.
+        (&self.body, &self.agent_type, &self.model_id, self.provider, &self.credential, &self.model_parameters)
+            == (
+                &other.body,
+                &other.agent_type,
+                &other.model_id,
+                other.provider,
+                &other.credential,
+                &other.model_parameters,
+            )
+    }
 }
 
 impl Registration {
@@ -165,8 +114,18 @@ impl Registration {
         }
         let model = read_model(object, &mut report);
         let registration = match (name, agent_type, model) {
-            (Some(_), Some(agent_type), Some((model_id, provider, credential, model_parameters))) if report.is_ok() => {
-                Some(Registration { body: body.clone(), agent_type, model_id, provider, credential, model_parameters })
+            (Some(_), Some(agent_type), Some((model_id, (provider, ml_commons), credential, model_parameters)))
+                if report.is_ok() =>
+            {
+                Some(Registration {
+                    body: body.clone(),
+                    agent_type,
+                    model_id,
+                    provider,
+                    ml_commons,
+                    credential,
+                    model_parameters,
+                })
             }
             _ => None,
         };
@@ -177,14 +136,13 @@ impl Registration {
     }
 
     /// A conversational agent's function calling writes the tool list even when the agent has
-    /// none, and Bedrock refuses `"toolConfig": {"tools": []}` (ml-commons issue 5094).
+    /// none, which some providers refuse.
     fn check_tool_list(&self, report: &mut Report) {
-        if self.provider == ModelProvider::BedrockConverse && self.agent_type == "conversational" && !self.has_tools() {
-            report.push(Diagnostic::new(
-                Code::EmptyToolList,
-                Path::root().key("tools"),
-                "ml-commons sends a conversational agent without tools `\"toolConfig\": {\"tools\": []}`, which Bedrock refuses (ml-commons issue 5094): give the agent at least one tool",
-            ));
+        if let Some(message) = self.ml_commons.empty_tool_list
+            && self.agent_type == "conversational"
+            && !self.has_tools()
+        {
+            report.push(Diagnostic::new(Code::EmptyToolList, Path::root().key("tools"), message));
         }
     }
 
@@ -199,7 +157,7 @@ impl Registration {
     }
 }
 
-type Model = (String, ModelProvider, BTreeMap<String, String>, BTreeMap<String, String>);
+type Model = (String, (ProviderId, &'static MlCommons), BTreeMap<String, String>, BTreeMap<String, String>);
 
 fn read_model(object: &Map<String, Value>, report: &mut Report) -> Option<Model> {
     let at = Path::root().key("model");
@@ -229,9 +187,10 @@ fn read_model(object: &Map<String, Value>, report: &mut Report) -> Option<Model>
     }
     let model_id = required_string(model, &at, "model_id", report);
     let provider = required_string(model, &at, "model_provider", report).and_then(|raw| {
-        let provider = ModelProvider::parse(raw);
+        let provider = dispatch::ml_commons_named(raw);
         if provider.is_none() {
-            let supported: Vec<&str> = ModelProvider::ALL.iter().map(|p| p.as_str()).collect();
+            let supported: Vec<&str> =
+                dispatch::ML_COMMONS.iter().filter_map(|&p| dispatch::ml_commons(p)).map(|m| m.name).collect();
             report.push(
                 Diagnostic::new(
                     Code::InvalidParameter,
@@ -246,8 +205,8 @@ fn read_model(object: &Map<String, Value>, report: &mut Report) -> Option<Model>
     });
     let credential = string_map(model, &at, "credential", report);
     let parameters = string_map(model, &at, "model_parameters", report);
-    if let (Some(provider), Some(credential)) = (provider, &credential) {
-        for key in provider.credential_keys() {
+    if let (Some((_, provider)), Some(credential)) = (provider, &credential) {
+        for key in provider.credential_keys {
             match credential.get(*key) {
                 None => report.push(
                     Diagnostic::new(
@@ -255,15 +214,10 @@ fn read_model(object: &Map<String, Value>, report: &mut Report) -> Option<Model>
                         at.key("credential").key(key),
                         format!(
                             "{} needs `credential.{key}` (ml-commons: {})",
-                            provider.as_str(),
-                            if provider == ModelProvider::BedrockConverse {
-                                "\"Missing credential\""
-                            } else {
-                                "the connector's header reads it"
-                            }
+                            provider.name, provider.credential_reader
                         ),
                     )
-                    .expected(provider.credential_keys().iter().copied()),
+                    .expected(provider.credential_keys.iter().copied()),
                 ),
                 Some(value) if value.trim().is_empty() => report.push(Diagnostic::new(
                     Code::EmptyField,
@@ -282,11 +236,15 @@ fn read_model(object: &Map<String, Value>, report: &mut Report) -> Option<Model>
 
 /// The providers' `validateNumericParameter` checks, then the converter's own option checks
 /// (ranges), re-rooted from `/options/...` to `/model/model_parameters/...`.
-fn check_parameters(provider: ModelProvider, parameters: &BTreeMap<String, String>, at: &Path, report: &mut Report) {
-    // Bedrock's connector also writes `temperature` into JSON unquoted; the HTTP providers leave
-    // it to the `${parameters.temperature:-1.0}` template, unchecked.
-    let numeric: &[&str] =
-        if provider == ModelProvider::BedrockConverse { &["top_p", "temperature"] } else { &["top_p"] };
+fn check_parameters(
+    (provider, ml_commons): (ProviderId, &MlCommons),
+    parameters: &BTreeMap<String, String>,
+    at: &Path,
+    report: &mut Report,
+) {
+    // A connector that writes `temperature` into JSON unquoted checks it too; the others leave it
+    // to the `${parameters.temperature:-1.0}` template, unchecked.
+    let numeric: &[&str] = if ml_commons.temperature_field { &["top_p", "temperature"] } else { &["top_p"] };
     let mut options = ConvertOptions::default();
     let mut unreadable = false;
     for key in numeric {
@@ -331,7 +289,7 @@ fn check_parameters(provider: ModelProvider, parameters: &BTreeMap<String, Strin
     if unreadable {
         return;
     }
-    for diagnostic in convert::check_options(provider.provider_id(), &options).errors {
+    for diagnostic in convert::check_options(provider, &options).errors {
         report.push(Diagnostic { path: reroot(&diagnostic.path, at), ..diagnostic });
     }
 }
@@ -459,4 +417,10 @@ fn type_error(at: &Path, value: &Value, expected: &str) -> Diagnostic {
         Value::Object(_) => "an object",
     };
     Diagnostic::new(Code::InvalidFieldType, at.clone(), format!("expected {expected}, found {found}")).received(found)
+}
+
+/// The credential keys ml-commons' connector for `provider` reads; none for a provider
+/// ml-commons does not have.
+pub fn credential_keys(provider: ProviderId) -> &'static [&'static str] {
+    dispatch::ml_commons(provider).map_or(&[], |m| m.credential_keys)
 }

@@ -12,56 +12,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::body::{ModelProvider, Registration};
+use super::body::Registration;
 
 /// The connector-id placeholder in the model step.
 pub const CONNECTOR_ID: &str = "{{connector_id}}";
 /// The model-id placeholder in the agent step.
 pub const MODEL_ID: &str = "{{model_id}}";
-
-/// `BedrockConverseModelProvider.REQUEST_BODY_TEMPLATE`.
-pub(super) const BEDROCK_REQUEST_BODY: &str = concat!(
-    "{\"system\": [{\"text\": \"${parameters.system_prompt}\"}], ",
-    "\"messages\": [${parameters._chat_history:-}${parameters.body}${parameters._interactions:-}]",
-    "${parameters.tool_configs:-}, ",
-    "\"inferenceConfig\": {\"maxTokens\": ${parameters.max_tokens:-4096}",
-    "${parameters.temperature_field:-}${parameters.top_p_field:-}}",
-    " }"
-);
-/// `BedrockConverseModelProvider.TEXT_INPUT_BODY_TEMPLATE`.
-const BEDROCK_TEXT_INPUT: &str = "{\"role\":\"user\",\"content\":[{\"text\":\"${parameters.user_text}\"}]}";
-
-/// `OpenaiV1ChatCompletionsModelProvider.REQUEST_BODY_TEMPLATE`.
-pub(super) const OPENAI_REQUEST_BODY: &str = concat!(
-    "{\"model\":\"${parameters.model}\",",
-    "\"messages\":[${parameters._chat_history:-}${parameters.body}${parameters._interactions:-}]",
-    "${parameters.tool_configs:-}",
-    ",\"max_completion_tokens\":${parameters.max_tokens:-4096}",
-    ",\"temperature\":${parameters.temperature:-1.0}",
-    "${parameters.top_p_field:-}}"
-);
-/// `OpenaiV1ChatCompletionsModelProvider.REQUEST_BODY_REASONING_TEMPLATE`.
-pub(super) const OPENAI_REASONING_REQUEST_BODY: &str = concat!(
-    "{\"model\":\"${parameters.model}\",",
-    "\"messages\":[${parameters._chat_history:-}${parameters.body}${parameters._interactions:-}]",
-    "${parameters.tool_configs:-}",
-    ",\"max_completion_tokens\":${parameters.max_tokens:-4096}",
-    ",\"reasoning_effort\":\"${parameters.reasoning_effort}\"}"
-);
-/// `OpenaiV1ChatCompletionsModelProvider.TEXT_INPUT_BODY_TEMPLATE`.
-const OPENAI_TEXT_INPUT: &str = "{\"role\":\"user\",\"content\":\"${parameters.user_text}\"}";
-
-/// `GeminiV1BetaGenerateContentModelProvider.REQUEST_BODY_TEMPLATE`.
-pub(super) const GEMINI_REQUEST_BODY: &str = concat!(
-    "{\"systemInstruction\":{\"parts\":[{\"text\":\"${parameters.system_prompt:-You are a helpful assistant.}\"}]},",
-    "\"contents\":[${parameters._chat_history:-}${parameters.body}${parameters._interactions:-}]",
-    "${parameters.tool_configs:-},",
-    "\"generationConfig\":{\"maxOutputTokens\":${parameters.max_tokens:-4096},",
-    "\"temperature\":${parameters.temperature:-1.0}${parameters.top_p_field:-}}",
-    "}"
-);
-/// `GeminiV1BetaGenerateContentModelProvider.TEXT_INPUT_BODY_TEMPLATE`.
-const GEMINI_TEXT_INPUT: &str = "{\"role\":\"user\",\"parts\":[{\"text\":\"${parameters.user_text}\"}]}";
 
 /// The `${parameters.body}` of the unified templates.
 const BODY: &str = "${parameters.body}";
@@ -105,16 +61,16 @@ struct ClientConfig {
 pub(super) fn parameters(registration: &Registration) -> BTreeMap<String, String> {
     let model = &registration.model_parameters;
     let mut parameters = BTreeMap::new();
-    if registration.provider == ModelProvider::BedrockConverse {
-        parameters.insert("region".to_owned(), "us-east-1".to_owned());
-        parameters.insert("service_name".to_owned(), "bedrock".to_owned());
+    let provider = registration.ml_commons;
+    for (key, value) in provider.fixed_parameters {
+        parameters.insert((*key).to_owned(), (*value).to_owned());
     }
     parameters.insert("model".to_owned(), registration.model_id.clone());
     parameters.extend(model.iter().map(|(k, v)| (k.clone(), v.clone())));
-    let top_p_key = if registration.provider == ModelProvider::OpenAiChat { "top_p" } else { "topP" };
+    let top_p_key = provider.top_p_key;
     if let Some(top_p) = model.get("top_p") {
         parameters.insert("top_p_field".to_owned(), format!(", \"{top_p_key}\": {top_p}"));
-    } else if registration.provider == ModelProvider::BedrockConverse {
+    } else if provider.temperature_field {
         let temperature = model.get("temperature").map_or("1.0", String::as_str);
         parameters.insert("temperature_field".to_owned(), format!(", \"temperature\": {temperature}"));
     }
@@ -123,55 +79,29 @@ pub(super) fn parameters(registration: &Registration) -> BTreeMap<String, String
 
 /// The predict action's `request_body` for a legacy agent.
 pub(super) fn request_body(registration: &Registration) -> String {
-    let (template, text_input) = match registration.provider {
-        ModelProvider::BedrockConverse => (BEDROCK_REQUEST_BODY, BEDROCK_TEXT_INPUT),
-        ModelProvider::OpenAiChat if registration.model_parameters.contains_key("reasoning_effort") => {
-            (OPENAI_REASONING_REQUEST_BODY, OPENAI_TEXT_INPUT)
-        }
-        ModelProvider::OpenAiChat => (OPENAI_REQUEST_BODY, OPENAI_TEXT_INPUT),
-        ModelProvider::Gemini => (GEMINI_REQUEST_BODY, GEMINI_TEXT_INPUT),
+    let provider = registration.ml_commons;
+    let template = match provider.reasoning_request_body {
+        Some(reasoning) if registration.model_parameters.contains_key("reasoning_effort") => reasoning,
+        _ => provider.request_body,
     };
-    template.replace(BODY, &text_input.replace(USER_TEXT, PROMPT))
+    template.replace(BODY, &provider.text_input.replace(USER_TEXT, PROMPT))
 }
 
 pub(super) fn connector(registration: &Registration) -> Value {
-    let provider = registration.provider;
-    let (name, description, protocol, url, headers): (_, _, _, _, &[(&str, &str)]) = match provider {
-        ModelProvider::BedrockConverse => (
-            "Auto-generated Bedrock Converse connector for Agent",
-            "Auto-generated connector for Bedrock Converse API",
-            "aws_sigv4",
-            "https://bedrock-runtime.${parameters.region}.amazonaws.com/model/${parameters.model}/converse",
-            &[("content-type", "application/json")],
-        ),
-        ModelProvider::OpenAiChat => (
-            "Auto-generated OpenAI connector for Agent",
-            "Auto-generated connector for OpenAI Chat Completions API",
-            "http",
-            "https://api.openai.com/v1/chat/completions",
-            &[("Content-Type", "application/json"), ("Authorization", "Bearer ${credential.openai_api_key}")],
-        ),
-        ModelProvider::Gemini => (
-            "Auto-generated Gemini connector for Agent",
-            "Auto-generated connector for Gemini generateContent API",
-            "http",
-            "https://generativelanguage.googleapis.com/v1beta/models/${parameters.model}:generateContent",
-            &[("Content-Type", "application/json"), ("x-goog-api-key", "${credential.gemini_api_key}")],
-        ),
-    };
+    let facts = &registration.ml_commons.connector;
     let parameters = parameters(registration);
     let connector = Connector {
-        name,
-        description,
+        name: facts.name,
+        description: facts.description,
         version: "1",
-        protocol,
+        protocol: facts.protocol,
         parameters: &parameters,
         credential: &registration.credential,
         actions: [Action {
             kind: "predict",
             method: "POST",
-            url,
-            headers: headers.iter().copied().collect(),
+            url: facts.url,
+            headers: facts.headers.iter().copied().collect(),
             request_body: request_body(registration),
         }],
         client_config: ClientConfig { max_retry_times: 3 },
@@ -207,7 +137,7 @@ pub(super) fn agent(registration: &Registration) -> Value {
     llm.insert("parameters".into(), Value::Object(llm_parameters));
     agent.insert("llm".into(), Value::Object(llm));
     let mut parameters = registration.parameters();
-    parameters.insert("_llm_interface".into(), Value::String(registration.provider.llm_interface().into()));
+    parameters.insert("_llm_interface".into(), Value::String(registration.ml_commons.llm_interface.into()));
     agent.insert("parameters".into(), Value::Object(parameters));
     agent.into()
 }

@@ -38,7 +38,7 @@ mod template;
 
 use serde_json::{Map, Value};
 
-pub use body::{ModelProvider, Registration};
+pub use body::{Registration, credential_keys};
 pub use plan::{Api, Method, Plan, PlanOptions, Step, Version};
 pub use preview::{Preview, preview};
 pub use script::curl_script;
@@ -128,7 +128,7 @@ fn choose_api(options: &PlanOptions, registration: Option<&Registration>, report
         return None;
     }
     if let Some(registration) = registration
-        && registration.provider == ModelProvider::Gemini
+        && registration.ml_commons.needs_unified_api
         && version < Version::UNIFIED_API
     {
         report.push(
@@ -136,7 +136,9 @@ fn choose_api(options: &PlanOptions, registration: Option<&Registration>, report
                 Code::InvalidParameter,
                 at(),
                 format!(
-                    "ml-commons {version} has no Gemini function calling (`gemini/v1beta/generatecontent` arrived in 3.5)"
+                    "ml-commons {version} has no {} function calling (`{}` arrived in 3.5)",
+                    registration.provider.display_name(),
+                    registration.ml_commons.name,
                 ),
             )
             .received(version.to_string()),

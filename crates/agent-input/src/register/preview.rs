@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::body::{ModelProvider, Registration, stringify};
+use super::body::{Registration, stringify};
 use super::connector;
 use super::template::{SubstitutionError, escape_parameter, substitute};
 use crate::convert::{self, ConvertOptions};
@@ -109,9 +109,9 @@ fn runner_parameters(
         agent.entry("prompt".into()).or_insert_with(|| connector::QUESTION.into());
     }
     agent.extend(registration.parameters().iter().map(|(k, v)| (k.clone(), stringify(v))));
-    agent.insert("_llm_interface".into(), registration.provider.llm_interface().into());
+    agent.insert("_llm_interface".into(), registration.ml_commons.llm_interface.into());
     if !registration.has_tools() {
-        agent.insert("tool_configs".into(), registration.provider.tool_configs().into());
+        agent.insert("tool_configs".into(), registration.ml_commons.tool_configs.into());
     }
     agent.extend(request.parameters.iter().map(|(k, v)| (k.clone(), stringify(v))));
     agent.insert("question".into(), question.to_owned());
@@ -172,7 +172,7 @@ fn check_with_provider(registration: &Registration, question: &str, at: &Path, r
     };
     let number = |key: &str| registration.model_parameters.get(key).and_then(|v| v.trim().parse::<f64>().ok());
     let options = ConvertOptions {
-        system: (registration.provider != ModelProvider::OpenAiChat).then(|| {
+        system: registration.ml_commons.system_prompt.then(|| {
             let given = registration.model_parameters.get("system_prompt");
             given.map_or(DEFAULT_SYSTEM_PROMPT, String::as_str).to_owned()
         }),
@@ -181,7 +181,7 @@ fn check_with_provider(registration: &Registration, question: &str, at: &Path, r
         top_p: number("top_p"),
         ..ConvertOptions::default()
     };
-    if let Err(errors) = convert::convert_to_value(registration.provider.provider_id(), &text_request, &options) {
+    if let Err(errors) = convert::convert_to_value(registration.provider, &text_request, &options) {
         for diagnostic in errors.errors {
             report.push(Diagnostic { path: at.clone(), ..diagnostic });
         }

@@ -6,14 +6,11 @@ use serde::Serialize;
 
 use crate::diagnostic::Report;
 use crate::model::{ContentBlock, Message, ToolCall};
-use crate::provider::ProviderId;
+use crate::providers::dispatch;
+use crate::providers::id::ProviderId;
 
-pub use crate::providers::anthropic_messages::response::parse_anthropic_messages;
-pub use crate::providers::bedrock_converse::response::parse_bedrock_converse;
-pub use crate::providers::gemini::response::parse_gemini;
-pub use crate::providers::openai_chat::response::parse_openai_chat;
-pub use crate::providers::openai_responses::response::parse_openai_responses;
-pub use crate::reading::{ProviderResponse, Usage};
+pub use crate::providers::common::response::{ProviderResponse, Usage};
+pub use crate::providers::public::response::*;
 
 /// The outcome of an agent run: the whole conversation and what the caller usually wants from it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -73,13 +70,7 @@ pub fn primary_text(message: &Message<'_>) -> Option<String> {
 /// # Errors
 /// As the provider's reader: `invalid_json`, or `missing_field` / `invalid_field_type` with a path.
 pub fn parse(provider: ProviderId, body: &str) -> Result<ProviderResponse, Report> {
-    match provider {
-        ProviderId::BedrockConverse => parse_bedrock_converse(body),
-        ProviderId::OpenAiChat => parse_openai_chat(body),
-        ProviderId::OpenAiResponses => parse_openai_responses(body),
-        ProviderId::AnthropicMessages => parse_anthropic_messages(body),
-        ProviderId::Gemini => parse_gemini(body),
-    }
+    dispatch::parse_response(provider, body)
 }
 
 /// A stop reason in Anthropic's words: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
@@ -89,7 +80,7 @@ pub fn parse(provider: ProviderId, body: &str) -> Result<ProviderResponse, Repor
 /// reasons are listed (botocore's `StopReason`, the `OpenAI` and Anthropic SDKs' literals,
 /// google-genai's `FinishReason`); an unknown one is kept as the provider gives it.
 pub fn normalize_stop_reason(provider: ProviderId, raw: &str) -> String {
-    crate::providers::stop_reason(provider, raw)
+    dispatch::stop_reason(provider, raw)
 }
 
 #[cfg(test)]

@@ -6,10 +6,8 @@
 //! the same [`ProviderResponse`] the non-streaming parser ([`crate::response`]) gives for the same
 //! answer.
 //!
-//! | provider | wire format |
-//! |---|---|
-//! | Bedrock `ConverseStream` | AWS event-stream binary frames ([`event_stream`]) |
-//! | `OpenAI` Chat, `OpenAI` Responses, Anthropic Messages, Gemini `streamGenerateContent?alt=sse` | server-sent events ([`sse`]) |
+//! Each provider's adapter says how its answer is framed: AWS event-stream binary frames
+//! ([`event_stream`], Bedrock `ConverseStream`) or server-sent events ([`sse`], the others).
 //!
 //! ```
 //! use agent_input::ProviderId;
@@ -28,12 +26,13 @@
 //! assert_eq!(agent_input::response::primary_text(&response.message).as_deref(), Some("Hello"));
 //! ```
 
-use crate::decoding::Answer;
-use crate::provider::ProviderId;
-use crate::providers;
+use crate::providers::adapter::Framing as Kind;
+use crate::providers::common::stream::{Answer, json};
+use crate::providers::dispatch;
+use crate::providers::id::ProviderId;
 
-pub use crate::decoding::{DEFAULT_MAX_FRAME_BYTES, StreamError, StreamEvent, event_stream, sse};
-pub use crate::reading::ProviderResponse;
+pub use crate::providers::common::response::ProviderResponse;
+pub use crate::providers::common::stream::{DEFAULT_MAX_FRAME_BYTES, StreamError, StreamEvent, event_stream, sse};
 
 #[derive(Debug, Clone)]
 enum Framing {
@@ -58,9 +57,9 @@ impl Decoder {
 
     /// A decoder refusing a frame or event longer than `max_frame_bytes`.
     pub fn with_max_frame_bytes(provider: ProviderId, max_frame_bytes: usize) -> Self {
-        let framing = match provider {
-            ProviderId::BedrockConverse => Framing::EventStream(event_stream::EventStreamParser::new(max_frame_bytes)),
-            _ => Framing::Sse(sse::SseParser::new(max_frame_bytes)),
+        let framing = match dispatch::framing(provider) {
+            Kind::EventStream => Framing::EventStream(event_stream::EventStreamParser::new(max_frame_bytes)),
+            Kind::Sse => Framing::Sse(sse::SseParser::new(max_frame_bytes)),
         };
         Self { provider, framing, answer: Answer::default(), failed: None }
     }
@@ -88,15 +87,15 @@ impl Decoder {
             // is the one reported wherever the chunks were cut.
             Framing::Sse(parser) => {
                 let (provider, answer) = (self.provider, &mut self.answer);
-                parser.feed_each(chunk, |event| providers::stream_event(provider, &event, answer, &mut events))?;
+                parser.feed_each(chunk, |event| sse_event(provider, &event, answer, &mut events))?;
                 if end {
                     parser.finish();
                 }
             }
             Framing::EventStream(parser) => {
-                let answer = &mut self.answer;
+                let (provider, answer) = (self.provider, &mut self.answer);
                 parser.feed_each(chunk, |message| {
-                    providers::bedrock_converse::stream::message(&message, answer, &mut events)
+                    dispatch::event_stream_message(provider, &message, answer, &mut events)
                 })?;
                 if end && parser.pending() > 0 {
                     return Err(StreamError::Truncated { pending: parser.pending() });
@@ -118,8 +117,24 @@ impl Decoder {
         if let Some((code, message)) = self.answer.error.take() {
             return Err(StreamError::Provider { code, message });
         }
-        Ok(self.answer.into_response(self.provider))
+        Ok(self.answer.into_response(self.provider, dispatch::compact_arguments(self.provider)))
     }
+}
+
+/// One server-sent event: its JSON data read by the provider (empty data and `[DONE]` skipped).
+fn sse_event(
+    provider: ProviderId,
+    event: &sse::SseEvent,
+    answer: &mut Answer,
+    events: &mut Vec<StreamEvent>,
+) -> Result<(), StreamError> {
+    let data = event.data.trim();
+    if data.is_empty() || data == "[DONE]" {
+        return Ok(());
+    }
+    let body = json(data)?;
+    dispatch::sse_event(provider, &event.event, &body, answer, events);
+    Ok(())
 }
 
 /// Decodes a whole body at once: the events, and the answer or the error.

@@ -528,9 +528,9 @@ fn corrected_source(value: &Json<'_>) -> String {
         return "{\"type\": \"base64\", \"format\": ..., \"data\": ...}".to_string();
     };
     let mut source = Map::new();
-    let bedrock = given.get("source").and_then(Value::as_object);
-    let bytes = bedrock.and_then(|s| s.get("bytes")).cloned();
-    let s3 = bedrock.and_then(|s| s.get("s3Location")).and_then(|l| l.get("uri")).cloned();
+    let wire = given.get("source").and_then(Value::as_object);
+    let bytes = wire.and_then(|s| s.get("bytes")).cloned();
+    let s3 = wire.and_then(|s| s.get("s3Location")).and_then(|l| l.get("uri")).cloned();
     let data = given.get("data").cloned();
     let (kind, data) = match (bytes, s3, data) {
         (Some(bytes), _, _) => ("base64", Some(bytes)),

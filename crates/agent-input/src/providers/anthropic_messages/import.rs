@@ -7,9 +7,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, Media, SpecFields, arguments_text, from_extension, from_mime};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::common::import::{
+    CallFields, Import, Media, SpecFields, arguments_text, from_extension, from_mime,
+};
+use crate::providers::id::ProviderId;
 
 const BLOCKS: &[&str] = &["text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking"];
 

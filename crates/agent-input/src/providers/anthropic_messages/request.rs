@@ -8,15 +8,15 @@
 
 use std::borrow::Cow;
 
-use crate::conversion::payload::Payload;
-use crate::conversion::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
-use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
+use crate::providers::common::convert::payload::Payload;
+use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::text::quote;
 
 use self::wire::{
@@ -34,20 +34,21 @@ pub const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
 pub const MAX_TEMPERATURE: f64 = 1.0;
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
-    provider: ProviderId::AnthropicMessages,
-    image_base64: "✓",
-    image_url: "✓ https",
-    document_base64: "PDF; txt, csv, md, html as text",
-    document_url: "PDF only",
-    video: "✗",
-    s3_urls: "✗",
-    system: "top-level `system`",
-    roles: "system, user, assistant, tool",
-    media_outside_user: "tool results only",
-    tool_results: "`tool_result` block, text, images, documents",
-    limits: "≤ 100 images of ≤ 5 MB; request ≤ 32 MB; temperature ≤ 1; temperature or top_p, not both",
-};
+pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
+    crate::providers::common::convert::Capabilities {
+        provider: ProviderId::AnthropicMessages,
+        image_base64: "✓",
+        image_url: "✓ https",
+        document_base64: "PDF; txt, csv, md, html as text",
+        document_url: "PDF only",
+        video: "✗",
+        s3_urls: "✗",
+        system: "top-level `system`",
+        roles: "system, user, assistant, tool",
+        media_outside_user: "tool results only",
+        tool_results: "`tool_result` block, text, images, documents",
+        limits: "≤ 100 images of ≤ 5 MB; request ≤ 32 MB; temperature ≤ 1; temperature or top_p, not both",
+    };
 
 /// What the shared checks need to know about Anthropic Messages.
 pub(crate) const PROFILE: Profile = Profile {
@@ -321,7 +322,7 @@ fn blocks<'a>(
         thinking(turn.content.len() + k, &mut blocks);
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
-        if let Some(input) = crate::conversion::payload::raw_json(&call.arguments) {
+        if let Some(input) = crate::providers::common::convert::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse { id: ids.sent(&call.id), name: &call.name, input });
         }
     }

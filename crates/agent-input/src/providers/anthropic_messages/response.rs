@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a Messages response (`{"content": [blocks], "stop_reason", "usage"}`): `text` blocks and
 /// `tool_use` blocks; thinking blocks are the reasoning, not part of the message's text, and with
@@ -48,7 +48,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
             _ => {}
         }
     }
-    let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(super::stop_reason);
+    let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(stop_reason);
     let mut message = assistant(texts, calls);
     message.reasoning_state = state.into_state(ProviderId::AnthropicMessages);
     Ok(ProviderResponse {
@@ -66,4 +66,20 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
         ),
         reasoning: reasoning(thoughts),
     })
+}
+
+/// Anthropic Messages's documented stop reasons (the Anthropic SDK's `stop_reason` literals) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("end_turn", "end_turn"),
+    ("tool_use", "tool_use"),
+    ("max_tokens", "max_tokens"),
+    ("model_context_window_exceeded", "max_tokens"),
+    ("stop_sequence", "stop_sequence"),
+    ("refusal", "content_filtered"),
+    ("pause_turn", "pause_turn"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }

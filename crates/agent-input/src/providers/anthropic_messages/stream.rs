@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::decoding::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
-use crate::reading::Usage;
+use crate::providers::common::response::Usage;
+use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
 
 pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     let kind = if kind.is_empty() { str_at(body, "/type").unwrap_or_default() } else { kind };
@@ -65,7 +65,7 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
         "message_delta" => {
             if let Some(reason) = str_at(body, "/delta/stop_reason") {
                 answer.end_all_calls(events);
-                answer.stop(super::stop_reason(reason), events);
+                answer.stop(super::response::stop_reason(reason), events);
             }
             if let Some(output) = u64_at(body, "/usage/output_tokens") {
                 let input =

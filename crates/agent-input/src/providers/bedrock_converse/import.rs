@@ -8,9 +8,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, Media, SpecFields, arguments_text};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::common::import::{CallFields, Import, Media, SpecFields, arguments_text};
+use crate::providers::id::ProviderId;
 
 const BLOCKS: &[&str] =
     &["text", "image", "video", "document", "toolUse", "toolResult", "reasoningContent", "cachePoint"];

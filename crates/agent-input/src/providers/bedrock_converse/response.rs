@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage, wrong,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a Bedrock `Converse` response body (`{"output": {"message": ...}, "stopReason", "usage"}`).
 ///
@@ -67,7 +67,7 @@ pub fn parse_bedrock_converse(body: &str) -> Result<ProviderResponse, Report> {
         }
     }
     let stop_reason = match root.get("stopReason") {
-        Some(Json::String(reason)) => Some(super::stop_reason(reason)),
+        Some(Json::String(reason)) => Some(stop_reason(reason)),
         _ => None,
     };
     let mut message = assistant(texts, calls);
@@ -87,6 +87,24 @@ const USAGE: UsageKeys = UsageKeys {
     cache_read: &["cacheReadInputTokens"],
     cache_write: &["cacheWriteInputTokens"],
 };
+
+/// Bedrock Converse's documented stop reasons (botocore's `StopReason`) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("end_turn", "end_turn"),
+    ("tool_use", "tool_use"),
+    ("max_tokens", "max_tokens"),
+    ("model_context_window_exceeded", "max_tokens"),
+    ("stop_sequence", "stop_sequence"),
+    ("guardrail_intervened", "content_filtered"),
+    ("content_filtered", "content_filtered"),
+    ("malformed_model_output", "malformed_output"),
+    ("malformed_tool_use", "malformed_output"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
+}
 
 #[cfg(test)]
 mod tests {

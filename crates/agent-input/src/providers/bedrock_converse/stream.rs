@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::decoding::event_stream::Message;
-use crate::decoding::{Answer, StreamError, StreamEvent, error_message, json, str_at, u64_at, usage};
+use crate::providers::common::stream::event_stream::Message;
+use crate::providers::common::stream::{Answer, StreamError, StreamEvent, error_message, json, str_at, u64_at, usage};
 
 /// One Bedrock `ConverseStream` event-stream message.
 pub(crate) fn message(
@@ -63,7 +63,7 @@ pub(crate) fn message(
         Some("messageStop") => {
             answer.end_all_calls(events);
             if let Some(reason) = str_at(&body, "/stopReason") {
-                answer.stop(super::stop_reason(reason), events);
+                answer.stop(super::response::stop_reason(reason), events);
             }
         }
         Some("metadata") => {

@@ -8,9 +8,11 @@
 
 use serde_json::{Value, json};
 
-use crate::importing::{self, CallFields, Import, Next, arguments_text, from_extension, from_mime};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::common::import::{
+    self as importing, CallFields, Import, Next, arguments_text, from_extension, from_mime,
+};
+use crate::providers::id::ProviderId;
 
 const PARTS: &[&str] = &["text", "inlineData", "fileData", "functionCall", "functionResponse"];
 

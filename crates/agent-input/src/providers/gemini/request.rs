@@ -6,14 +6,14 @@
 //! results `functionResponse` parts named after the call they answer. Word and Excel documents,
 //! Matroska video and `s3://` URLs are errors.
 
-use crate::conversion::payload::Payload;
-use crate::conversion::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
-use crate::conversion::{Conversion, Profile, Rule, Splice, non_blank};
-use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{Effort, Reasoning, ToolChoice as OptionChoice};
+use crate::providers::common::convert::payload::Payload;
+use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
+use crate::providers::common::convert::{Conversion, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
@@ -33,20 +33,21 @@ pub const MAX_STOP_SEQUENCES: usize = 5;
 pub const MAX_TEMPERATURE: f64 = 2.0;
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
-    provider: ProviderId::Gemini,
-    image_base64: "✓ `inlineData` (not gif)",
-    image_url: "✓ `fileData` (not gif)",
-    document_base64: "PDF, txt, md, csv, html",
-    document_url: "PDF, txt, md, csv, html",
-    video: "✓ (not mkv)",
-    s3_urls: "✗",
-    system: "`systemInstruction`",
-    roles: "system, user, assistant (`model`), tool",
-    media_outside_user: "assistant messages, tool results",
-    tool_results: "`functionResponse` part, text, base64 images (not gif), PDFs and txt",
-    limits: "≤ 3600 images; 100 MB inline; PDF ≤ 50 MB; ≤ 5 stop sequences; temperature ≤ 2",
-};
+pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
+    crate::providers::common::convert::Capabilities {
+        provider: ProviderId::Gemini,
+        image_base64: "✓ `inlineData` (not gif)",
+        image_url: "✓ `fileData` (not gif)",
+        document_base64: "PDF, txt, md, csv, html",
+        document_url: "PDF, txt, md, csv, html",
+        video: "✓ (not mkv)",
+        s3_urls: "✗",
+        system: "`systemInstruction`",
+        roles: "system, user, assistant (`model`), tool",
+        media_outside_user: "assistant messages, tool results",
+        tool_results: "`functionResponse` part, text, base64 images (not gif), PDFs and txt",
+        limits: "≤ 3600 images; 100 MB inline; PDF ≤ 50 MB; ≤ 5 stop sequences; temperature ≤ 2",
+    };
 
 /// What the shared checks need to know about Gemini.
 pub(crate) const PROFILE: Profile = Profile {
@@ -402,7 +403,7 @@ fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
     for (k, call) in turn.tool_calls.iter().enumerate() {
         thoughts(turn.content.len() + k, &mut parts);
         cx.call_name(&call.name, turn, k);
-        if let Some(args) = crate::conversion::payload::raw_json(&call.arguments) {
+        if let Some(args) = crate::providers::common::convert::payload::raw_json(&call.arguments) {
             let part = Part::FunctionCall(FunctionCall { name: &call.name, args });
             // A turn's first call must carry a signature for Gemini 3; one that has none (history
             // written by hand, or from another provider) carries the sentinel Gemini documents

@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a `generateContent` response (`{"candidates": [{"content": {"parts"}, "finishReason"}],
 /// "usageMetadata"}`); only the first candidate is read. `text` parts (not `thought` ones) and
@@ -100,16 +100,48 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 let arguments = match call.get("args") {
                     None | Some(Json::Null) => "{}".to_string(),
                     Some(args @ Json::Object(_)) => crate::json::compact(&args.to_value()),
-                    Some(other) => return Err(crate::reading::wrong(&call_path.key("args"), "args", "object", other)),
+                    Some(other) => {
+                        return Err(crate::providers::common::response::wrong(
+                            &call_path.key("args"),
+                            "args",
+                            "object",
+                            other,
+                        ));
+                    }
                 };
                 calls.push(tool_call(&id, name, arguments));
             }
         }
     }
-    let stop_reason = fields(candidate, &path).optional_str("finishReason")?.map(|reason| {
-        if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { super::stop_reason(reason) }
-    });
+    let stop_reason = fields(candidate, &path)
+        .optional_str("finishReason")?
+        .map(|reason| if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { stop_reason(reason) });
     let mut message = assistant(texts, calls);
     message.reasoning_state = state.into_state(ProviderId::Gemini);
     Ok(ProviderResponse { message, stop_reason, usage, reasoning: reasoning(thoughts) })
+}
+
+/// Gemini's documented stop reasons (google-genai's `FinishReason`) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("STOP", "end_turn"),
+    ("MAX_TOKENS", "max_tokens"),
+    ("SAFETY", "content_filtered"),
+    ("RECITATION", "content_filtered"),
+    ("BLOCKLIST", "content_filtered"),
+    ("PROHIBITED_CONTENT", "content_filtered"),
+    ("SPII", "content_filtered"),
+    ("IMAGE_SAFETY", "content_filtered"),
+    ("IMAGE_PROHIBITED_CONTENT", "content_filtered"),
+    ("IMAGE_RECITATION", "content_filtered"),
+    ("MODEL_ARMOR", "content_filtered"),
+    ("MALFORMED_FUNCTION_CALL", "malformed_output"),
+    ("MALFORMED_RESPONSE", "malformed_output"),
+    ("UNEXPECTED_TOOL_CALL", "malformed_output"),
+    ("TOO_MANY_TOOL_CALLS", "malformed_output"),
+    ("MISSING_THOUGHT_SIGNATURE", "malformed_output"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }

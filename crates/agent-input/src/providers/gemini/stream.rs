@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::decoding::{Answer, StreamEvent, error_message, str_at, usage};
-use crate::reading::Place;
+use crate::providers::common::response::Place;
+use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_at, usage};
 
 /// The key of the thought part being streamed.
 const THOUGHT: u64 = u64::MAX;
@@ -64,7 +64,7 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
             let reason = if reason == "STOP" && !answer.calls.is_empty() {
                 "tool_use".to_string()
             } else {
-                super::stop_reason(reason)
+                super::response::stop_reason(reason)
             };
             answer.stop(reason, events);
         }

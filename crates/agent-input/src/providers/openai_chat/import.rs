@@ -6,9 +6,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, SpecFields, from_data_url, from_extension, from_mime};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::common::import::{CallFields, Import, SpecFields, from_data_url, from_extension, from_mime};
+use crate::providers::id::ProviderId;
 
 const PARTS: &[&str] = &["text", "image_url", "file", "input_audio", "refusal"];
 

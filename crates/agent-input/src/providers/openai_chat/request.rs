@@ -5,14 +5,14 @@
 //! other document formats, PDF URLs and `s3://` URLs are errors. The model name travels with the
 //! endpoint, not in the converted body (see docs/providers.md).
 
-use crate::conversion::payload::{self, DataUrl};
-use crate::conversion::turns::Turn;
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
-use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::Effort;
+use crate::providers::common::convert::payload::{self, DataUrl};
+use crate::providers::common::convert::turns::Turn;
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 
 use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
@@ -24,20 +24,21 @@ use self::wire::{
 };
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
-    provider: ProviderId::OpenAiChat,
-    image_base64: "✓ `data:` URL",
-    image_url: "✓ https",
-    document_base64: "PDF only (`file`)",
-    document_url: "✗",
-    video: "✗",
-    s3_urls: "✗",
-    system: "`system` message",
-    roles: "system, developer, user, assistant, tool",
-    media_outside_user: "✗",
-    tool_results: "`tool` message, text",
-    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; ≤ 4 stop sequences; temperature ≤ 2",
-};
+pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
+    crate::providers::common::convert::Capabilities {
+        provider: ProviderId::OpenAiChat,
+        image_base64: "✓ `data:` URL",
+        image_url: "✓ https",
+        document_base64: "PDF only (`file`)",
+        document_url: "✗",
+        video: "✗",
+        s3_urls: "✗",
+        system: "`system` message",
+        roles: "system, developer, user, assistant, tool",
+        media_outside_user: "✗",
+        tool_results: "`tool` message, text",
+        limits: "≤ 500 images, 50 MB images, 32 MB PDFs; ≤ 4 stop sequences; temperature ≤ 2",
+    };
 
 /// What the shared checks need to know about Chat Completions.
 pub(crate) const PROFILE: Profile = Profile {

@@ -3,7 +3,9 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::reading::{ProviderResponse, UsageKeys, assistant, fields, object, root, tool_call, usage};
+use crate::providers::common::response::{
+    ProviderResponse, UsageKeys, assistant, fields, object, root, tool_call, usage,
+};
 
 /// Reads a Chat Completions response (`{"choices": [{"message", "finish_reason"}], "usage"}`);
 /// only the first choice is read. A refusal becomes the message text.
@@ -38,7 +40,14 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
                 }
             }
         }
-        Some(other) => return Err(crate::reading::wrong(&message_path.key("content"), "content", "string", other)),
+        Some(other) => {
+            return Err(crate::providers::common::response::wrong(
+                &message_path.key("content"),
+                "content",
+                "string",
+                other,
+            ));
+        }
     }
     if let Some(refusal) = fields(message, &message_path).optional_str("refusal")? {
         texts.push(refusal.to_string());
@@ -57,7 +66,7 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
             calls.push(tool_call(id, name, arguments.to_string()));
         }
     }
-    let stop_reason = fields(choice, &choice_path).optional_str("finish_reason")?.map(super::stop_reason);
+    let stop_reason = fields(choice, &choice_path).optional_str("finish_reason")?.map(stop_reason);
     Ok(ProviderResponse {
         message: assistant(texts, calls),
         stop_reason,
@@ -73,4 +82,18 @@ pub fn parse_openai_chat(body: &str) -> Result<ProviderResponse, Report> {
         ),
         reasoning: None,
     })
+}
+
+/// `OpenAI` Chat Completions's documented stop reasons (the `OpenAI` SDK's `finish_reason` literals) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] = &[
+    ("stop", "end_turn"),
+    ("tool_calls", "tool_use"),
+    ("function_call", "tool_use"),
+    ("length", "max_tokens"),
+    ("content_filter", "content_filtered"),
+];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::decoding::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
+use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
 
 pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     if body.get("error").is_some() {
@@ -38,7 +38,7 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
         }
         if let Some(reason) = str_at(choice, "/finish_reason") {
             answer.end_all_calls(events);
-            answer.stop(super::stop_reason(reason), events);
+            answer.stop(super::response::stop_reason(reason), events);
         }
     }
     if let Some(usage) = usage(

@@ -8,9 +8,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::importing::{CallFields, Import, Next, SpecFields};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::common::import::{CallFields, Import, Next, SpecFields};
+use crate::providers::id::ProviderId;
 use crate::providers::openai_chat::import::media_url;
 
 const PARTS: &[&str] = &["input_text", "input_image", "input_file", "output_text", "refusal"];

@@ -7,13 +7,13 @@
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
 //! and stop sequences are errors.
 
-use crate::conversion::payload::{self, DataUrl};
-use crate::conversion::turns::{Turn, state_blocks, state_on};
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
-use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
+use crate::providers::common::convert::payload::{self, DataUrl};
+use crate::providers::common::convert::turns::{Turn, state_blocks, state_on};
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
 use serde_json::Value;
@@ -24,20 +24,21 @@ use self::wire::{
 };
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
-    provider: ProviderId::OpenAiResponses,
-    image_base64: "✓ `data:` URL",
-    image_url: "✓ https",
-    document_base64: "PDF only (`input_file`)",
-    document_url: "PDF only (`file_url`)",
-    video: "✗",
-    s3_urls: "✗",
-    system: "`instructions`",
-    roles: "system, developer, user, assistant, tool",
-    media_outside_user: "tool results only",
-    tool_results: "`function_call_output`, text, images, PDFs",
-    limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2; max_tokens ≥ 16; call ids ≤ 64 characters",
-};
+pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
+    crate::providers::common::convert::Capabilities {
+        provider: ProviderId::OpenAiResponses,
+        image_base64: "✓ `data:` URL",
+        image_url: "✓ https",
+        document_base64: "PDF only (`input_file`)",
+        document_url: "PDF only (`file_url`)",
+        video: "✗",
+        s3_urls: "✗",
+        system: "`instructions`",
+        roles: "system, developer, user, assistant, tool",
+        media_outside_user: "tool results only",
+        tool_results: "`function_call_output`, text, images, PDFs",
+        limits: "≤ 500 images, 50 MB images, 32 MB PDFs; no stop sequences; temperature ≤ 2; max_tokens ≥ 16; call ids ≤ 64 characters",
+    };
 
 /// What the shared checks need to know about Responses.
 pub(crate) const PROFILE: Profile = Profile {

@@ -3,10 +3,10 @@
 use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
-use crate::provider::ProviderId;
-use crate::reading::{
+use crate::providers::common::response::{
     ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
 };
+use crate::providers::id::ProviderId;
 
 /// Reads a Responses response (`{"output": [items], "status", "incomplete_details", "usage"}`):
 /// `message` items give text (`output_text`, and `refusal`), `function_call` items give tool
@@ -83,9 +83,9 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         .and_then(|details| details.get("reason"))
         .and_then(Json::as_str);
     let stop_reason = match (status, incomplete) {
-        (_, Some(reason)) => Some(super::stop_reason(reason)),
+        (_, Some(reason)) => Some(stop_reason(reason)),
         (Some("completed"), None) if !calls.is_empty() => Some("tool_use".to_string()),
-        (Some(status), None) => Some(super::stop_reason(status)),
+        (Some(status), None) => Some(stop_reason(status)),
         (None, None) => None,
     };
     let mut message = assistant(texts, calls);
@@ -105,4 +105,13 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         ),
         reasoning: reasoning(thoughts),
     })
+}
+
+/// `OpenAI` Responses's documented stop reasons (the `OpenAI` SDK's response `status` and `incomplete_details.reason` literals) in the standard words.
+pub(super) const STOP_REASONS: &[(&str, &str)] =
+    &[("completed", "end_turn"), ("max_output_tokens", "max_tokens"), ("content_filter", "content_filtered")];
+
+/// A stop reason in the standard words; an unknown one is kept as given.
+pub(super) fn stop_reason(raw: &str) -> String {
+    crate::providers::common::response::stop_reason(STOP_REASONS, raw)
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::decoding::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
+use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_at, u64_at, usage};
 
 pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     // The `type` key repeats the `event:` name; either is enough.
@@ -85,9 +85,9 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
             }
             let status = str_at(response, "/status");
             let reason = match (status, str_at(response, "/incomplete_details/reason")) {
-                (_, Some(reason)) => Some(super::stop_reason(reason)),
+                (_, Some(reason)) => Some(super::response::stop_reason(reason)),
                 (Some("completed"), None) if !answer.calls.is_empty() => Some("tool_use".to_string()),
-                (Some(status), None) => Some(super::stop_reason(status)),
+                (Some(status), None) => Some(super::response::stop_reason(status)),
                 (None, None) => None,
             };
             if let Some(reason) = reason {

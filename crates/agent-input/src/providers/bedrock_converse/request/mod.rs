@@ -10,13 +10,13 @@ pub mod wire;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod write;
 
-use crate::conversion::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
-use crate::conversion::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
-use crate::conversion::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
+use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::text::quote;
 use crate::url::{self, Scheme};
 
@@ -44,20 +44,21 @@ pub const MAX_STOP_SEQUENCES: usize = 2500;
 pub const MAX_TEMPERATURE: f64 = 1.0;
 
 /// What this converter can carry, for docs/providers.md.
-pub const CAPABILITIES: crate::conversion::Capabilities = crate::conversion::Capabilities {
-    provider: ProviderId::BedrockConverse,
-    image_base64: "✓",
-    image_url: "s3:// only",
-    document_base64: "✓ all 9 formats",
-    document_url: "s3:// only",
-    video: "✓",
-    s3_urls: "✓ `s3Location`",
-    system: "top-level `system`",
-    roles: "system, user, assistant, tool",
-    media_outside_user: "tool results only",
-    tool_results: "`toolResult` block, text and media",
-    limits: "≤ 20 images of ≤ 3.75 MB; ≤ 5 documents of ≤ 4.5 MB; video < 25 MB base64; temperature ≤ 1",
-};
+pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
+    crate::providers::common::convert::Capabilities {
+        provider: ProviderId::BedrockConverse,
+        image_base64: "✓",
+        image_url: "s3:// only",
+        document_base64: "✓ all 9 formats",
+        document_url: "s3:// only",
+        video: "✓",
+        s3_urls: "✓ `s3Location`",
+        system: "top-level `system`",
+        roles: "system, user, assistant, tool",
+        media_outside_user: "tool results only",
+        tool_results: "`toolResult` block, text and media",
+        limits: "≤ 20 images of ≤ 3.75 MB; ≤ 5 documents of ≤ 4.5 MB; video < 25 MB base64; temperature ≤ 1",
+    };
 
 /// What the shared checks need to know about Bedrock Converse.
 pub(crate) const PROFILE: Profile = Profile {
@@ -158,7 +159,7 @@ impl Provider for BedrockConverse {
     #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
     fn write_text(body: &ConverseRequest<'_>, out: &mut String) -> Result<(), Report> {
         out.clear();
-        write::converse(body, out).map_err(|e| crate::conversion::serialize_failure(Self::ID, &e))
+        write::converse(body, out).map_err(|e| crate::providers::common::convert::serialize_failure(Self::ID, &e))
     }
 }
 
@@ -459,7 +460,7 @@ fn turn_blocks<'a>(
         notes.tools.calls.push((&call.id, id_path));
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
-        if let Some(input) = crate::conversion::payload::raw_json(&call.arguments) {
+        if let Some(input) = crate::providers::common::convert::payload::raw_json(&call.arguments) {
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }

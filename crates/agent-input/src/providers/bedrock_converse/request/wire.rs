@@ -5,9 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::conversion::Splice;
-use crate::conversion::payload::RAW_FROM;
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
+use crate::providers::common::convert::Splice;
+use crate::providers::common::convert::payload::RAW_FROM;
 
 /// The body of `POST /model/{modelId}/converse` (the model id is in the URL, not here).
 #[derive(Debug, Clone, Serialize)]
@@ -240,10 +240,10 @@ impl Serialize for Base64<'_> {
         if let Some(mark) = self.spliced() {
             return mark.serialize(serializer);
         }
-        if let Some(raw) = self.literal.and_then(crate::conversion::payload::raw_json) {
+        if let Some(raw) = self.literal.and_then(crate::providers::common::convert::payload::raw_json) {
             return raw.serialize(serializer);
         }
-        crate::conversion::payload::plain_string(serializer, &[text], None)
+        crate::providers::common::convert::payload::plain_string(serializer, &[text], None)
     }
 }
 

@@ -320,8 +320,8 @@ fn serde(out: &mut String, value: &(impl Serialize + ?Sized)) -> serde_json::Res
 mod tests {
     use serde_json::json;
 
-    use crate::conversion::{ConvertOptions, ToolSpec};
     use crate::options::{CacheTtl, PromptCache, ResponseFormat, ToolChoice};
+    use crate::providers::common::convert::{ConvertOptions, ToolSpec};
     use crate::validate;
 
     /// The eight-at-a-time check agrees with the byte-at-a-time one for every byte value at every
@@ -418,8 +418,10 @@ mod tests {
             },
         ];
         for options in &options {
-            let converted = <super::super::BedrockConverse as crate::conversion::Provider>::convert(&request, options)
-                .unwrap_or_else(|report| panic!("{report}"));
+            let converted = <super::super::BedrockConverse as crate::providers::common::convert::Provider>::convert(
+                &request, options,
+            )
+            .unwrap_or_else(|report| panic!("{report}"));
             let mut fast = String::new();
             super::converse(&converted.body, &mut fast).unwrap();
             assert_eq!(fast, serde_json::to_string(&converted.body).unwrap());

@@ -1,17 +1,13 @@
-//! What every provider's stream decoder shares: the neutral [`StreamEvent`]s, the
-//! [`StreamError`]s, the framings (`sse`, `event_stream`) and the [`Answer`] being gathered. Nothing
-//! here knows a particular provider; each decoder lives in its folder under `providers/`.
+//! The neutral [`StreamEvent`]s and [`StreamError`]s of every stream, and the [`Answer`] a
+//! decoder gathers.
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::provider::ProviderId;
-use crate::reading::{Place, ProviderResponse, StateItems, Usage};
-
-pub mod event_stream;
-pub mod sse;
+use crate::providers::common::response::{Place, ProviderResponse, StateItems, Usage};
+use crate::providers::id::ProviderId;
 
 /// Largest frame or event accepted by default: 64 MiB, the default request body limit
 /// ([`crate::Limits`]). Most events carry a token or a whole tool input, but Gemini sends a
@@ -302,41 +298,42 @@ impl Answer {
         }
     }
 
-    pub(crate) fn into_response(mut self, provider: ProviderId) -> ProviderResponse {
+    /// The answer read; `compact_arguments` when the provider's response reader writes a tool
+    /// call's `input` object back as compact JSON, so its streamed text is read and written the
+    /// same way.
+    pub(crate) fn into_response(mut self, provider: ProviderId, compact_arguments: bool) -> ProviderResponse {
         for (_, place, block) in std::mem::take(&mut self.pending) {
             self.state.block_at(place, block);
         }
         let state = self.state.into_state(provider);
-        let calls =
-            self.calls
-                .into_iter()
-                .map(|call| {
-                    let arguments =
-                        match provider {
-                            // These parsers write the `input` object back as compact JSON; its streamed text
-                            // is read and written the same way.
-                            ProviderId::BedrockConverse | ProviderId::AnthropicMessages | ProviderId::Gemini => {
-                                match serde_json::from_str::<Value>(&call.arguments) {
-                                    Ok(value) => value.to_string(),
-                                    Err(_) if call.arguments.trim().is_empty() => "{}".to_string(),
-                                    Err(_) => call.arguments,
-                                }
-                            }
-                            ProviderId::OpenAiChat | ProviderId::OpenAiResponses => {
-                                if call.arguments.trim().is_empty() { "{}".to_string() } else { call.arguments }
-                            }
-                        };
-                    crate::reading::tool_call(&call.id, &call.name, arguments)
-                })
-                .collect();
+        let calls = self
+            .calls
+            .into_iter()
+            .map(|call| {
+                let arguments = if compact_arguments {
+                    match serde_json::from_str::<Value>(&call.arguments) {
+                        Ok(value) => value.to_string(),
+                        Err(_) if call.arguments.trim().is_empty() => "{}".to_string(),
+                        Err(_) => call.arguments,
+                    }
+                } else if call.arguments.trim().is_empty() {
+                    "{}".to_string()
+                } else {
+                    call.arguments
+                };
+                crate::providers::common::response::tool_call(&call.id, &call.name, arguments)
+            })
+            .collect();
         let texts = self.texts.into_iter().map(|(_, text)| text).collect();
-        let mut message = crate::reading::assistant(texts, calls);
+        let mut message = crate::providers::common::response::assistant(texts, calls);
         message.reasoning_state = state;
         ProviderResponse {
             message,
             stop_reason: self.stop_reason,
             usage: self.usage,
-            reasoning: crate::reading::reasoning(self.thoughts.into_iter().map(|(_, text)| text).collect()),
+            reasoning: crate::providers::common::response::reasoning(
+                self.thoughts.into_iter().map(|(_, text)| text).collect(),
+            ),
         }
     }
 }

@@ -1,10 +1,10 @@
 //! What both `OpenAI` APIs (Chat Completions and Responses) share: their media limits, their
 //! roles, their highest temperature and how they write a tool choice.
 
-use crate::conversion::Conversion;
-use crate::conversion::turns::Turn;
 use crate::model::ContentBlock;
 use crate::options::ToolChoice as OptionChoice;
+use crate::providers::common::convert::Conversion;
+use crate::providers::common::convert::turns::Turn;
 
 /// Most images in one request.
 pub const MAX_IMAGES: u64 = 500;

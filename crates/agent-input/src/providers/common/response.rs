@@ -12,7 +12,7 @@ use crate::field::{Fields, Wording};
 use crate::json::{Document, Json, Object};
 use crate::model::{ContentBlock, Message, ReasoningState, Role, ToolCall};
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 /// Token counts reported by a provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

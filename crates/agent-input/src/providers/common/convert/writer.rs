@@ -1,23 +1,14 @@
-//! What every provider's conversion shares: the [`Provider`] trait a converter implements, the
-//! conversion context and provider profile (`context`), the messages as turns (`turns`) and media
-//! in bodies (`payload`). Nothing here knows a particular provider; `providers/` builds on it and
-//! `convert` dispatches to it.
-
-mod context;
-pub(crate) mod payload;
-pub(crate) mod turns;
+//! The request writer every provider implements ([`Provider`]), what it can carry
+//! ([`Capabilities`]), what it returns ([`Converted`]), and the JSON text it writes.
 
 use serde::Serialize;
 
+use super::payload::Splice;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::ExecuteRequest;
+use crate::options::ConvertOptions;
 use crate::path::Path;
-pub(crate) use crate::provider::ProviderId;
-pub(crate) use payload::Splice;
-
-pub use crate::options::{ConvertOptions, ToolSpec};
-pub use context::DEFAULT_MAX_TOKENS;
-pub(crate) use context::{Conversion, PLAIN_NAME, Profile, Rule, check_options, non_blank, option_path};
+use crate::providers::id::ProviderId;
 
 /// What one converter can carry: the rows of the capability matrix in `docs/providers.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

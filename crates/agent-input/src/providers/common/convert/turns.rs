@@ -8,7 +8,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{AgentInput, ContentBlock, Message, ReasoningState, Role, ToolCall};
 use crate::options::ConvertOptions;
 use crate::path::Path;
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 use crate::text::quote;
 
 /// Where one message of the input sits in the request, for paths.
@@ -484,9 +484,9 @@ pub(crate) fn describe_state(state: &ReasoningState) -> String {
 #[cfg(test)]
 mod tests {
     use super::{AlternatingTurn, Alternation, Origin, Turn};
-    use crate::conversion::{Conversion, PLAIN_NAME, Profile};
     use crate::model::Role;
     use crate::path::Path;
+    use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile};
 
     static PROFILE: Profile = Profile {
         name: "Test",

@@ -1,0 +1,71 @@
+//! [`Adapter`]: everything one provider knows, behind one trait of associated items. Each
+//! provider's folder implements it once (`adapter.rs`); `dispatch` maps a [`ProviderId`] to the
+//! implementation, and the public faces (`convert`, `import`, `response`, `stream`, `register`)
+//! call `dispatch`, never a provider by name.
+
+use serde_json::Value;
+
+use crate::diagnostic::Report;
+use crate::providers::common::convert::{Capabilities, Profile, Provider};
+use crate::providers::common::import::Import;
+use crate::providers::common::mlcommons::MlCommons;
+use crate::providers::common::response::ProviderResponse;
+use crate::providers::common::stream::event_stream::Message;
+use crate::providers::common::stream::{Answer, StreamError, StreamEvent};
+
+/// How a provider frames its streaming answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Framing {
+    /// Server-sent events.
+    Sse,
+    /// AWS event-stream binary frames.
+    EventStream,
+}
+
+/// One provider: its identity and request writer ([`Provider`]), its profile and capabilities,
+/// importer, response reader, stream decoder, stop reasons and ml-commons facts.
+pub(crate) trait Adapter: Provider {
+    /// What the shared conversion checks need to know about it.
+    const PROFILE: &'static Profile;
+    /// What its converter can carry.
+    const CAPABILITIES: &'static Capabilities;
+    /// Its documented stop reasons in the standard words.
+    const STOP_REASONS: &'static [(&'static str, &'static str)];
+    /// How its streaming answer is framed.
+    const FRAMING: Framing;
+    /// Whether its response reader writes a tool call's `input` object back as compact JSON, so
+    /// streamed arguments are read and written the same way.
+    const COMPACT_ARGUMENTS: bool;
+    /// Whether it fetches media at web (`https://`) URLs itself; otherwise they must be sent
+    /// inline.
+    const WEB_URLS: bool;
+    /// Its ml-commons model provider, if ml-commons has one.
+    const ML_COMMONS: Option<&'static MlCommons> = None;
+
+    /// Whether an endpoint's path (no query, fragment or trailing `/`) is this provider's API.
+    fn names_endpoint(path: &str) -> bool;
+
+    /// Reads a request body of this provider into the standard form.
+    fn import(body: &Value) -> Import;
+
+    /// Reads a response body.
+    ///
+    /// # Errors
+    /// `invalid_json`, or `missing_field` / `invalid_field_type` with a path.
+    fn parse_response(body: &str) -> Result<ProviderResponse, Report>;
+
+    /// One server-sent event (its `event` name and its JSON data) of a streaming answer.
+    fn sse_event(_kind: &str, _body: &Value, _answer: &mut Answer, _events: &mut Vec<StreamEvent>) {}
+
+    /// One event-stream message of a streaming answer.
+    ///
+    /// # Errors
+    /// When the message is not the provider's stream format.
+    fn event_stream_message(
+        _message: &Message,
+        _answer: &mut Answer,
+        _events: &mut Vec<StreamEvent>,
+    ) -> Result<(), StreamError> {
+        Ok(())
+    }
+}

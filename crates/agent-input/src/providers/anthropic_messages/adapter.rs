@@ -1,0 +1,36 @@
+//! Anthropic Messages: the adapter the dispatcher calls.
+
+use serde_json::Value;
+
+use super::request::AnthropicMessages;
+use crate::diagnostic::Report;
+use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::import::Import;
+use crate::providers::common::response::ProviderResponse;
+use crate::providers::common::stream::{Answer, StreamEvent};
+
+impl Adapter for AnthropicMessages {
+    const PROFILE: &'static Profile = &super::request::PROFILE;
+    const CAPABILITIES: &'static Capabilities = &super::request::CAPABILITIES;
+    const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
+    const FRAMING: Framing = Framing::Sse;
+    const COMPACT_ARGUMENTS: bool = true;
+    const WEB_URLS: bool = true;
+
+    fn names_endpoint(path: &str) -> bool {
+        path.ends_with("/messages")
+    }
+
+    fn import(body: &Value) -> Import {
+        super::import::read(body)
+    }
+
+    fn parse_response(body: &str) -> Result<ProviderResponse, Report> {
+        super::response::parse_anthropic_messages(body)
+    }
+
+    fn sse_event(kind: &str, body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
+        super::stream::event(kind, body, answer, events);
+    }
+}
