@@ -23,6 +23,9 @@
 // those rather than the work). The sides take turns request by request, each call timed alone
 // (timeInTurns). The ratio is the request build's time over convertJson's.
 //
+// The `_real` workloads are the small texts and the conversation with text as people write it
+// (quotes, line breaks, non-ASCII letters, an emoji), beside the plain ASCII ones.
+//
 // Run: bash scripts/build-npm && node bench/npm/bench.mjs [--quick] [--generate-text] [--provider ID ...]
 //      [--workload NAME ...]
 
@@ -49,6 +52,46 @@ function smallText() {
     input: `Question number ${i}: what is the capital of France?`,
     parameters: { verbose: true },
   }));
+}
+
+// Text as people write it: quotes, apostrophes, line breaks, a tab, a backslash, accented and
+// non-Latin letters and an emoji; every string needs escaping in JSON, and most are not ASCII.
+// The `_real` rows run these beside the plain ASCII rows above and below.
+const REAL_QUESTIONS = [
+  (i) => `Question ${i}: what's the capital of "France"?\nAnswer in français, s'il vous plaît — merci !`,
+  (i) => `Frage ${i}: Wie heißt die Hauptstadt von Österreich?\n\tBitte kurz: „Wien“ oder nicht?`,
+  (i) => `質問 ${i}：日本の首都はどこですか？\n短く答えてください 🙂`,
+  (i) => `Q${i}: my path is C:\\Users\\zoë\\report.txt — why "access denied"?\nThanks!`,
+];
+
+function smallTextReal() {
+  return Array.from({ length: 20_000 }, (_, i) => ({
+    input: REAL_QUESTIONS[i % REAL_QUESTIONS.length](i),
+    parameters: { verbose: true },
+  }));
+}
+
+function longConversationReal() {
+  const messages = [];
+  for (let i = 0; i < 1000; i++) {
+    messages.push({
+      role: 'user',
+      content: [{
+        type: 'text',
+        text: `Turn ${i}: could you summarise "the previous answer" in two sentences?\nAlso add one new fact — about Zürich, São Paulo or 東京.`,
+      }],
+    });
+    messages.push({
+      role: 'assistant',
+      content: [{
+        type: 'text',
+        text: `Answer ${i}: here's what we discussed:\n- the "main point", in short;\n- one more fact: the café in Kraków opened in 1852 🙂`,
+      }],
+    });
+  }
+  messages.pop();
+  messages.push({ role: 'user', content: [{ type: 'text', text: 'And finally — "one last" thing?\nDanke schön.' }] });
+  return [{ input: messages }];
 }
 
 function bigImage() {
@@ -368,8 +411,10 @@ async function sameContent(provider, request) {
 
 const WORKLOADS = [
   ['small_text_x20000', smallText],
+  ['small_text_x20000_real', smallTextReal],
   ['image_3_5mb', bigImage],
   ['conversation_2000', longConversation],
+  ['conversation_2000_real', longConversationReal],
   ['multimodal_10_turns', multimodal],
 ];
 

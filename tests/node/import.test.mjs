@@ -51,6 +51,26 @@ describe('importRequest', () => {
         assert.equal('body' in got, Boolean(c.to), 'a body exactly when { to } is given');
         assert.deepEqual(keys(got.errors), keys(want.errors ?? []));
         assert.deepEqual(keys(got.warnings), keys(want.warnings ?? []));
+        // What the declarations promise: `ok` means a request with its input, no errors, and
+        // with a target its body; no body can be built otherwise.
+        if (got.ok) {
+          assert.ok(got.request !== null && 'input' in got.request, 'an imported request has its input');
+          assert.deepEqual(got.errors, []);
+          if (c.to) assert.equal(typeof got.body, 'object');
+          if (c.to) assert.notEqual(got.body, null);
+        } else if (c.to) {
+          assert.equal(got.body, null);
+        }
+        if (c.to) {
+          // The body alone, as `convert` and `convertJson` report one: the same body, the same
+          // problems, without the standard request.
+          const alone = { ok: got.ok, ...(got.ok ? { body: got.body } : {}), errors: got.errors, warnings: got.warnings };
+          assert.deepEqual(importRequest(c.from, body, { to: c.to, only: 'body' }), alone);
+          const text = importRequest(c.from, JSON.stringify(body), { to: c.to, only: 'bodyJson' });
+          assert.deepEqual(Object.keys(text), Object.keys(alone));
+          assert.deepEqual({ ...text, ...(got.ok ? { body: JSON.parse(text.body) } : {}) }, alone);
+          assert.deepEqual(sizeImportPkg.importRequest(c.from, body, { to: c.to, only: 'bodyJson' }), text);
+        }
         // The body as JSON text gives the same report.
         assert.deepEqual(importRequest(c.from, JSON.stringify(body), c.to ? { to: c.to } : undefined), got);
         // The browsers' module (built for size; Node's is built for speed) answers alike.
@@ -63,6 +83,9 @@ describe('importRequest', () => {
     assert.throws(() => importRequest(5, {}), TypeError);
     assert.throws(() => importRequest('gemini', {}, 'openai-chat'), TypeError);
     assert.throws(() => importRequest('gemini', {}, { to: 5 }), TypeError);
+    assert.throws(() => importRequest('gemini', {}, { only: 'body' }), /options\.only needs options\.to/);
+    assert.throws(() => importRequest('gemini', {}, { to: 'openai-chat', only: 'request' }), /"body" or "bodyJson"/);
+    assert.throws(() => importRequest('gemini', {}, { to: 'openai-chat', only: true }), TypeError);
     const unknown = importRequest('cohere', {}, { to: 'nope' });
     assert.equal(unknown.ok, false);
     assert.deepEqual(keys(unknown.errors), ['invalid_parameter /options/to', 'invalid_parameter /provider']);

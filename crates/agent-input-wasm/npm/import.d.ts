@@ -1,8 +1,40 @@
-// The declarations of `agent-input/import`: `importRequest`.
-export { importRequest } from './agent_input_import.js';
+// The declarations of `agent-input/import`: `importRequest`, declared here with one signature per
+// form of its options, so each call's result has the type of what it returns.
+import type {
+  ConvertJsonResult,
+  ConvertResult,
+  ImportOptions,
+  ImportResult,
+  MlCommonsProviderName,
+  ProviderId,
+  ProviderRequest,
+} from './agent_input_import.js';
+
+type Provider = ProviderId | MlCommonsProviderName;
+
+/**
+ * Reads a provider's request body (JSON text, or the value itself) into the standard request and
+ * the options it implies: `{ ok, request, options, errors, warnings }`. Every problem is at a
+ * JSON Pointer into the given body.
+ */
+export function importRequest(provider: Provider, body: unknown, options?: { to?: undefined; only?: undefined }): ImportResult<undefined>;
+/** With `{ to }`: also `body`, the request converted to that provider. */
+export function importRequest(provider: Provider, body: unknown, options: { to: Provider; only?: undefined }): ImportResult<ProviderRequest>;
+/** With `{ to, only: "body" }`: that provider's body alone, as `convert` reports one. */
+export function importRequest(provider: Provider, body: unknown, options: { to: Provider; only: 'body' }): ConvertResult;
+/** With `{ to, only: "bodyJson" }`: that provider's body alone as JSON text, as `convertJson` reports one. */
+export function importRequest(provider: Provider, body: unknown, options: { to: Provider; only: 'bodyJson' }): ConvertJsonResult;
+/** Options not known until run time: any of the results above. */
+export function importRequest(
+  provider: Provider,
+  body: unknown,
+  options?: ImportOptions,
+): ImportResult | ConvertResult | ConvertJsonResult;
 
 export type {
   AgentInput,
+  ConvertJsonResult,
+  ConvertResult,
   Diagnostic,
   ImportOptions,
   ImportResult,

@@ -264,6 +264,28 @@ pub(crate) fn parse_response(provider: &str, text: &str) -> String {
 /// `/options/to`).
 #[cfg(any(test, feature = "import"))]
 pub(crate) fn import_request(provider: &str, text: &str, to: Option<&str>) -> String {
+    to_json(&crate::dto::JsImportReport::from(&translation(provider, text, to)))
+}
+
+/// `importRequest` with `{ to, only }`: the target body alone, reported as `convert` reports one,
+/// `{ ok, body?, errors, warnings }`, without the standard request and options (neither written
+/// nor parsed again). With `as_text`, the body is its JSON text, the second value; the report's
+/// `body` is then a `null` for the caller to replace.
+#[cfg(any(test, feature = "import"))]
+pub(crate) fn import_body(provider: &str, text: &str, to: &str, as_text: bool) -> (String, Option<String>) {
+    use crate::dto::JsImportedBody;
+    let translation = translation(provider, text, Some(to));
+    let body = translation.body.as_ref().filter(|_| translation.ok);
+    if as_text {
+        let report = JsImportedBody::new(&translation, body.map(|_| &Value::Null));
+        (to_json(&report), body.map(to_json))
+    } else {
+        (to_json(&JsImportedBody::new(&translation, body)), None)
+    }
+}
+
+#[cfg(any(test, feature = "import"))]
+fn translation(provider: &str, text: &str, to: Option<&str>) -> agent_input::import::Translation {
     use agent_input::{Code, Diagnostic, Path, ProviderId};
     let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
     let unknown = |at: Path, raw: &str| {
@@ -280,7 +302,7 @@ pub(crate) fn import_request(provider: &str, text: &str, to: Option<&str>) -> St
     if let Some(Err(raw)) = target {
         problems.push(unknown(Path::root().key("options").key("to"), raw));
     }
-    let translation = match (from, target) {
+    match (from, target) {
         (Some(from), None | Some(Ok(_))) if problems.is_empty() => agent_input::import::translate_str(
             from,
             text,
@@ -295,8 +317,7 @@ pub(crate) fn import_request(provider: &str, text: &str, to: Option<&str>) -> St
             errors: problems,
             warnings: Vec::new(),
         },
-    };
-    to_json(&crate::dto::JsImportReport::from(&translation))
+    }
 }
 
 /// The `question` ml-commons would read from a bare input, or `None` when the input is not valid.
@@ -335,6 +356,34 @@ mod tests {
             report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
         assert_eq!(paths, ["/provider", "/options/to"]);
         assert_eq!(report["body"], Value::Null);
+    }
+
+    #[test]
+    fn import_body_reports_the_body_alone() {
+        let body = r#"{"model": "gpt-5", "messages": [{"role": "user", "content": "Hi \"there\"\n"}]}"#;
+        let full: Value = serde_json::from_str(&import_request("openai-chat", body, Some("gemini"))).unwrap();
+        let (report, text) = import_body("openai-chat", body, "gemini", false);
+        let report: Value = serde_json::from_str(&report).unwrap();
+        assert_eq!(text, None);
+        assert_eq!(report, json!({"ok": true, "body": full["body"], "errors": [], "warnings": full["warnings"]}));
+        assert_eq!(report["body"]["contents"][0]["parts"][0]["text"], "Hi \"there\"\n");
+
+        let (report, text) = import_body("openai-chat", body, "gemini", true);
+        let report: Value = serde_json::from_str(&report).unwrap();
+        assert_eq!(report, json!({"ok": true, "body": null, "errors": [], "warnings": full["warnings"]}));
+        assert_eq!(serde_json::from_str::<Value>(&text.unwrap()).unwrap(), full["body"]);
+
+        // No body when there are errors, in either form: the report says why.
+        for as_text in [false, true] {
+            let (report, text) = import_body("openai-chat", r#"{"messages": []}"#, "gemini", as_text);
+            let report: Value = serde_json::from_str(&report).unwrap();
+            assert_eq!((report["ok"].clone(), report.get("body"), text), (json!(false), None, None));
+            assert!(!report["errors"].as_array().unwrap().is_empty(), "{report}");
+            let (report, _) = import_body("openai-chat", body, "nope", as_text);
+            let report: Value = serde_json::from_str(&report).unwrap();
+            assert_eq!(report["errors"][0]["path"], "/options/to");
+            assert_eq!(report.get("body"), None);
+        }
     }
 
     /// Validates with options given as JSON, as the binding reads them.

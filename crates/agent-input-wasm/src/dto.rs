@@ -187,6 +187,26 @@ impl<'a> From<&'a agent_input::import::Translation> for JsImportReport<'a> {
     }
 }
 
+#[cfg(any(test, feature = "import"))]
+/// `{ ok, body?, errors, warnings }`: an imported request's target body alone, reported as
+/// `convert` reports a body.
+#[derive(Debug, Serialize)]
+pub(crate) struct JsImportedBody<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    body: Option<&'a serde_json::Value>,
+    errors: Vec<JsDiagnostic<'a>>,
+    warnings: Vec<JsDiagnostic<'a>>,
+}
+
+#[cfg(any(test, feature = "import"))]
+impl<'a> JsImportedBody<'a> {
+    /// The report of `translation` with `body` (left out when `None`).
+    pub(crate) fn new(translation: &'a agent_input::import::Translation, body: Option<&'a serde_json::Value>) -> Self {
+        Self { ok: translation.ok, body, errors: list(&translation.errors), warnings: list(&translation.warnings) }
+    }
+}
+
 /// Serializes a report. The types above hold only strings, numbers and lists, so this cannot
 /// fail.
 pub(crate) fn to_json<T: Serialize>(value: &T) -> String {

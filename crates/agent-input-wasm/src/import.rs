@@ -8,36 +8,61 @@ use wasm_bindgen::prelude::*;
 
 use crate::{api, json_text, text, type_error};
 
-/// The entry's own declarations (the shared ones are in `types.rs`).
+/// The entry's own declarations (the shared ones are in `types.rs`; `importRequest`'s overloads
+/// are in npm/import.d.ts).
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
-/** `importRequest`'s options: `to`, a provider to convert the imported request to. */
-export interface ImportOptions {
-  to?: ProviderId | MlCommonsProviderName;
-}
+/** `importRequest`'s options: `to`, a provider to convert the imported request to (the result
+ * then carries that provider's `body`); with `to`, `only` asks for the target body alone, reported
+ * as `convert` (`"body"`) or `convertJson` (`"bodyJson"`, the body as JSON text) report one:
+ * `{ ok, body, errors, warnings }`, without the standard request and options, which are then
+ * neither written nor read back. */
+export type ImportOptions =
+  | { to?: ProviderId | MlCommonsProviderName; only?: undefined }
+  | { to: ProviderId | MlCommonsProviderName; only: "body" | "bodyJson" };
 
 /** `importRequest`'s outcome: the standard request and options read from a provider's request
- * body, with a target its body, and every problem at a JSON Pointer into the provider's body. */
-export interface ImportResult {
-  ok: boolean;
-  /** The standard `_execute` request, `{ input }`; `null` when the body is not JSON. */
-  request: { input?: AgentInput } | null;
-  /** The conversion options the body implies, snake_case as `convert` also reads them
-   * (`max_tokens`, `temperature`, `top_p`, `stop_sequences`, `tools`, `tool_choice`,
-   * `response_format`, `prompt_cache`). */
-  options: Record<string, unknown>;
-  /** With `{ to }`: the target provider's body, or `null` when it cannot be built. */
-  body?: ProviderRequest | null;
-  errors: ValidationError[];
-  warnings: ValidationWarning[];
-}
+ * body, with a target (`Body`, `ProviderRequest`) its body, and every problem at a JSON Pointer
+ * into the provider's body. Narrows on `ok`. */
+export type ImportResult<Body extends ProviderRequest | undefined = ProviderRequest | undefined> =
+  | {
+      ok: true;
+      /** The standard `_execute` request, `{ input }`. */
+      request: { input: AgentInput };
+      /** The conversion options the body implies, snake_case as `convert` also reads them
+       * (`max_tokens`, `temperature`, `top_p`, `stop_sequences`, `tools`, `tool_choice`,
+       * `response_format`, `prompt_cache`). */
+      options: Record<string, unknown>;
+      /** With `to`: the target provider's body; absent without. */
+      body: Body;
+      errors: [];
+      warnings: ValidationWarning[];
+    }
+  | {
+      ok: false;
+      /** What could be read of the standard request; `null` when the body is not JSON. */
+      request: { input?: AgentInput } | null;
+      options: Record<string, unknown>;
+      /** With `to`: `null`, no body can be built; absent without. */
+      body: Body extends undefined ? undefined : null;
+      errors: ValidationError[];
+      warnings: ValidationWarning[];
+    };
 "#;
+
+/// What `importRequest` returns: the whole import, or with `only` the target body alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Only {
+    Body,
+    BodyJson,
+}
 
 /// Reads a provider's request body — JSON text, or the value itself — into the standard request:
 /// `{ ok, request, options, errors, warnings }`, and with `{ to }` also `body`, that provider's
-/// request. Every problem is at a JSON Pointer into the given body; what the standard input
-/// cannot carry is a warning `import_dropped`, or an error `import_unsupported` where leaving it
-/// out would change the conversation.
+/// request. With `{ to, only }`, the body alone: `{ ok, body, errors, warnings }`, the body a value
+/// (`"body"`) or JSON text (`"bodyJson"`). Every problem is at a JSON Pointer into the given body;
+/// what the standard input cannot carry is a warning `import_dropped`, or an error
+/// `import_unsupported` where leaving it out would change the conversation.
 #[wasm_bindgen(js_name = importRequest, unchecked_return_type = "ImportResult")]
 pub fn import_request(
     #[wasm_bindgen(unchecked_param_type = "ProviderId | MlCommonsProviderName")] provider: &JsValue,
@@ -45,21 +70,41 @@ pub fn import_request(
     #[wasm_bindgen(unchecked_optional_param_type = "ImportOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let provider = provider.as_string().ok_or_else(|| type_error("provider must be a string"))?;
-    let to = match options {
-        options if options.is_undefined() || options.is_null() => None,
-        options if options.is_object() => {
-            let to = Reflect::get(options, &JsValue::from_str("to"))?;
-            if to.is_undefined() || to.is_null() {
-                None
-            } else {
-                Some(to.as_string().ok_or_else(|| type_error("options.to must be a string"))?)
-            }
-        }
+    let (to, only) = match options {
+        options if options.is_undefined() || options.is_null() => (None, None),
+        options if options.is_object() => (option(options, "to")?, option(options, "only")?),
         _ => return Err(type_error("options must be an object")),
+    };
+    let only = match only.as_deref() {
+        None => None,
+        Some("body") => Some(Only::Body),
+        Some("bodyJson") => Some(Only::BodyJson),
+        Some(_) => return Err(type_error("options.only must be \"body\" or \"bodyJson\"")),
     };
     let text = match body.dyn_ref::<JsString>() {
         Some(text) => text.clone(),
         None => json_text(body, "body")?,
     };
-    JSON::parse(&text::with_str(&text, |text| api::import_request(&provider, text, to.as_deref())))
+    match (to, only) {
+        (None, Some(_)) => Err(type_error("options.only needs options.to, the provider whose body to return")),
+        (Some(to), Some(only)) => {
+            let (report, body) =
+                text::with_str(&text, |text| api::import_body(&provider, text, &to, only == Only::BodyJson));
+            let result = JSON::parse(&report)?;
+            if let Some(body) = body {
+                Reflect::set(&result, &JsValue::from_str("body"), &text::js_string(&body))?;
+            }
+            Ok(result)
+        }
+        (to, None) => JSON::parse(&text::with_str(&text, |text| api::import_request(&provider, text, to.as_deref()))),
+    }
+}
+
+/// `options[name]`: `None` when absent (`undefined` or `null`), a `TypeError` when not a string.
+fn option(options: &JsValue, name: &str) -> Result<Option<String>, JsValue> {
+    let value = Reflect::get(options, &JsValue::from_str(name))?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value.as_string().map(Some).ok_or_else(|| type_error(&format!("options.{name} must be a string")))
 }

@@ -106,7 +106,7 @@ fn utf8_len(encoder: &Encoder, text: &JsString, buffer: &mut Vec<u8>) -> usize {
 /// too): V8 puts a flat string of 128 KiB or more in its large-object space, and that allocation
 /// cost ten times the decoding of a 250 KB body (docs/decisions/npm.md, "A module for
 /// Node built for speed"). The string is the same either way.
-#[cfg(feature = "base")]
+#[cfg(any(feature = "base", feature = "import"))]
 pub(crate) fn js_string(text: &str) -> JsValue {
     /// At most 32 Ki characters, so at most 64 KiB even as a two-byte string.
     const PIECE: usize = 32 * 1024;
