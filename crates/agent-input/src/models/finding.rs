@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::{Path, Segment};
-use crate::provider::ProviderId;
+use crate::ProviderId;
 
 /// Which rule refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

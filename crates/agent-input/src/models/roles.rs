@@ -2,7 +2,7 @@
 
 use super::family::{Family, Support, Vendor};
 use super::finding::{Finding, Rule};
-use crate::provider::ProviderId;
+use crate::ProviderId;
 
 /// A system prompt for a model that takes none (Bedrock: Amazon Titan, Mistral 7B and Mixtral
 /// Instruct). At the pointer the caller gives (`/system`).

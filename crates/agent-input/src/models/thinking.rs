@@ -4,7 +4,7 @@
 use super::family::Family;
 use super::finding::{Finding, Rule};
 use super::sampling::{Reasoning, gpt5_minor};
-use crate::provider::ProviderId;
+use crate::ProviderId;
 
 /// The `thinkingBudget` values a Gemini 2.5 model takes, besides -1 (dynamic): `(least, most,
 /// whether 0 turns thinking off)`. Gemini 3 takes `thinkingLevel`; other families, no budget.
