@@ -46,12 +46,17 @@ use nodes::Nodes;
 /// Longest cluster error body read (to check its shape); a longer one is cut.
 const MAX_ERROR_BODY: usize = 1 << 20;
 
-/// The cluster's nodes and the client that reaches them.
+/// The cluster's nodes and the clients that reach them.
 #[derive(Debug)]
 pub struct Proxy {
     nodes: Arc<Nodes>,
     authorization: Option<HeaderValue>,
+    /// For reads: connections are kept and reused.
     client: reqwest::Client,
+    /// For writes (register, `_execute`, delete): a new connection each, so that a node that went
+    /// away is a refused connection, which certainly did not reach it, and never a kept
+    /// connection that breaks once the request is written, which may have.
+    fresh: reqwest::Client,
     max_body_bytes: usize,
     timeout: Duration,
 }
@@ -63,25 +68,8 @@ impl Proxy {
     /// The CA file cannot be read or holds no certificate; the client cannot be built.
     pub fn new(config: &Config) -> Result<Option<Self>, String> {
         let Some(upstream) = &config.upstream else { return Ok(None) };
-        let mut builder = reqwest::Client::builder()
-            .connect_timeout(config.provider_timeout.min(Duration::from_secs(10)))
-            // Between two reads: a stream may run long, but not stall.
-            .read_timeout(config.provider_timeout)
-            .pool_idle_timeout(Duration::from_secs(60))
-            // A redirect would carry the cluster's credentials wherever it points.
-            .redirect(reqwest::redirect::Policy::none());
-        if let Some(path) = &upstream.ca {
-            let pem = std::fs::read(path).map_err(|e| format!("--upstream-ca {}: {e}", path.display()))?;
-            let certificates = reqwest::Certificate::from_pem_bundle(&pem)
-                .map_err(|e| format!("--upstream-ca {}: not PEM certificates ({e})", path.display()))?;
-            if certificates.is_empty() {
-                return Err(format!("--upstream-ca {}: no certificate in the file", path.display()));
-            }
-            for certificate in certificates {
-                builder = builder.add_root_certificate(certificate);
-            }
-        }
-        let client = builder.build().map_err(|e| format!("cannot build the cluster's HTTP client: {e}"))?;
+        let client = build_client(config, upstream.ca.as_deref(), true)?;
+        let fresh = build_client(config, upstream.ca.as_deref(), false)?;
         let authorization = match &upstream.auth {
             UpstreamAuth::None => None,
             UpstreamAuth::Basic { user, password } => {
@@ -102,10 +90,37 @@ impl Proxy {
             nodes: Arc::new(Nodes::new(&upstream.urls, config.log_requests)),
             authorization,
             client,
+            fresh,
             max_body_bytes: config.max_body_bytes,
             timeout: config.provider_timeout,
         }))
     }
+}
+
+/// A client for the cluster: connections kept for reuse when `pooled`, never otherwise.
+fn build_client(config: &Config, ca: Option<&std::path::Path>, pooled: bool) -> Result<reqwest::Client, String> {
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(config.provider_timeout.min(Duration::from_secs(10)))
+        // Between two reads: a stream may run long, but not stall.
+        .read_timeout(config.provider_timeout)
+        .pool_idle_timeout(Duration::from_secs(60))
+        // A redirect would carry the cluster's credentials wherever it points.
+        .redirect(reqwest::redirect::Policy::none());
+    if !pooled {
+        builder = builder.pool_max_idle_per_host(0);
+    }
+    if let Some(path) = ca {
+        let pem = std::fs::read(path).map_err(|e| format!("--upstream-ca {}: {e}", path.display()))?;
+        let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+            .map_err(|e| format!("--upstream-ca {}: not PEM certificates ({e})", path.display()))?;
+        if certificates.is_empty() {
+            return Err(format!("--upstream-ca {}: no certificate in the file", path.display()));
+        }
+        for certificate in certificates {
+            builder = builder.add_root_certificate(certificate);
+        }
+    }
+    builder.build().map_err(|e| format!("cannot build the cluster's HTTP client: {e}"))
 }
 
 /// The agent API's routes, forwarded to the cluster.
@@ -258,7 +273,8 @@ impl Proxy {
         let repeatable = method == Method::GET;
         let mut failures = Vec::new();
         for i in self.nodes.order() {
-            let mut outgoing = self.client.request(method.clone(), target.on(self.nodes.url(i))?);
+            let client = if repeatable { &self.client } else { &self.fresh };
+            let mut outgoing = client.request(method.clone(), target.on(self.nodes.url(i))?);
             if let Some(authorization) = &self.authorization {
                 outgoing = outgoing.header(header::AUTHORIZATION, authorization.clone());
             }
