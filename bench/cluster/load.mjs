@@ -4,7 +4,7 @@
 // back from the memory. Prints one JSON summary on standard output.
 //
 // Environment: OPENSEARCH_URLS (the nodes), GATEWAY_URL, CONVERSATIONS (default 8), TURNS (turns
-// per conversation, default 12), KILL_NODE (the node killed mid-run in the failover phase,
+// per conversation, default 24), KILL_NODE (the node killed mid-run in the failover phase,
 // default 2), and what tests/opensearch/cluster.mjs needs for the providers' stub.
 
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ import { PROVIDERS, call, repo, startProviderStub } from '../../tests/opensearch
 const urls = process.env.OPENSEARCH_URLS.split(',');
 const gatewayUrl = process.env.GATEWAY_URL;
 const conversations = Number(process.env.CONVERSATIONS ?? 8);
-const turns = Number(process.env.TURNS ?? 12);
+const turns = Number(process.env.TURNS ?? 24);
 const killNode = Number(process.env.KILL_NODE ?? 2);
 const TIMEOUT_MS = 60_000;
 const openai = PROVIDERS.find((p) => p.id === 'openai-chat');
@@ -136,6 +136,9 @@ const stub = await startProviderStub();
 try {
   const straightAgent = await register(urls[0]);
   const gatewayAgent = await register(gatewayUrl);
+  // Unmeasured: the nodes' JIT and caches warm, so that the first measured phase is not the slower
+  // for it.
+  await phase('warm-up', straightAgent, (k) => urls[k % urls.length]);
   const straight = await phase('straight', straightAgent, (k) => urls[k % urls.length]);
   const through = await phase('gateway', gatewayAgent, () => gatewayUrl);
   const failover = await phase('gateway, node killed', gatewayAgent, () => gatewayUrl, killMidway);
