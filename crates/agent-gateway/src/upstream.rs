@@ -12,7 +12,19 @@
 //! `_execute/stream`, and memory reads. The cluster's credentials are added here; nothing the
 //! browser sends but the body (and the query) is passed on, so its `Authorization` for the
 //! gateway never reaches the cluster and the cluster's credentials never reach the browser.
+//!
+//! With several nodes (`--upstream` once per node, [`nodes`]) requests go round-robin over the
+//! nodes in service. A request is sent to another node only when it certainly did not reach the
+//! node's handler (no connection: refused, timed out, TLS handshake failed), or when it is a read
+//! (`GET`), which the cluster can answer twice without harm. A register, `_execute` or delete that
+//! failed once it may have been sent is answered with a 502 (504 when the node stopped answering
+//! in time) and never sent again: the cluster may have run it, and a second run would register a
+//! second agent or add a second turn to the memory. The gateway acknowledges only what the cluster
+//! answered, so nothing it acknowledged lives anywhere but in the cluster.
+//!
 //! Below the handlers: it imports the configuration and the error type only.
+
+mod nodes;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,25 +32,31 @@ use std::time::Duration;
 use agent_input::json::Json;
 use agent_input::{Code, Diagnostic, Path, validate};
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use axum::routing::{get, post};
 use serde_json::Value;
 
 use crate::config::{Config, UpstreamAuth};
 use crate::error::{ApiError, ErrorKind};
+use nodes::Nodes;
 
 /// Longest cluster error body read (to check its shape); a longer one is cut.
 const MAX_ERROR_BODY: usize = 1 << 20;
 
-/// The cluster and the client that reaches it.
+/// The cluster's nodes and the clients that reach them.
 #[derive(Debug)]
 pub struct Proxy {
-    base: reqwest::Url,
+    nodes: Arc<Nodes>,
     authorization: Option<HeaderValue>,
+    /// For reads: connections are kept and reused.
     client: reqwest::Client,
+    /// For writes (register, `_execute`, delete): a new connection each, so that a node that went
+    /// away is a refused connection, which certainly did not reach it, and never a kept
+    /// connection that breaks once the request is written, which may have.
+    fresh: reqwest::Client,
     max_body_bytes: usize,
     timeout: Duration,
 }
@@ -50,25 +68,8 @@ impl Proxy {
     /// The CA file cannot be read or holds no certificate; the client cannot be built.
     pub fn new(config: &Config) -> Result<Option<Self>, String> {
         let Some(upstream) = &config.upstream else { return Ok(None) };
-        let mut builder = reqwest::Client::builder()
-            .connect_timeout(config.provider_timeout.min(Duration::from_secs(10)))
-            // Between two reads: a stream may run long, but not stall.
-            .read_timeout(config.provider_timeout)
-            .pool_idle_timeout(Duration::from_secs(60))
-            // A redirect would carry the cluster's credentials wherever it points.
-            .redirect(reqwest::redirect::Policy::none());
-        if let Some(path) = &upstream.ca {
-            let pem = std::fs::read(path).map_err(|e| format!("--upstream-ca {}: {e}", path.display()))?;
-            let certificates = reqwest::Certificate::from_pem_bundle(&pem)
-                .map_err(|e| format!("--upstream-ca {}: not PEM certificates ({e})", path.display()))?;
-            if certificates.is_empty() {
-                return Err(format!("--upstream-ca {}: no certificate in the file", path.display()));
-            }
-            for certificate in certificates {
-                builder = builder.add_root_certificate(certificate);
-            }
-        }
-        let client = builder.build().map_err(|e| format!("cannot build the cluster's HTTP client: {e}"))?;
+        let client = build_client(config, upstream.ca.as_deref(), true)?;
+        let fresh = build_client(config, upstream.ca.as_deref(), false)?;
         let authorization = match &upstream.auth {
             UpstreamAuth::None => None,
             UpstreamAuth::Basic { user, password } => {
@@ -86,13 +87,40 @@ impl Proxy {
         })
         .transpose()?;
         Ok(Some(Self {
-            base: upstream.url.clone(),
+            nodes: Arc::new(Nodes::new(&upstream.urls, config.log_requests)),
             authorization,
             client,
+            fresh,
             max_body_bytes: config.max_body_bytes,
             timeout: config.provider_timeout,
         }))
     }
+}
+
+/// A client for the cluster: connections kept for reuse when `pooled`, never otherwise.
+fn build_client(config: &Config, ca: Option<&std::path::Path>, pooled: bool) -> Result<reqwest::Client, String> {
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(config.provider_timeout.min(Duration::from_secs(10)))
+        // Between two reads: a stream may run long, but not stall.
+        .read_timeout(config.provider_timeout)
+        .pool_idle_timeout(Duration::from_secs(60))
+        // A redirect would carry the cluster's credentials wherever it points.
+        .redirect(reqwest::redirect::Policy::none());
+    if !pooled {
+        builder = builder.pool_max_idle_per_host(0);
+    }
+    if let Some(path) = ca {
+        let pem = std::fs::read(path).map_err(|e| format!("--upstream-ca {}: {e}", path.display()))?;
+        let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+            .map_err(|e| format!("--upstream-ca {}: not PEM certificates ({e})", path.display()))?;
+        if certificates.is_empty() {
+            return Err(format!("--upstream-ca {}: no certificate in the file", path.display()));
+        }
+        for certificate in certificates {
+            builder = builder.add_root_certificate(certificate);
+        }
+    }
+    builder.build().map_err(|e| format!("cannot build the cluster's HTTP client: {e}"))
 }
 
 /// The agent API's routes, forwarded to the cluster.
@@ -127,8 +155,8 @@ async fn register(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<R
         }
         warnings = report.warnings;
     }
-    let url = proxy.url(parts.uri.path(), parts.uri.query())?;
-    proxy.send(Method::POST, url, Some(body), &warnings).await
+    let target = Target::of(parts.uri.path(), parts.uri.query())?;
+    proxy.send(Method::POST, &target, Some(body.into()), &warnings).await
 }
 
 /// `POST …/_execute`: the standard request, validated for an ml-commons target.
@@ -136,8 +164,8 @@ async fn execute(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Re
     let (parts, body) = request.into_parts();
     let body = read_body(body, proxy.max_body_bytes).await?;
     let warnings = check_request(&body, proxy.max_body_bytes, false)?;
-    let url = proxy.url(parts.uri.path(), parts.uri.query())?;
-    proxy.send(Method::POST, url, Some(body), &warnings).await
+    let target = Target::of(parts.uri.path(), parts.uri.query())?;
+    proxy.send(Method::POST, &target, Some(body.into()), &warnings).await
 }
 
 /// `POST …/_execute/stream`: the standard request or an AG-UI `RunAgentInput`; the cluster's
@@ -146,14 +174,14 @@ async fn execute_stream(State(proxy): State<Arc<Proxy>>, request: Request) -> Re
     let (parts, body) = request.into_parts();
     let body = read_body(body, proxy.max_body_bytes).await?;
     let warnings = check_request(&body, proxy.max_body_bytes, true)?;
-    let url = proxy.url(parts.uri.path(), parts.uri.query())?;
-    proxy.send(Method::POST, url, Some(body), &warnings).await
+    let target = Target::of(parts.uri.path(), parts.uri.query())?;
+    proxy.send(Method::POST, &target, Some(body.into()), &warnings).await
 }
 
 /// Reads without a body (`GET` an agent or a memory, `DELETE` an agent): forwarded as they are.
 async fn pass(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
-    let url = proxy.url(request.uri().path(), request.uri().query())?;
-    proxy.send(request.method().clone(), url, None, &[]).await
+    let target = Target::of(request.uri().path(), request.uri().query())?;
+    proxy.send(request.method().clone(), &target, None, &[]).await
 }
 
 /// Validates an execute body as the cluster will receive it; its warnings, or the 400.
@@ -178,40 +206,105 @@ fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec
     Ok(report.warnings)
 }
 
-impl Proxy {
-    /// The cluster URL of a gateway path: the same path under the cluster's base URL, rebuilt
-    /// segment by segment (a `..` cannot climb out of the agent API).
-    fn url(&self, path: &str, query: Option<&str>) -> Result<reqwest::Url, ApiError> {
+/// A gateway path as it is sent to any node: its decoded segments and its query.
+struct Target {
+    segments: Vec<String>,
+    query: Option<String>,
+}
+
+impl Target {
+    /// The path rebuilt segment by segment (a `..` cannot climb out of the agent API).
+    fn of(path: &str, query: Option<&str>) -> Result<Self, ApiError> {
         let segments: Vec<String> =
             path.split('/').skip(1).map(|segment| percent_decode(segment).unwrap_or_default()).collect();
         if segments.iter().any(|s| s.is_empty() || s == "." || s == ".." || s.contains('/')) {
             return Err(ApiError::not_found(format!("no route for {path}")));
         }
-        let mut url = self.base.clone();
+        Ok(Self { segments, query: query.map(str::to_string) })
+    }
+
+    /// The same path under a node's base URL.
+    fn on(&self, base: &reqwest::Url) -> Result<reqwest::Url, ApiError> {
+        let mut url = base.clone();
         url.path_segments_mut()
             .map_err(|()| ApiError::internal("the cluster URL cannot take a path"))?
             .pop_if_empty()
-            .extend(&segments);
-        url.set_query(query);
+            .extend(&self.segments);
+        url.set_query(self.query.as_deref());
         Ok(url)
     }
+}
 
-    /// Sends one request to the cluster and answers with its answer.
+/// What a failed attempt on one node means for the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failure {
+    /// No connection was made (refused, timed out, TLS handshake failed): the request never
+    /// reached the node, and may go to another.
+    NotSent,
+    /// The connection broke or went silent after the request may have been sent.
+    MaybeSent,
+    /// As `MaybeSent`, by the read timeout: the node did not answer in time.
+    NoAnswerInTime,
+}
+
+impl Failure {
+    fn of(error: &reqwest::Error) -> Self {
+        if error.is_connect() {
+            Self::NotSent
+        } else if error.is_timeout() {
+            Self::NoAnswerInTime
+        } else {
+            Self::MaybeSent
+        }
+    }
+}
+
+impl Proxy {
+    /// Sends one request to the cluster, to the next node in service (and on to the others when
+    /// that is safe), and answers with the cluster's answer.
     async fn send(
         &self,
         method: Method,
-        url: reqwest::Url,
-        body: Option<Vec<u8>>,
+        target: &Target,
+        body: Option<Bytes>,
         warnings: &[Diagnostic],
     ) -> Result<Response, ApiError> {
-        let mut outgoing = self.client.request(method, url);
-        if let Some(authorization) = &self.authorization {
-            outgoing = outgoing.header(header::AUTHORIZATION, authorization.clone());
+        // A read may be sent again; a write only when it never left the gateway.
+        let repeatable = method == Method::GET;
+        let mut failures = Vec::new();
+        for i in self.nodes.order() {
+            let client = if repeatable { &self.client } else { &self.fresh };
+            let mut outgoing = client.request(method.clone(), target.on(self.nodes.url(i))?);
+            if let Some(authorization) = &self.authorization {
+                outgoing = outgoing.header(header::AUTHORIZATION, authorization.clone());
+            }
+            if let Some(body) = &body {
+                outgoing = outgoing.header(header::CONTENT_TYPE, "application/json").body(body.clone());
+            }
+            match outgoing.send().await {
+                Ok(answer) => {
+                    self.nodes.answered(i);
+                    return self.answer(answer, warnings).await;
+                }
+                Err(error) => {
+                    let failure = Failure::of(&error);
+                    let detail = self.describe(&error);
+                    // A slow `_execute` may be the provider's slowness, not the node's.
+                    if failure != Failure::NoAnswerInTime || repeatable {
+                        self.nodes.failed(i, &detail, &self.client);
+                    }
+                    failures.push((failure, format!("{}: {detail}", self.nodes.url(i))));
+                    if failure != Failure::NotSent && !repeatable {
+                        break;
+                    }
+                }
+            }
         }
-        if let Some(body) = body {
-            outgoing = outgoing.header(header::CONTENT_TYPE, "application/json").body(body);
-        }
-        let answer = outgoing.send().await.map_err(|e| self.unreachable(&e))?;
+        Err(Self::unreachable(&failures, repeatable))
+    }
+
+    /// The answer of the node: a success streamed through, an error checked for its shape.
+    async fn answer(&self, answer: reqwest::Response, warnings: &[Diagnostic]) -> Result<Response, ApiError> {
         let status = answer.status();
         let mut response = if status.is_success() {
             let mut headers = HeaderMap::new();
@@ -236,7 +329,10 @@ impl Proxy {
         let status = answer.status();
         let headers = answer.headers().clone();
         let mut bytes = Vec::new();
-        while let Some(chunk) = answer.chunk().await.map_err(|e| self.unreachable(&e))? {
+        while let Some(chunk) = answer.chunk().await.map_err(|e| {
+            let failure = (Failure::MaybeSent, format!("{}: {}", answer_url(&e), self.describe(&e)));
+            Self::unreachable(&[failure], false)
+        })? {
             if bytes.len() + chunk.len() > MAX_ERROR_BODY {
                 break;
             }
@@ -260,12 +356,30 @@ impl Proxy {
         })
     }
 
-    fn unreachable(&self, error: &reqwest::Error) -> ApiError {
-        if error.is_timeout() {
-            return ApiError::new(
-                ErrorKind::UpstreamUnreachable,
-                format!("the cluster did not answer within {} s", self.timeout.as_secs()),
+    /// The error when no node answered: 502, or 504 when the last node tried was reached but did
+    /// not answer in time; the reason names each node tried and what happened.
+    fn unreachable(failures: &[(Failure, String)], repeatable: bool) -> ApiError {
+        let last = failures.last().map_or(Failure::NotSent, |(failure, _)| *failure);
+        let tried: Vec<&str> = failures.iter().map(|(_, detail)| detail.as_str()).collect();
+        let mut reason = match tried.len() {
+            1 => format!("the cluster could not be reached: {}", tried[0]),
+            n => format!("no node of the cluster could be reached ({n} tried): {}", tried.join("; ")),
+        };
+        if last != Failure::NotSent && !repeatable {
+            reason.push_str(
+                "; the request may have reached the cluster, so it was not sent to another node: \
+                 read the agent or the memory before sending it again",
             );
+        }
+        let status =
+            if last == Failure::NoAnswerInTime { StatusCode::GATEWAY_TIMEOUT } else { StatusCode::BAD_GATEWAY };
+        ApiError { status, ..ApiError::new(ErrorKind::UpstreamUnreachable, reason) }
+    }
+
+    /// One failed attempt in words, with its causes, and a hint for an unknown certificate.
+    fn describe(&self, error: &reqwest::Error) -> String {
+        if error.is_timeout() && !error.is_connect() {
+            return format!("no answer within {} s", self.timeout.as_secs());
         }
         let mut detail = error.to_string();
         let mut source = std::error::Error::source(error);
@@ -273,13 +387,16 @@ impl Proxy {
             detail = format!("{detail}: {cause}");
             source = cause.source();
         }
-        let hint = if detail.contains("certificate") || detail.contains("UnknownIssuer") {
-            "; if the cluster's certificate is self-signed, give its CA with --upstream-ca FILE"
-        } else {
-            ""
-        };
-        ApiError::new(ErrorKind::UpstreamUnreachable, format!("the cluster could not be reached: {detail}{hint}"))
+        if detail.contains("certificate") || detail.contains("UnknownIssuer") {
+            detail.push_str("; if the cluster's certificate is self-signed, give its CA with --upstream-ca FILE");
+        }
+        detail
     }
+}
+
+/// The URL a failed read was for (for the error's reason).
+fn answer_url(error: &reqwest::Error) -> String {
+    error.url().map_or_else(|| "the cluster".to_string(), ToString::to_string)
 }
 
 /// The headers of the cluster's answer that describe its body; nothing else (no cookies).
@@ -368,19 +485,14 @@ mod tests {
 
     #[test]
     fn paths_cannot_climb_out() {
-        let config = Config {
-            upstream: Some(
-                crate::config::Upstream::parse("https://c.example:9200/prefix", None, None, None, None).unwrap(),
-            ),
-            ..Config::default()
-        };
-        let proxy = Proxy::new(&config).unwrap().unwrap();
+        let base: reqwest::Url = "https://c.example:9200/prefix/".parse().unwrap();
+        let target = Target::of("/_plugins/_ml/agents/a%20b/_execute", Some("x=1")).unwrap();
         assert_eq!(
-            proxy.url("/_plugins/_ml/agents/a%20b/_execute", Some("x=1")).unwrap().as_str(),
+            target.on(&base).unwrap().as_str(),
             "https://c.example:9200/prefix/_plugins/_ml/agents/a%20b/_execute?x=1"
         );
         for bad in ["/_plugins/_ml/memory/..", "/_plugins/_ml/memory/%2e%2e", "/_plugins/_ml/memory/a%2Fb", "/a//b"] {
-            assert!(proxy.url(bad, None).is_err(), "{bad}");
+            assert!(Target::of(bad, None).is_err(), "{bad}");
         }
     }
 }

@@ -2,14 +2,22 @@
 //! file, then defaults — the first that sets a value wins.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
-use serde::Deserialize;
 
 use crate::allowlist::Allowlist;
 
+mod file;
+#[cfg(test)]
+mod tests;
+mod upstream;
+mod values;
+
+use file::{File, read_file};
+pub use upstream::{Upstream, UpstreamAuth};
+use values::{absolute, hosts, ttl};
 /// The command line. Every option can also come from the environment or the TOML file.
 #[derive(Debug, Default, Parser)]
 #[command(
@@ -26,10 +34,13 @@ use crate::allowlist::Allowlist;
                   allowed_hosts = [\"gateway.example.com\"]\n  header_timeout_secs = 10\n  idle_timeout_secs = 60\n  \
                   max_connections = 512\n  max_memory_bytes = 16777216\n  max_memory_messages = 1000\n  \
                   memory_ttl = \"30d\"\n  max_db_bytes = 1073741824\n  \
-                  upstream = \"https://opensearch.example.com:9200\"\n  upstream_user = \"admin\"\n  \
-                  upstream_password = \"...\"\n  upstream_ca = \"root-ca.pem\"\n\n\
+                  upstream = [\"https://node-1.example.com:9200\", \"https://node-2.example.com:9200\"]\n  \
+                  upstream_user = \"admin\"\n  upstream_password = \"...\"\n  upstream_ca = \"root-ca.pem\"\n\n\
                   With --upstream, the agent API (register, agents, _execute and _execute/stream, memory) is \
-                  validated here and forwarded to the cluster with its credentials; the browser never sees them.\n\
+                  validated here and forwarded to the cluster with its credentials; the browser never sees them. \
+                  With several nodes, a request is sent to another node only when it certainly never reached the \
+                  first (no connection, TLS handshake failed) or when it is a read (GET); a register, _execute or \
+                  delete that may have reached a node is answered with 502 or 504, never sent twice.\n\
                   An agent with id `echo` (provider echo) is registered at start unless --no-echo-agent.\n\
                   Agents and credentials are kept in the `SQLite` file (created mode 0600); credentials are \
                   never returned by the API nor logged."
@@ -111,11 +122,14 @@ pub struct Args {
     /// Do not log one line per request to standard error.
     #[arg(long, env = "AGENT_GATEWAY_QUIET")]
     pub quiet: bool,
-    /// An `OpenSearch` cluster (`https://host:9200`) to forward the agent API to, after the input
+    /// An `OpenSearch` node (`https://host:9200`) to forward the agent API to, after the input
     /// is validated here: agents, `_execute` (and `/stream`) and memory reads run on the cluster,
-    /// and bad input is answered here without reaching it.
-    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM", value_name = "URL")]
-    pub upstream: Option<String>,
+    /// and bad input is answered here without reaching it. Repeatable (or comma-separated), one
+    /// per node of the cluster: requests go round-robin over the nodes in service, a node whose
+    /// connection fails is taken out and probed until it answers again, and a request that
+    /// certainly never reached a node is sent to the next one.
+    #[arg(long, env = "AGENT_GATEWAY_UPSTREAM", value_delimiter = ',', value_name = "URL")]
+    pub upstream: Vec<String>,
     /// User for HTTP basic auth to the cluster (with --upstream-password).
     #[arg(long, env = "AGENT_GATEWAY_UPSTREAM_USER", value_name = "USER")]
     pub upstream_user: Option<String>,
@@ -129,38 +143,6 @@ pub struct Args {
     /// cluster's certificate is always verified.
     #[arg(long, env = "AGENT_GATEWAY_UPSTREAM_CA", value_name = "FILE")]
     pub upstream_ca: Option<PathBuf>,
-}
-
-/// The TOML file's keys; every one optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    listen: Option<SocketAddr>,
-    db: Option<PathBuf>,
-    site: Option<PathBuf>,
-    cors_origins: Option<Vec<String>>,
-    basic_auth: Option<String>,
-    bearer_token: Option<String>,
-    max_body_bytes: Option<usize>,
-    request_timeout_secs: Option<u64>,
-    provider_timeout_secs: Option<u64>,
-    fetch_allow: Option<Vec<String>>,
-    endpoint_allow: Option<Vec<String>>,
-    allowed_hosts: Option<Vec<String>>,
-    header_timeout_secs: Option<u64>,
-    idle_timeout_secs: Option<u64>,
-    max_connections: Option<usize>,
-    max_memory_bytes: Option<usize>,
-    max_memory_messages: Option<usize>,
-    memory_ttl: Option<String>,
-    max_db_bytes: Option<u64>,
-    echo_agent: Option<bool>,
-    quiet: Option<bool>,
-    upstream: Option<String>,
-    upstream_user: Option<String>,
-    upstream_password: Option<String>,
-    upstream_token: Option<String>,
-    upstream_ca: Option<PathBuf>,
 }
 
 /// How callers must authenticate to the gateway's own API.
@@ -187,98 +169,6 @@ impl std::fmt::Debug for ApiAuth {
             Self::Basic { user, .. } => write!(f, "Basic({user}:***)"),
             Self::Bearer(_) => f.write_str("Bearer(***)"),
         }
-    }
-}
-
-/// How the gateway authenticates to the cluster it forwards to.
-#[derive(Clone, PartialEq, Eq)]
-pub enum UpstreamAuth {
-    /// No credentials.
-    None,
-    /// HTTP basic auth.
-    Basic {
-        /// User name.
-        user: String,
-        /// Password.
-        password: String,
-    },
-    /// `Authorization: Bearer <token>`.
-    Bearer(String),
-}
-
-impl std::fmt::Debug for UpstreamAuth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::None => f.write_str("None"),
-            Self::Basic { user, .. } => write!(f, "Basic({user}:***)"),
-            Self::Bearer(_) => f.write_str("Bearer(***)"),
-        }
-    }
-}
-
-/// The cluster the agent API is forwarded to (`--upstream`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Upstream {
-    /// Its base URL, ending in `/` (a path prefix is kept).
-    pub url: reqwest::Url,
-    /// Credentials sent to it.
-    pub auth: UpstreamAuth,
-    /// Extra CA certificates (PEM) trusted for it.
-    pub ca: Option<PathBuf>,
-}
-
-impl Upstream {
-    /// Reads `--upstream` and its credentials.
-    ///
-    /// # Errors
-    /// A URL that is not http(s), carries credentials, a query or a fragment; plain http to a
-    /// host other than loopback with credentials; half a basic pair, or both kinds.
-    pub fn parse(
-        url: &str,
-        user: Option<String>,
-        password: Option<String>,
-        token: Option<String>,
-        ca: Option<PathBuf>,
-    ) -> Result<Self, String> {
-        let mut parsed = reqwest::Url::parse(url.trim()).map_err(|e| format!("--upstream {url}: not a URL ({e})"))?;
-        if !matches!(parsed.scheme(), "https" | "http") || parsed.host_str().is_none() {
-            return Err(format!("--upstream {url}: give the cluster's https:// (or http://) URL"));
-        }
-        if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err(format!(
-                "--upstream {url}: put the credentials in --upstream-user/--upstream-password, not in the URL"
-            ));
-        }
-        if parsed.query().is_some() || parsed.fragment().is_some() {
-            return Err(format!("--upstream {url}: the URL takes no query or fragment"));
-        }
-        if !parsed.path().ends_with('/') {
-            let path = format!("{}/", parsed.path());
-            parsed.set_path(&path);
-        }
-        let auth = match (user, password, token) {
-            (None, None, None) => UpstreamAuth::None,
-            (Some(user), Some(password), None) if !user.is_empty() && !password.is_empty() => {
-                UpstreamAuth::Basic { user, password }
-            }
-            (None, None, Some(token)) if !token.trim().is_empty() => UpstreamAuth::Bearer(token.trim().to_string()),
-            (_, _, Some(_)) => {
-                return Err("choose one of --upstream-token and --upstream-user/--upstream-password".into());
-            }
-            _ => return Err("--upstream-user and --upstream-password go together, both non-empty".into()),
-        };
-        let loopback = match parsed.host() {
-            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-            Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
-            None => false,
-        };
-        if parsed.scheme() == "http" && auth != UpstreamAuth::None && !loopback {
-            return Err(format!(
-                "--upstream {url}: refusing to send the cluster's credentials over plain http; use https"
-            ));
-        }
-        Ok(Self { url: parsed, auth, ca })
     }
 }
 
@@ -402,27 +292,21 @@ impl Config {
             if args.allowed_hosts.is_empty() { file.allowed_hosts.unwrap_or_default() } else { args.allowed_hosts },
             "--allowed-host",
         )?;
-        let upstream = if let Some(url) = args.upstream.or(file.upstream) {
-            Some(Upstream::parse(
-                &url,
-                args.upstream_user.or(file.upstream_user),
-                args.upstream_password.or(file.upstream_password),
-                args.upstream_token.or(file.upstream_token),
-                args.upstream_ca.or(file.upstream_ca),
-            )?)
-        } else {
-            let stray = args.upstream_user.is_some()
-                || args.upstream_password.is_some()
-                || args.upstream_token.is_some()
-                || args.upstream_ca.is_some();
-            if stray {
-                return Err(
-                    "--upstream-user, --upstream-password, --upstream-token and --upstream-ca need --upstream URL"
-                        .into(),
-                );
-            }
-            None
+        let flags = upstream::Sources {
+            urls: args.upstream,
+            user: args.upstream_user,
+            password: args.upstream_password,
+            token: args.upstream_token,
+            ca: args.upstream_ca,
         };
+        let from_file = upstream::Sources {
+            urls: file.upstream.map(file::Urls::into_vec).unwrap_or_default(),
+            user: file.upstream_user,
+            password: file.upstream_password,
+            token: file.upstream_token,
+            ca: file.upstream_ca,
+        };
+        let upstream = Upstream::from_sources(flags, from_file)?;
         let count = |value: Option<usize>, default: usize, name: &str| match value {
             Some(0) => Err(format!("{name} must be at least 1")),
             Some(n) => Ok(n),
@@ -512,189 +396,5 @@ impl Config {
             ));
         }
         Ok(())
-    }
-}
-
-/// `path` made absolute with its directory's symbolic links resolved (the file may not exist yet).
-fn absolute(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?;
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    Some(std::fs::canonicalize(parent).ok()?.join(name))
-}
-
-/// `--memory-ttl`: `never`, or a whole number of seconds, optionally with `s`, `m`, `h` or `d`.
-fn ttl(text: &str) -> Result<Option<Duration>, String> {
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("never") {
-        return Ok(None);
-    }
-    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
-        Some(at) => text.split_at(at),
-        None => (text, "s"),
-    };
-    let scale = match unit.trim() {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 24 * 3600,
-        _ => 0,
-    };
-    match number.parse::<u64>() {
-        Ok(n) if n > 0 && scale > 0 => Ok(Some(Duration::from_secs(n.saturating_mul(scale)))),
-        _ => Err(format!("--memory-ttl {text}: give a duration such as 3600, 90m, 12h or 30d, or never")),
-    }
-}
-
-/// Host-name entries, lowercase without a trailing dot.
-fn hosts(entries: Vec<String>, flag: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.trim().trim_end_matches('.').to_ascii_lowercase();
-        // `[::1]` as written in a URL is the address `::1`.
-        let entry = entry.strip_prefix('[').and_then(|e| e.strip_suffix(']')).map_or(entry.clone(), str::to_string);
-        if entry.is_empty() {
-            continue;
-        }
-        if entry != "*" && entry.contains(['/', '@', ' ', '*']) {
-            return Err(format!("{flag} {entry}: give a host name or an IP address, without scheme or path"));
-        }
-        out.push(entry);
-    }
-    Ok(out)
-}
-
-fn read_file(path: &Path) -> Result<File, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flags_win_over_the_file_and_the_file_over_defaults() {
-        let dir = std::env::temp_dir().join(format!("gw-config-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("gateway.toml");
-        std::fs::write(
-            &path,
-            "listen = \"127.0.0.1:9999\"\ndb = \"file.db\"\nbearer_token = \"t\"\nprovider_timeout_secs = 5\n",
-        )
-        .unwrap();
-        let args = Args { config: Some(path), db: Some("flag.db".into()), ..Args::default() };
-        let config = Config::from_args(args).unwrap();
-        assert_eq!(config.listen.to_string(), "127.0.0.1:9999");
-        assert_eq!(config.db, PathBuf::from("flag.db"));
-        assert_eq!(config.auth, ApiAuth::Bearer("t".into()));
-        assert_eq!(config.provider_timeout, Duration::from_secs(5));
-        assert_eq!(config.request_timeout, Duration::from_secs(120));
-        assert_eq!(format!("{:?}", config.auth), "Bearer(***)");
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn rejects_bad_auth_and_unknown_keys() {
-        let args = Args { basic_auth: Some("nopassword".into()), ..Args::default() };
-        assert!(Config::from_args(args).is_err());
-        let args = Args { basic_auth: Some("a:b".into()), bearer_token: Some("t".into()), ..Args::default() };
-        assert!(Config::from_args(args).is_err());
-        assert!(toml::from_str::<File>("lisen = \"x\"").is_err());
-    }
-
-    #[test]
-    fn the_security_settings_come_from_the_file_too() {
-        let dir = std::env::temp_dir().join(format!("gw-config-security-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("gateway.toml");
-        std::fs::write(
-            &path,
-            "endpoint_allow = [\"Proxy.Example.com.\", \"[::1]\"]\nallowed_hosts = [\"gw.example\"]\n\
-             header_timeout_secs = 3\nidle_timeout_secs = 4\nmax_connections = 5\nmax_memory_bytes = 6\n\
-             max_memory_messages = 7\n",
-        )
-        .unwrap();
-        let config = Config::from_args(Args { config: Some(path), ..Args::default() }).unwrap();
-        assert_eq!(config.endpoint_allow, ["proxy.example.com", "::1"]);
-        assert_eq!(config.allowed_hosts, ["gw.example"]);
-        assert_eq!((config.header_timeout, config.idle_timeout), (Duration::from_secs(3), Duration::from_secs(4)));
-        assert_eq!((config.max_connections, config.max_memory_bytes, config.max_memory_messages), (5, 6, 7));
-        let defaults = Config::from_args(Args::default()).unwrap();
-        assert_eq!((defaults.header_timeout, defaults.max_connections), (Duration::from_secs(10), 512));
-        assert!(Config::from_args(Args { max_connections: Some(0), ..Args::default() }).is_err());
-        assert!(Config::from_args(Args { endpoint_allow: vec!["https://x.com".into()], ..Args::default() }).is_err());
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn the_upstream_comes_from_flags_the_file_and_keeps_its_secrets() {
-        let dir = std::env::temp_dir().join(format!("gw-config-upstream-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("gateway.toml");
-        std::fs::write(
-            &path,
-            "upstream = \"https://os.example:9200/prefix\"\nupstream_user = \"file-user\"\n\
-             upstream_password = \"file-pw\"\nupstream_ca = \"ca.pem\"\n",
-        )
-        .unwrap();
-        let args = Args { config: Some(path), upstream_user: Some("flag-user".into()), ..Args::default() };
-        let upstream = Config::from_args(args).unwrap().upstream.unwrap();
-        assert_eq!(upstream.url.as_str(), "https://os.example:9200/prefix/");
-        assert_eq!(upstream.auth, UpstreamAuth::Basic { user: "flag-user".into(), password: "file-pw".into() });
-        assert_eq!(upstream.ca, Some(PathBuf::from("ca.pem")));
-        assert_eq!(format!("{:?}", upstream.auth), "Basic(flag-user:***)");
-        std::fs::remove_dir_all(dir).unwrap();
-
-        let parse = |url: &str, user: Option<&str>, password: Option<&str>, token: Option<&str>| {
-            Upstream::parse(url, user.map(Into::into), password.map(Into::into), token.map(Into::into), None)
-        };
-        assert_eq!(parse("https://os:9200", None, None, Some("t")).unwrap().auth, UpstreamAuth::Bearer("t".into()));
-        assert!(parse("http://127.0.0.1:9200", Some("u"), Some("p"), None).is_ok(), "loopback may be plain http");
-        let refused = [
-            parse("http://os.example:9200", Some("u"), Some("p"), None), // credentials in clear text
-            parse("https://u:p@os.example:9200", None, None, None),
-            parse("https://os.example:9200/?x=1", None, None, None),
-            parse("ftp://os.example", None, None, None),
-            parse("os.example:9200", None, None, None),
-            parse("https://os.example", Some("u"), None, None),
-            parse("https://os.example", Some("u"), Some("p"), Some("t")),
-        ];
-        for (i, result) in refused.iter().enumerate() {
-            assert!(result.is_err(), "case {i}: {result:?}");
-        }
-        assert!(Config::from_args(Args { upstream_token: Some("t".into()), ..Args::default() }).is_err());
-    }
-
-    #[test]
-    fn memory_ttl_takes_units_and_never() {
-        assert_eq!(ttl("90").unwrap(), Some(Duration::from_secs(90)));
-        assert_eq!(ttl("90m").unwrap(), Some(Duration::from_secs(5400)));
-        assert_eq!(ttl("12h").unwrap(), Some(Duration::from_secs(43_200)));
-        assert_eq!(ttl("30d").unwrap(), Some(Duration::from_secs(2_592_000)));
-        assert_eq!(ttl("Never").unwrap(), None);
-        for bad in ["0", "", "5w", "-1", "1.5h", "d"] {
-            assert!(ttl(bad).is_err(), "{bad}");
-        }
-        let defaults = Config::from_args(Args::default()).unwrap();
-        assert_eq!((defaults.memory_ttl, defaults.max_db_bytes), (Some(Duration::from_secs(2_592_000)), 1 << 30));
-        let file = toml::from_str::<File>("memory_ttl = \"2h\"\nmax_db_bytes = 5").unwrap();
-        assert_eq!((file.memory_ttl.as_deref(), file.max_db_bytes), (Some("2h"), Some(5)));
-        assert!(Config::from_args(Args { max_db_bytes: Some(0), ..Args::default() }).is_err());
-    }
-
-    #[test]
-    fn refuses_an_open_api_off_loopback_and_a_database_inside_the_site() {
-        let open = Args { listen: Some("0.0.0.0:0".parse().unwrap()), ..Args::default() };
-        assert!(Config::from_args(open).unwrap_err().contains("without authentication"));
-        let guarded =
-            Args { listen: Some("0.0.0.0:0".parse().unwrap()), bearer_token: Some("t".into()), ..Args::default() };
-        assert!(Config::from_args(guarded).is_ok());
-        let dir = std::env::temp_dir().join(format!("gw-config-site-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("www/sub")).unwrap();
-        let inside = Args { site: Some(dir.join("www")), db: Some(dir.join("www/sub/../x.db")), ..Args::default() };
-        assert!(Config::from_args(inside).unwrap_err().contains("inside --site"));
-        let beside = Args { site: Some(dir.join("www")), db: Some(dir.join("x.db")), ..Args::default() };
-        assert!(Config::from_args(beside).is_ok());
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }
