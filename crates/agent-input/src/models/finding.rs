@@ -1,8 +1,8 @@
 //! What a rule found: data a provider turns into a diagnostic.
 
+use crate::ProviderId;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::{Path, Segment};
-use crate::ProviderId;
 
 /// Which rule refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use super::family::{Family, Vendor};
 use super::finding::{Finding, Rule};
-use crate::image::Dimensions;
 use crate::ProviderId;
+use crate::image::Dimensions;
 use crate::units;
 
 /// Above this many images in one request, Claude takes at most [`MANY_IMAGES_SIDE`] px a side.
