@@ -111,7 +111,7 @@ pub(super) fn json_text(value: &Value) -> Option<Value> {
     if text.starts_with('{') || text.starts_with('[') { Some(parse(text)).filter(|v| !v.is_null()) } else { None }
 }
 
-pub(super) const TOOL_CHOICE: &str = "must be \"auto\", \"any\", \"none\" or {\"name\": \"<tool name>\"}";
+pub(super) const TOOL_CHOICE: &str = "must be \"auto\", \"any\" or \"none\", or name one of the tools: \"tool:get_weather\" or {\"name\": \"get_weather\"}";
 
 pub(super) fn tool_choice(value: &Value) -> Result<ToolChoice, String> {
     if let Some(parsed) = json_text(value) {
