@@ -62,7 +62,7 @@ test(`the first load is at most ${BUDGET} B gzip -9, without the on-demand modul
     for (const needed of ['/', '/playground_bg.wasm', '/playground.js', '/boot.js', '/style.css', '/favicon.svg']) {
       assert.ok(names.includes(needed), `${needed} was not fetched: ${names.join(', ')}`);
     }
-    for (const onDemand of ['schema/', 'register/', 'import/', 'editor/']) {
+    for (const onDemand of ['schema/', 'register/', 'import/', 'editor/', 'export/']) {
       assert.deepEqual(names.filter((n) => n.includes(onDemand)), [], `${onDemand} is loaded on demand only`);
     }
     const total = files.reduce((sum, f) => sum + f.gzip, 0);
