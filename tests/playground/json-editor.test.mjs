@@ -157,6 +157,36 @@ test('the bracket beside the caret is marked with its partner; a bracket without
   assert.deepEqual(playground.seen.errors, []);
 });
 
+test('the JSON is coloured by its syntax, and where it breaks is marked at its line and column', async () => {
+  await setJson(page, '{\n  "input": "Hi",\n  "parameters": {"n": 2, "on": true}\n}');
+  await numbered();
+  await page.waitForFunction(() => document.querySelector('.json-edit')?.classList.contains('colored'));
+  const painted = await page.$$eval('[data-testid="json-colors"] span', (spans) =>
+    spans.map((s) => [s.className, s.textContent, getComputedStyle(s).color]));
+  const of = (kind) => painted.filter(([k]) => k === kind).map(([, text]) => text);
+  assert.deepEqual(of('j-key'), ['"input"', '"parameters"', '"n"', '"on"']);
+  assert.deepEqual(of('j-str'), ['"Hi"']);
+  assert.deepEqual(of('j-num'), ['2']);
+  assert.deepEqual(of('j-lit'), ['true']);
+  assert.equal(new Set(painted.filter(([k]) => k !== 'j-punct').map(([, , colour]) => colour)).size, 4, 'four colours');
+  // The textarea's own text is hidden under the colours, its caret not.
+  assert.equal(await page.$eval(EDITOR, (t) => getComputedStyle(t).color), 'rgba(0, 0, 0, 0)');
+  // Broken at line 3, column 9 (a missing value): the mark sits there.
+  await setJson(page, '{\n  "input": "Hi",\n  "n": ,\n}');
+  await page.waitForSelector('[data-testid="json-error-at"]');
+  const said = await page.textContent('[data-testid="json-error-at"]');
+  const [, line, column] = said.match(/line (\d+), column (\d+)/);
+  await page.waitForSelector('[data-testid="json-error-mark"]');
+  const mark = await page.$eval('[data-testid="json-error-mark"]', (m) => ({ line: m.dataset.line, column: m.dataset.column, top: m.parentElement.style.top }));
+  assert.deepEqual([mark.line, mark.column], [line, column]);
+  assert.equal(line, '3');
+  const lineHeight = await page.$eval(EDITOR, (t) => parseFloat(getComputedStyle(t).lineHeight));
+  assert.equal(parseFloat(mark.top), 2 * lineHeight);
+  // Fixed, the mark goes.
+  await setJson(page, '{"input": "Hi"}');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="json-error-mark"]'));
+});
+
 test('axe finds nothing with the JSON editor shown, at 1280 and 390 px', async () => {
   await setJson(page, '{"input": [{"role": "user", "content": "Hi"}]}');
   await numbered();

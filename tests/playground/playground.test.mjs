@@ -350,7 +350,8 @@ describe('the playground', () => {
   test('3. Copy as curl: the execute request, credentials never inline', async () => {
     // These tests take the non-streaming path (_execute); chat.test.mjs covers streaming.
     await page.uncheck('[data-testid="stream-toggle"]');
-    const curl = await copied(page, '[data-testid="copy-curl"]');
+    await openCode(page);
+    const curl = await copied(page, '[data-testid="execute-code-curl"]');
     assert.ok(curl.startsWith(`curl -sS -X POST '${gateway.base}/_plugins/_ml/agents/echo/_execute'`), curl);
     assert.match(curl, /\n\{"input": ?"Hello"\}\nJSON\n$/);
   });
@@ -441,7 +442,8 @@ describe('the playground', () => {
       await page.click('[data-testid="share-button"]');
       const link = await page.inputValue('[data-testid="share-link"]');
       assert.ok(!link.includes(token) && !Buffer.from(link.split('#share=')[1], 'base64url').toString().includes(token));
-      const curl = await copied(page, '[data-testid="copy-curl"]');
+      await openCode(page);
+      const curl = await copied(page, '[data-testid="execute-code-curl"]');
       assert.match(curl, /AGENT_TOKEN/);
       assert.ok(!curl.includes(token));
       await page.check('[data-testid="remember-secret"]');
@@ -519,3 +521,9 @@ describe('the playground', () => {
     await phone.context.close();
   });
 });
+
+/** Opens the Execute call's "Copy as code" (its script fetched the first time). */
+async function openCode(page) {
+  await page.$eval('[data-testid="execute-code"]', (d) => (d.open = true));
+  await page.waitForSelector('[data-testid="execute-code-curl"]', { state: 'visible' });
+}

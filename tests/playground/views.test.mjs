@@ -273,7 +273,9 @@ describe('deploy to OpenSearch', () => {
 
   test('the registration body follows the conversion settings, and bad bodies list their problems', async () => {
     await openDeploy();
-    await page.click('[data-testid="deploy-rebuild"]');
+    // Offered only once the body is edited.
+    if (await page.isVisible('[data-testid="deploy-rebuild"]')) await page.click('[data-testid="deploy-rebuild"]');
+    assert.equal(await page.isVisible('[data-testid="deploy-rebuild"]'), false);
     await page.$eval('.settings', (d) => (d.open = true));
     await page.selectOption('[data-testid="provider-select"]', 'openai-chat');
     await page.fill('[data-testid="system-prompt"]', 'Be brief.');
@@ -300,8 +302,17 @@ describe('deploy to OpenSearch', () => {
     await page.click('[data-testid="deploy-copy-curl"]');
     await page.locator('.deploy [role="status"]', { hasText: 'Nothing to copy' }).waitFor();
 
-    // ml-commons' model block has no Anthropic provider.
+    // The edited body is out of date once the provider changes; Rebuild stands out and starts again.
+    assert.equal(await page.isVisible('[data-testid="deploy-stale"]'), false);
+    await page.selectOption('[data-testid="provider-select"]', 'gemini');
+    await page.waitForSelector('[data-testid="deploy-stale"]:not([hidden])');
+    assert.match(await page.textContent('[data-testid="deploy-stale"]'), /^Out of date: the conversion settings changed/);
+    assert.equal(await page.getAttribute('[data-testid="deploy-rebuild"]', 'class'), 'primary');
     await page.click('[data-testid="deploy-rebuild"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="deploy-body"]').value.includes('gemini'));
+    assert.equal(await page.isVisible('[data-testid="deploy-stale"]'), false);
+
+    // ml-commons' model block has no Anthropic provider.
     await page.selectOption('[data-testid="provider-select"]', 'anthropic-messages');
     await page.waitForSelector('[data-testid="deploy-unavailable"]');
     assert.match(await page.textContent('[data-testid="deploy-unavailable"]'), /no provider for Anthropic/);

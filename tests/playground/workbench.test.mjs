@@ -32,12 +32,19 @@ describe('the playground as a workbench', () => {
     ] }));
     await showForm(page, 'messages');
     await settled(page);
-    assert.match(await summary(page), /^Valid input · MESSAGES · Bedrock Converse: \d+ problems?$/);
-    assert.equal(await tone(page), 'valid');
+    assert.match(await summary(page), /^Valid input · MESSAGES · Bedrock Converse refuses it: \d+ problems?$/);
+    // Amber, not green: the input is valid, the chosen provider refuses it; the phone's bar says the same.
+    assert.equal(await tone(page), 'refused');
+    assert.equal(await page.getAttribute('[data-testid="run-summary"]', 'data-tone'), 'refused');
+    const colours = await page.$eval('[data-testid="validation-summary"]', (el) => getComputedStyle(el).color);
+    assert.equal(colours, 'rgb(138, 90, 0)');
     const problems = await diagnostics(page, 'conversion-error');
     assert.ok(problems.some((d) => d.path === '/input/2/toolCallId'), JSON.stringify(problems));
+    // The place in words beside the pointer.
+    assert.equal(await page.textContent('[data-testid="conversion-error"][data-path="/input/2/toolCallId"] [data-testid="where"]'), 'Message 3 › tool call id');
     assert.equal(await page.textContent('[data-testid="provider-problems-title"]'), 'Bedrock Converse');
-    await page.waitForSelector('.form-area [data-path="/input/2/toolCallId"].has-error');
+    await page.waitForSelector('.form-area [data-path="/input/2/toolCallId"].has-refusal');
+    assert.equal(await page.$('.form-area .has-error'), null, 'a refusal is not an input error');
     await shot(page, 'workbench-01-one-verdict');
   });
 
@@ -75,7 +82,7 @@ describe('the playground as a workbench', () => {
     await page.waitForSelector('[data-testid="tools-from-calls"]');
     await page.click('[data-testid="tools-from-calls"]');
     await settled(page);
-    assert.match(await summary(page), /^Valid input · MESSAGES · Bedrock Converse: no problems$/);
+    assert.match(await summary(page), /^Valid input · MESSAGES · Bedrock Converse takes it$/);
     const tools = JSON.parse(await page.inputValue('[data-testid="tools"]'));
     assert.deepEqual(tools[0].input_schema, { type: 'object', properties: { city: { type: 'string' } } });
   });
@@ -137,9 +144,69 @@ describe('the playground as a workbench', () => {
     for (const label of valid) {
       await page.selectOption('[data-testid="example-select"]', { label });
       await settled(page);
-      assert.match(await summary(page), /^Valid input · [A-Z_]+ · Bedrock Converse: no problems/, label);
+      assert.match(await summary(page), /^Valid input · [A-Z_]+ · Bedrock Converse takes it/, label);
       assert.equal(await page.textContent('[data-testid="share-note"] span'), `Example: ${label}.`);
     }
+    // The banner goes once the input is edited.
+    await setJson(page, '{"input": "My own words"}');
+    await page.waitForSelector('[data-testid="share-note"]', { state: 'detached' });
+  });
+
+  test('the first line says what the tool is and offers examples', async () => {
+    assert.match(await page.textContent('[data-testid="intro"]'), /^Build the input of an OpenSearch ml-commons agent, see whether Bedrock, OpenAI, Anthropic and Gemini take it, and run it as a chat\./);
+    const offered = await page.$$eval('[data-testid="try-example"]', (bs) => bs.map((b) => b.textContent));
+    assert.equal(offered.length, 3);
+    await page.click('[data-testid="try-example"]');
+    await settled(page);
+    assert.equal(await page.textContent('[data-testid="share-note"] span'), `Example: ${offered[0]}.`);
+    assert.match(await summary(page), /^Valid input · [A-Z_]+ · Bedrock Converse takes it/);
+  });
+
+  test('the ready state never turns red by a click: the blank next turn stays neutral', async () => {
+    await page.check('[data-testid="stream-toggle"]');
+    await setJson(page, '{"input": "Hi"}');
+    await showForm(page, 'text');
+    await page.fill(TEXT_INPUT, 'Hello, once');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="validation-summary"]').dataset.tone === 'waiting');
+    assert.match(await summary(page), /^Ready for the next turn \(continuing conversation .+\)$/);
+    // Clicks elsewhere (the composer left): still waiting, nothing outlined.
+    for (const target of ['[data-testid="event-log"] summary', '[data-testid="stream-toggle"]', '[data-testid="stream-toggle"]', '#validation-title']) {
+      await page.click(target);
+      await settled(page);
+      assert.equal(await tone(page), 'waiting', target);
+      assert.equal(await page.$('.has-error'), null, target);
+      assert.deepEqual(await diagnostics(page), [], target);
+    }
+    // A run tried on the blank turn shows why nothing was sent (Execute is aria-disabled, still clickable).
+    await page.$eval('[data-testid="execute-button"]', (b) => b.click());
+    await settled(page);
+    assert.equal(await tone(page), 'invalid');
+    await page.click('[data-testid="chat-new-conversation"]');
+  });
+
+  test('settings: a value the provider cannot take is outlined with its reason; Cache TTL waits for caching', async () => {
+    await setJson(page, '{"input": "Hi"}');
+    await page.$eval('.settings', (d) => (d.open = true));
+    await page.fill('#temperature', 'abc');
+    await settled(page);
+    await page.waitForSelector('#temperature.has-error[aria-invalid="true"]');
+    assert.match(await page.getAttribute('#temperature', 'title'), /temperature/i);
+    assert.equal(await summary(page), 'Valid input · TEXT · 1 setting to fix');
+    assert.equal(await tone(page), 'invalid');
+    await page.fill('#temperature', '');
+    await settled(page);
+    await page.waitForSelector('#temperature:not(.has-error)');
+    assert.equal(await tone(page), 'valid');
+    // Cache TTL: disabled with its reason while caching is off.
+    await page.uncheck('[data-testid="prompt-cache"]');
+    assert.equal(await page.isDisabled('[data-testid="prompt-cache-ttl"]'), true);
+    assert.match(await page.textContent('[data-testid="prompt-cache-ttl-why"]'), /^Turn on prompt caching/);
+    await page.check('[data-testid="prompt-cache"]');
+    assert.equal(await page.isDisabled('[data-testid="prompt-cache-ttl"]'), false);
+    assert.equal(await page.textContent('[data-testid="prompt-cache-ttl-why"]'), '');
+    await page.uncheck('[data-testid="prompt-cache"]');
   });
 
   test('files: an unsupported file is refused by name; names on cards; an image that does not decode gets a tile', async () => {
@@ -191,12 +258,18 @@ describe('the playground as a workbench', () => {
     assert.equal(await page.inputValue(TEXT_INPUT), 'Kept for later');
     assert.equal(await page.inputValue('#temperature'), '0.3');
     assert.equal(await page.inputValue('[data-testid="provider-select"]'), 'openai-chat');
-    // Scrolled to the bottom, the verdict is still on screen (sticky).
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // Scrolled to the end of the workbench (the backend's settings), the verdict and the request
+    // are still on screen (sticky beside it).
+    // A short window, so that the workbench is taller than it.
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: size.width, height: 480 });
+    await page.evaluate(() => document.querySelector('.pane.run').scrollIntoView({ block: 'end' }));
+    assert.ok(await page.evaluate(() => window.scrollY) > 200, 'the workbench is taller than the window');
     await page.waitForFunction(() => {
       const r = document.querySelector('[data-testid="validation-summary"]').getBoundingClientRect();
       return r.top >= 0 && r.bottom <= window.innerHeight;
     });
+    await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'workbench-06-1280');
     assert.deepEqual(await axe(page), []);

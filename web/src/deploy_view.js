@@ -67,6 +67,9 @@ function problemItem([severity, d]) {
 export function mount(host, planRegistration, curl, facts) {
   const fields = { name: 'Playground agent', type: 'conversational', model: '', region: '', version: VERSIONS.at(-1), api: '' };
   let edited = null;
+  // What the settings gave when the body was last built or edited: a change after an edit makes
+  // the body out of date until it is rebuilt.
+  let builtFrom = JSON.stringify(facts);
   let plan = null;
   const input = (id, label, key) => {
     const field = el('input', { type: 'text', id, 'data-testid': id });
@@ -94,6 +97,7 @@ export function mount(host, planRegistration, curl, facts) {
   region.value = 'us-east-1';
   const text = el('textarea', { id: 'deploy-body', class: 'code', 'data-testid': 'deploy-body', rows: '8', spellcheck: 'false' });
   const rebuild = el('button', { type: 'button', 'data-testid': 'deploy-rebuild' }, 'Rebuild from the settings');
+  const stale = el('p', { class: 'notice', role: 'status', 'data-testid': 'deploy-stale' });
   const result = el('div');
   const status = el('span', { class: 'hint', role: 'status' });
   const copy = (label, write, done) => {
@@ -122,7 +126,15 @@ export function mount(host, planRegistration, curl, facts) {
   function refresh() {
     if (!fields.model && document.activeElement !== model) model.value = facts.example_model;
     const built = registration(facts, fields);
-    rebuild.disabled = edited === null;
+    // Rebuild is offered once the body is edited, and stands out when the settings moved on.
+    const outOfDate = edited !== null && builtFrom !== JSON.stringify(facts);
+    if (edited === null) builtFrom = JSON.stringify(facts);
+    rebuild.hidden = edited === null;
+    rebuild.className = outOfDate ? 'primary' : '';
+    stale.hidden = !outOfDate;
+    stale.textContent = outOfDate
+      ? 'Out of date: the conversion settings changed since this body was edited. Rebuild to start again from them (your edits go).'
+      : '';
     if (edited === null) text.value = built.body ? pretty(built.body) : '';
     plan = null;
     if (edited === null && built.error) {
@@ -171,7 +183,7 @@ export function mount(host, planRegistration, curl, facts) {
       select('deploy-type', 'Agent type', 'type', [['conversational', 'conversational'], ['plan_execute_and_reflect', 'plan_execute_and_reflect']]),
       select('deploy-version', 'ml-commons version', 'version', VERSIONS.map((v) => [v, v])),
       select('deploy-api', 'API', 'api', [['', "the version's default"], ['legacy', 'legacy (connector, model, agent)'], ['unified', 'unified']])),
-    el('div', { class: 'field' }, el('label', { for: 'deploy-body' }, 'Registration body (built from the settings; edit it freely)'), text, rebuild),
+    el('div', { class: 'field' }, el('label', { for: 'deploy-body' }, 'Registration body (built from the settings; edit it freely)'), text, stale, rebuild),
     result,
     el('div', { class: 'actions' },
       copy('deploy-copy-console', (p) => p.console, 'Copied the Dev Tools console text.'),

@@ -1,14 +1,43 @@
-// The JSON editor's line numbers and bracket matching, loaded the first time the JSON tab is shown
-// (modules.js), so neither is part of the first download. The textarea stays the editor (typing,
-// undo, the browser's own find); beside it a gutter of line numbers, behind it an overlay that
-// marks the bracket beside the caret and its partner, or a bracket without one. Both follow the
-// textarea's scrolling; the work runs after the frame that shows a keystroke, at most once a
-// frame, and only what changed is redrawn (the gutter when the line count changes, the marks).
+// The JSON editor's line numbers, syntax colours and bracket matching, loaded the first time the
+// JSON tab is shown (modules.js), so none is part of the first download. The textarea stays the
+// editor (typing, undo, the browser's own find); beside it a gutter of line numbers, behind it an
+// overlay that colours the lines in view (keys, strings, numbers, literals), marks the bracket
+// beside the caret and its partner, or a bracket without one, and the place where the JSON breaks
+// (the app's `data-error-at="line:column"` on the textarea). All follow the textarea's scrolling;
+// the work runs after the frame that shows a keystroke, at most once a frame, and only what
+// changed is redrawn.
 
 // Past this size the brackets are not matched (a scan a frame would cost too much).
 const MATCH_LIMIT = 4_000_000;
 // Unmatched brackets marked at most (a half-typed document may have many).
 const UNMATCHED_SHOWN = 50;
+// Past this size the text is not coloured (it shows in the textarea's own colour).
+const COLOR_LIMIT = 2_000_000;
+// Lines coloured beyond those in view, above and below (a fast scroll shows colour at once).
+const COLOR_MARGIN = 20;
+
+// A JSON token: a string (a key when a colon follows), a number, a literal, punctuation. JSON
+// strings hold no raw line break, so each line is read on its own.
+const TOKEN = /("(?:[^"\\]|\\.)*"?)(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],:])/g;
+
+/** The tokens of one line as `[class, text]` pairs (`null` class: plain text). */
+export function tokens(line) {
+  const out = [];
+  let last = 0;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(line); m; m = TOKEN.exec(line)) {
+    if (m.index > last) out.push([null, line.slice(last, m.index)]);
+    if (m[1] !== undefined) {
+      out.push([m[2] ? 'j-key' : 'j-str', m[1]]);
+      if (m[2]) out.push(['j-punct', m[2]]);
+    } else if (m[3] !== undefined) out.push(['j-num', m[3]]);
+    else if (m[4] !== undefined) out.push(['j-lit', m[4]]);
+    else out.push(['j-punct', m[5]]);
+    last = TOKEN.lastIndex;
+  }
+  if (last < line.length) out.push([null, line.slice(last)]);
+  return out;
+}
 
 /**
  * The text's brackets outside strings, in order: their offsets (`at`) and each one's partner's
@@ -102,8 +131,12 @@ export function mount(textarea) {
   const overlay = document.createElement('div');
   overlay.className = 'json-overlay';
   overlay.setAttribute('aria-hidden', 'true');
+  const colors = document.createElement('div');
+  colors.className = 'json-colors';
+  colors.dataset.testid = 'json-colors';
   const marks = document.createElement('div');
-  overlay.append(marks);
+  // The marks' backgrounds behind the coloured text.
+  overlay.append(marks, colors);
   // The app draws the textarea in a field inside the editor's box: the gutter goes before the
   // field, the overlay into it, behind the textarea.
   const field = textarea.parentElement;
@@ -121,9 +154,65 @@ export function mount(textarea) {
   // Read once: reading styles or scroll offsets in a frame's work would force a layout there.
   const height = parseFloat(getComputedStyle(textarea).lineHeight) || 18;
 
+  let painted = '';
   const scrolled = () => {
     numbers.style.transform = `translateY(${-textarea.scrollTop}px)`;
-    marks.style.transform = `translate(${-textarea.scrollLeft}px, ${-textarea.scrollTop}px)`;
+    const shift = `translate(${-textarea.scrollLeft}px, ${-textarea.scrollTop}px)`;
+    marks.style.transform = shift;
+    colors.style.transform = shift;
+    refresh();
+  };
+
+  /** Colours the lines in view (and a margin): the textarea's own text is then transparent. */
+  const paint = () => {
+    const box = field.parentElement;
+    if (text.length > COLOR_LIMIT) {
+      box.classList.remove('colored');
+      colors.replaceChildren();
+      painted = '';
+      return;
+    }
+    const first = Math.max(0, Math.floor(textarea.scrollTop / height) - COLOR_MARGIN);
+    const last = Math.min(starts.length, first + Math.ceil(textarea.clientHeight / height) + 2 * COLOR_MARGIN);
+    const key = `${version}:${first}:${last}`;
+    if (key === painted) return;
+    painted = key;
+    const rows = [];
+    for (let line = first; line < last; line++) {
+      const end = line + 1 < starts.length ? starts[line + 1] - 1 : text.length;
+      const row = document.createElement('div');
+      row.style.top = `${line * height}px`;
+      for (const [kind, part] of tokens(text.slice(starts[line], end))) {
+        if (kind) {
+          const span = document.createElement('span');
+          span.className = kind;
+          span.textContent = part;
+          row.append(span);
+        } else row.append(part);
+      }
+      rows.push(row);
+    }
+    colors.replaceChildren(...rows);
+    box.classList.add('colored');
+  };
+
+  /** The place the JSON breaks (`line:column`, from 1), marked on its line. */
+  const errorRow = (at) => {
+    const [line, column] = at.split(':').map(Number);
+    if (!(line >= 1 && line <= starts.length && column >= 1)) return null;
+    const start = starts[line - 1];
+    const end = line < starts.length ? starts[line] - 1 : text.length;
+    const offset = Math.min(start + column - 1, end);
+    const row = document.createElement('div');
+    row.style.top = `${(line - 1) * height}px`;
+    const mark = document.createElement('span');
+    mark.className = 'json-error';
+    mark.dataset.testid = 'json-error-mark';
+    mark.dataset.line = line;
+    mark.dataset.column = column;
+    mark.textContent = offset < end ? text[offset] : ' ';
+    row.append(text.slice(start, offset), mark);
+    return row;
   };
 
   /** A mark line: the line's text up to the bracket (unseen), then the bracket marked. */
@@ -156,13 +245,17 @@ export function mount(textarea) {
       }
       version++;
     }
+    paint();
     const caret = textarea.selectionStart === textarea.selectionEnd && document.activeElement === textarea ? textarea.selectionStart : -1;
     const pair = caret >= 0 ? caretPair(found, caret) : null;
-    const key = `${version}:${pair}`;
+    const errorAt = textarea.dataset.errorAt ?? '';
+    const key = `${version}:${pair}:${errorAt}`;
     if (key === shown) return;
     shown = key;
     const rows = unmatched.filter((o) => !pair?.[0].includes(o)).map((o) => markLine(o, 'unmatched'));
     if (pair) rows.push(...pair[0].map((o) => markLine(o, pair[1] ? 'match' : 'unmatched')));
+    const broken = errorAt && errorRow(errorAt);
+    if (broken) rows.push(broken);
     marks.replaceChildren(...rows);
   };
 
@@ -177,6 +270,8 @@ export function mount(textarea) {
   textarea.addEventListener('scroll', scrolled, { passive: true });
   textarea.addEventListener('input', refresh);
   textarea.addEventListener('blur', refresh);
+  // The app sets where the JSON breaks after its analysis.
+  new MutationObserver(refresh).observe(textarea, { attributes: true, attributeFilter: ['data-error-at'] });
   document.addEventListener('selectionchange', () => {
     if (document.activeElement === textarea) refresh();
   });

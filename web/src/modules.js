@@ -3,7 +3,8 @@
 // (schema/, when the schema editor is turned on), agent-input/register's planner with the Deploy
 // view's script (register/, when "Deploy to OpenSearch" is opened), agent-input/import's
 // importers with the Import view's script (import/, when "Import a provider request" is opened),
-// and the JSON editor's line numbers and bracket matching (editor/, when the JSON tab is shown).
+// the JSON editor's line numbers and bracket matching (editor/, when the JSON tab is shown), and
+// "Copy as code" (export/, when one is first opened).
 // Same-origin module imports, so the page's Content-Security-Policy (script-src 'self'
 // 'wasm-unsafe-eval') allows them. The app passes JSON text both ways.
 const loads = {};
@@ -67,6 +68,11 @@ export function importOpen(host, apply) {
   return load('import', 'agent_input_import', 'import_view.js', (module, view) => {
     view.mount(host, module.importRequest, apply);
   });
+}
+
+/** Draws "Copy as code" into `host` (its script from export/); `make()` says what the request is. */
+export function codeOpen(host, testid, what, make) {
+  return import(new URL('export/code_view.js', document.baseURI).href).then((m) => m.mount(host, testid, what, make));
 }
 
 let jsonEditor = null;

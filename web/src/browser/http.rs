@@ -33,6 +33,18 @@ pub(crate) async fn execute(backend: &Backend, body: String) -> Reply {
     }
 }
 
+/// A GET of `url` (the backend's memory): the status and the body as text (`None`: over
+/// [`MAX_ANSWER_BYTES`]); `Err` is why no response came.
+pub(crate) async fn get_json(url: &str, authorization: Option<&str>) -> Result<(u16, Option<String>), String> {
+    let mut request = Request::get(url);
+    if let Some(value) = authorization {
+        request = request.header("Authorization", value);
+    }
+    let response = request.send().await.map_err(reason)?;
+    let status = response.status();
+    Ok((status, read_text(&response).await?))
+}
+
 /// The status and the body as text (`None`: over [`MAX_ANSWER_BYTES`]); `Err` is why no
 /// response (or no whole body) came.
 async fn post_json(url: &str, authorization: Option<&str>, body: String) -> Result<(u16, Option<String>), String> {

@@ -3,6 +3,7 @@
 //! pure logic they feed lives in `model`.
 
 pub(crate) mod clipboard;
+pub(crate) mod code_module;
 pub(crate) mod files;
 pub(crate) mod http;
 pub(crate) mod import_module;

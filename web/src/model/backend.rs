@@ -1,5 +1,5 @@
 //! The execute panel's backend as data: where and how to call it (kept in this browser, the
-//! secret only when the user asks), its URL, auth header and curl command, what a call came back
+//! secret only when the user asks), its URL and auth header, what a call came back
 //! with, and reading ml-commons' answer. (`browser::http` makes the call.)
 
 use serde::{Deserialize, Serialize};
@@ -70,17 +70,19 @@ impl Backend {
         if agent.is_empty() {
             return Err("enter an agent id".into());
         }
-        let agent: String = agent
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                    char::from(b).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect();
-        Ok(format!("{endpoint}/_plugins/_ml/agents/{agent}/_execute"))
+        Ok(format!("{endpoint}/_plugins/_ml/agents/{}/_execute", escape(agent)))
+    }
+
+    /// The URL of one page of memory `memory_id`'s stored messages (`next_token`: the page after).
+    pub(crate) fn memory_url(&self, memory_id: &str, next_token: Option<&str>) -> Result<String, String> {
+        let execute = self.execute_url()?;
+        let base = execute.split("/_plugins/").next().unwrap_or_default();
+        let mut url = format!("{base}/_plugins/_ml/memory/{}/messages", escape(memory_id));
+        if let Some(token) = next_token {
+            url.push_str("?next_token=");
+            url.push_str(&escape(token));
+        }
+        Ok(url)
     }
 
     /// The URL Execute calls: the streaming endpoint (`…/_execute/stream`) or `_execute`.
@@ -99,28 +101,6 @@ impl Backend {
             }
             Auth::Bearer => Some(format!("Bearer {}", self.secret.trim())),
         }
-    }
-
-    /// A curl command for the request Execute sends (`-N` for the stream: events printed as
-    /// they come); credentials as shell variables, never inline.
-    pub(crate) fn curl(&self, body: &str) -> String {
-        let url = self.url().unwrap_or_else(|_| {
-            let tail = if self.stream { "/stream" } else { "" };
-            format!("<endpoint>/_plugins/_ml/agents/<agent>/_execute{tail}")
-        });
-        let quote = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
-        let flags = if self.stream { "-sSN" } else { "-sS" };
-        let mut command = format!("curl {flags} -X POST {} -H 'Content-Type: application/json'", quote(&url));
-        match self.auth {
-            Auth::None => {}
-            Auth::Basic => {
-                command.push_str(" -u ");
-                command.push_str(&quote(&format!("{}:", self.username)));
-                command.push_str("\"$AGENT_PASSWORD\"");
-            }
-            Auth::Bearer => command.push_str(" -H \"Authorization: Bearer $AGENT_TOKEN\""),
-        }
-        format!("{command} --data-binary @- <<'JSON'\n{body}\nJSON\n")
     }
 }
 
@@ -209,6 +189,19 @@ pub(crate) fn raw_view(body: &str) -> String {
     }
 }
 
+/// `text` as one URL path segment or query value (unreserved bytes kept, the rest percent-encoded).
+fn escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,29 +212,6 @@ mod tests {
         assert!(!serde_json::to_string(&backend.stored()).unwrap().contains("s3cret"));
         backend.remember = true;
         assert!(serde_json::to_string(&backend.stored()).unwrap().contains("s3cret"));
-    }
-
-    #[test]
-    fn curl_never_holds_the_secret() {
-        for auth in [Auth::Basic, Auth::Bearer] {
-            let backend = Backend {
-                endpoint: "http://h:1/".into(),
-                agent_id: "echo".into(),
-                auth,
-                username: "ann".into(),
-                secret: "s3cret".into(),
-                remember: false,
-                stream: false,
-            };
-            let curl = backend.curl(r#"{"input":"it's"}"#);
-            assert!(!curl.contains("s3cret"), "{curl}");
-            assert!(curl.starts_with("curl -sS -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute'"), "{curl}");
-            let streamed = Backend { stream: true, ..backend }.curl("{}");
-            assert!(
-                streamed.starts_with("curl -sSN -X POST 'http://h:1/_plugins/_ml/agents/echo/_execute/stream'"),
-                "{streamed}"
-            );
-        }
     }
 
     #[test]

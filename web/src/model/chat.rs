@@ -7,6 +7,7 @@
 //! never dropped in silence and never a panic; event types it does not know are logged.
 
 mod event;
+pub(crate) mod history;
 mod user;
 
 use std::fmt::Write as _;
@@ -38,6 +39,11 @@ impl Chat {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Turn {
     pub(crate) user: UserTurn,
+    /// The body sent (its media as sent), what retry and edit start from.
+    pub(crate) sent: Value,
+    /// How many of its input's first messages repeat the transcript before it (a retried,
+    /// edited or carried-on turn sends them again in a new memory).
+    pub(crate) carried: usize,
     pub(crate) run: Run,
 }
 
@@ -108,6 +114,10 @@ pub(crate) struct Run {
     /// When the response's headers came, and when the run ended (ms since the request).
     pub(crate) answered_ms: Option<f64>,
     pub(crate) ended_ms: Option<f64>,
+    /// Tokens read and written, when the backend said (`RUN_FINISHED`'s `usage`).
+    pub(crate) usage: Option<(u64, u64)>,
+    /// Read back from the backend's memory after a reload (no events, no timing).
+    pub(crate) restored: bool,
 }
 
 impl Default for Run {
@@ -122,6 +132,8 @@ impl Default for Run {
             problems: 0,
             answered_ms: None,
             ended_ms: None,
+            usage: None,
+            restored: false,
         }
     }
 }
@@ -229,7 +241,8 @@ impl Run {
             _ => {}
         }
         match event {
-            Event::RunFinished { thread_id } => {
+            Event::RunFinished { thread_id, usage } => {
+                self.usage = usage;
                 if self.thread_id.as_deref() != Some(thread_id.as_str()) {
                     return Some(format!(
                         "RUN_FINISHED's threadId is not RUN_STARTED's ({})",
@@ -398,7 +411,7 @@ mod tests {
     fn run_error_ends_the_run_with_its_message() {
         let run = run_of(&[started(), json!({"type": "RUN_ERROR", "message": "throttled", "code": "provider_error"})]);
         assert_eq!(run.status, Status::RunError { message: "throttled".into(), code: Some("provider_error".into()) });
-        let mut chat = Chat { turns: vec![Turn { user: UserTurn::default(), run }] };
+        let mut chat = Chat { turns: vec![Turn { user: UserTurn::default(), sent: Value::Null, carried: 0, run }] };
         assert!(chat.current().is_none(), "an ended run is not under way");
     }
 

@@ -83,11 +83,44 @@ fn plain_text(body: &Value) -> Option<String> {
     }
 }
 
+/// Why the body cannot be shown in form `to` without losing anything (what a switch to it
+/// would say), or `None` when it can: the tabs say it before they are clicked.
+pub(crate) fn why_not(body: &Value, to: Form) -> Option<String> {
+    if !body.is_object() {
+        return Some("the request body is not a JSON object; fix it in the JSON editor".into());
+    }
+    let from = form_of(body);
+    if from == Some(to) {
+        return None;
+    }
+    let single_user = |items: &[Value]| match items {
+        [only] => {
+            only.get("role").and_then(Value::as_str).is_some_and(|r| r.eq_ignore_ascii_case("user"))
+                && only.get("content").is_some_and(Value::is_array)
+        }
+        [] => true,
+        _ => false,
+    };
+    match (to, from, body.get("input")) {
+        (Form::Text | Form::Legacy, _, _) => plain_text(body).is_none().then(|| {
+            format!("this input holds more than text; it cannot be shown as {} without losing content", to.label())
+        }),
+        (Form::Blocks | Form::Messages, Some(Form::Text), Some(Value::String(_)))
+        | (Form::Blocks | Form::Messages, Some(Form::Legacy) | None, None)
+        | (Form::Messages, Some(Form::Blocks), Some(Value::Array(_))) => None,
+        (Form::Blocks, Some(Form::Messages), Some(Value::Array(items))) => {
+            (!single_user(items)).then(|| "only a single user message can be shown as content blocks".into())
+        }
+        (Form::Blocks, _, _) => Some("this input cannot be shown as content blocks".into()),
+        (Form::Messages, _, _) => Some("this input cannot be shown as messages".into()),
+    }
+}
+
 /// Rewrites the body into another form without losing anything, or says why it cannot (and
 /// leaves it as it was).
 pub(crate) fn convert_form(body: &mut Value, to: Form) -> Result<(), String> {
-    if !body.is_object() {
-        return Err("the request body is not a JSON object; fix it in the JSON editor".into());
+    if let Some(why) = why_not(body, to) {
+        return Err(why);
     }
     let from = form_of(body);
     if from == Some(to) {
@@ -205,6 +238,19 @@ pub(crate) fn continue_conversation(body: &mut Value, memory_id: String) {
     pointer::set(body, "/input", next);
 }
 
+/// The memory a body continues when its input is the blank next turn (as a run leaves it).
+pub(crate) fn blank_turn_of(body: &Value) -> Option<String> {
+    let memory = body.pointer("/parameters/memory_id").and_then(Value::as_str).filter(|m| !m.is_empty())?;
+    let blank = crate::model::chat::history::input_messages(body).iter().all(|m| {
+        m.get("content").and_then(Value::as_array).is_none_or(|blocks| {
+            blocks
+                .iter()
+                .all(|b| b.get("type").and_then(Value::as_str) == Some("text") && b["text"].as_str() == Some(""))
+        })
+    });
+    blank.then(|| memory.to_string())
+}
+
 /// Starts a new conversation: forgets `parameters.memory_id`.
 pub(crate) fn forget_conversation(body: &mut Value) {
     pointer::remove(body, "/parameters/memory_id");
@@ -213,6 +259,22 @@ pub(crate) fn forget_conversation(body: &mut Value) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_blank_next_turn_names_its_memory() {
+        for (body, memory) in [
+            (json!({"input": "", "parameters": {"memory_id": "m1"}}), Some("m1")),
+            (
+                json!({"input": [{"role": "user", "content": [{"type": "text", "text": ""}]}], "parameters": {"memory_id": "m1"}}),
+                Some("m1"),
+            ),
+            (json!({"parameters": {"question": "", "memory_id": "m1"}}), Some("m1")),
+            (json!({"input": "Hi", "parameters": {"memory_id": "m1"}}), None),
+            (json!({"input": ""}), None),
+        ] {
+            assert_eq!(super::blank_turn_of(&body).as_deref(), memory, "{body}");
+        }
+    }
+
     use super::*;
 
     #[test]

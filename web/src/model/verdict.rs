@@ -25,10 +25,12 @@ impl Holds {
         self.paths.iter().any(|at| within(path, at))
     }
 
-    /// The field at `path` was left: the holds it is in end. Whether any did.
+    /// The field at `path` was left: the holds it is in end, but for the blank next turn of a
+    /// conversation, which waits for typing or a run. Whether any ended.
     pub(crate) fn release(&mut self, path: &str) -> bool {
         let before = self.paths.len();
-        self.paths.retain(|at| !within(path, at));
+        let next_turn = self.continuing.is_some();
+        self.paths.retain(|at| next_turn || !within(path, at));
         before != self.paths.len()
     }
 
@@ -38,10 +40,12 @@ impl Holds {
     }
 }
 
-/// How the summary reads: valid, waiting for the user (nothing is wrong yet), or wrong.
+/// How the summary reads: valid and taken by the chosen provider, valid but refused by it,
+/// waiting for the user (nothing is wrong yet), or wrong.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tone {
     Valid,
+    Refused,
     Waiting,
     Invalid,
 }
@@ -50,6 +54,7 @@ impl Tone {
     pub(crate) const fn as_str(self) -> &'static str {
         match self {
             Self::Valid => "valid",
+            Self::Refused => "refused",
             Self::Waiting => "waiting",
             Self::Invalid => "invalid",
         }
@@ -79,24 +84,30 @@ pub(crate) fn verdict(a: &Analysis, provider: &str, holds: &Holds, pending: bool
         + a.violations().iter().filter(|f| holds.holds(&f.path)).count();
     let errors = a.errors.len() + a.violations().len() - held;
     let warnings = holds.shown(&a.warnings).len();
-    let provider_problems = match &a.conversion {
-        Conversion::Failed(report) => report.errors.len(),
-        Conversion::Invalid | Conversion::Converted { .. } => 0,
+    // The settings' own errors (under `/options`) are the user's to fix, not the provider's refusal.
+    let (settings_errors, provider_problems) = match &a.conversion {
+        Conversion::Failed(report) => {
+            let settings = report.errors.iter().filter(|d| d.path.to_string().starts_with("/options")).count();
+            (settings, report.errors.len() - settings)
+        }
+        Conversion::Invalid | Conversion::Converted { .. } => (0, 0),
     };
     let (mut text, tone, blocked) = if a.all_valid() {
         let mut text = "Valid input".to_string();
         if let Some(t) = a.input_type {
             let _ = write!(text, " · {t}");
         }
-        match provider_problems {
-            0 => {
-                let _ = write!(text, " · {provider}: no problems");
-            }
-            n => {
-                let _ = write!(text, " · {provider}: {}", count(n, "problem"));
-            }
-        }
-        (text, Tone::Valid, None)
+        let tone = if settings_errors > 0 {
+            let _ = write!(text, " · {} to fix", count(settings_errors, "setting"));
+            Tone::Invalid
+        } else if provider_problems == 0 {
+            let _ = write!(text, " · {provider} takes it");
+            Tone::Valid
+        } else {
+            let _ = write!(text, " · {provider} refuses it: {}", count(provider_problems, "problem"));
+            Tone::Refused
+        };
+        (text, tone, None)
     } else if errors == 0 && held > 0 && a.schema_problems() == 0 {
         if let Some(id) = &holds.continuing {
             (
@@ -148,7 +159,7 @@ mod tests {
     #[test]
     fn one_verdict_names_the_provider() {
         let ok = of(r#"{"input": "Hi"}"#, &Holds::default());
-        assert_eq!(ok.text, "Valid input · TEXT · Bedrock Converse: no problems");
+        assert_eq!(ok.text, "Valid input · TEXT · Bedrock Converse takes it");
         assert_eq!((ok.tone, ok.blocked), (Tone::Valid, None));
         // A tool result answering no call: valid input, refused by the provider, one verdict.
         let unmatched = of(
@@ -157,8 +168,23 @@ mod tests {
                 {"role": "tool", "toolCallId": "call_2", "content": [{"type": "text", "text": "42"}]}]}"#,
             &Holds::default(),
         );
-        assert!(unmatched.text.starts_with("Valid input · MESSAGES · Bedrock Converse: "), "{}", unmatched.text);
+        assert!(
+            unmatched.text.starts_with("Valid input · MESSAGES · Bedrock Converse refuses it: "),
+            "{}",
+            unmatched.text
+        );
         assert!(unmatched.provider_problems >= 1, "{}", unmatched.text);
+        assert_eq!(unmatched.tone, Tone::Refused);
+        // A setting that is not a number is the user's to fix: red, and the input still runs.
+        let settings = Settings { temperature: "abc".into(), ..Settings::default() };
+        let bad = verdict(
+            &analyze_text(r#"{"input": "Hi"}"#, &settings, false),
+            "Bedrock Converse",
+            &Holds::default(),
+            false,
+        );
+        assert_eq!(bad.text, "Valid input · TEXT · 1 setting to fix");
+        assert_eq!((bad.tone, bad.blocked), (Tone::Invalid, None));
         let wrong = of(r#"{"input": ""}"#, &Holds::default());
         assert_eq!(wrong.text, "1 error · TEXT");
         assert_eq!((wrong.tone, wrong.blocked.as_deref()), (Tone::Invalid, Some("Fix 1 error to run.")));
@@ -170,6 +196,10 @@ mod tests {
         let waiting = of(r#"{"input": "", "parameters": {"memory_id": "m1"}}"#, &next);
         assert_eq!(waiting.text, "Ready for the next turn (continuing conversation m1)");
         assert_eq!((waiting.tone, waiting.blocked.as_deref()), (Tone::Waiting, Some("Type the next turn to run it.")));
+        // Leaving the blank composer (a click elsewhere) keeps it waiting.
+        let mut left = next.clone();
+        assert!(!left.release("/input"));
+        assert_eq!(of(r#"{"input": "", "parameters": {"memory_id": "m1"}}"#, &left).tone, Tone::Waiting);
         let added = Holds { paths: vec!["/input/1".into()], continuing: None };
         let body = r#"{"input": [{"type": "text", "text": "Hi"}, {"type": "text", "text": ""}]}"#;
         assert_eq!(of(body, &added).text, "1 field to fill in · CONTENT_BLOCKS");

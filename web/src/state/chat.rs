@@ -10,7 +10,10 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::http::{self, Step, StreamEnd};
 use crate::browser::page;
+use serde_json::Value;
+
 use crate::model::backend::{self, Backend};
+use crate::model::chat::history;
 use crate::model::chat::{Chat, Run, Status, Turn, UserTurn};
 
 /// The conversation shown by the execute pane when streaming.
@@ -21,6 +24,12 @@ pub(crate) struct ChatState {
     pub(crate) notice: RwSignal<Option<Status>>,
     /// The endpoint the last run went to (what a network error names).
     pub(crate) endpoint: RwSignal<String>,
+    /// The backend's settings (the run area edits them, kept in this browser).
+    pub(crate) backend: RwSignal<Backend>,
+    /// A body to send as the next turn at once (a turn's retry), taken by the run area.
+    pub(crate) queued: RwSignal<Option<Value>>,
+    /// How reading the transcript back from the backend's memory went, when it did not.
+    pub(crate) restore_note: RwSignal<Option<String>>,
     /// The fetch under way, to abort on Stop.
     abort: StoredValue<Option<web_sys::AbortController>, LocalStorage>,
     /// Counts sends: a run's late updates (after New conversation) go nowhere.
@@ -35,6 +44,9 @@ impl ChatState {
             chat: RwSignal::new(Chat::default()),
             notice: RwSignal::new(None),
             endpoint: RwSignal::new(String::new()),
+            backend: RwSignal::new(Backend::default()),
+            queued: RwSignal::new(None),
+            restore_note: RwSignal::new(None),
             abort: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             sent_at: StoredValue::new(0.0),
@@ -47,7 +59,13 @@ impl ChatState {
     }
 
     /// Sends `body` as the next turn; `finished` gets the memory id when the run finishes.
-    pub(crate) fn send(self, backend: Backend, body: String, user: UserTurn, finished: impl Fn(String) + 'static) {
+    pub(crate) fn send(
+        self,
+        backend: Backend,
+        body: String,
+        (user, sent): (UserTurn, Value),
+        finished: impl Fn(String) + 'static,
+    ) {
         if self.running() {
             return;
         }
@@ -58,7 +76,11 @@ impl ChatState {
         let generation = self.generation.get_value();
         self.sent_at.set_value(page::now());
         self.notice.set(None);
-        self.chat.update(|c| c.turns.push(Turn { user, run: Run::default() }));
+        self.restore_note.set(None);
+        self.chat.update(|c| {
+            let carried = history::carried(&c.turns, &sent);
+            c.turns.push(Turn { user, sent, carried, run: Run::default() });
+        });
         reveal_last_turn();
         let update = move |f: &dyn Fn(&mut Run)| {
             if self.generation.get_value() != generation {
@@ -140,9 +162,13 @@ impl ChatState {
     }
 
     /// A run of `_execute` (not streamed) that answered: a finished turn, as a streamed one ends.
-    pub(crate) fn answered(self, user: UserTurn, run: Run) {
+    pub(crate) fn answered(self, (user, sent): (UserTurn, Value), run: Run) {
         self.notice.set(None);
-        self.chat.update(|c| c.turns.push(Turn { user, run }));
+        self.restore_note.set(None);
+        self.chat.update(|c| {
+            let carried = history::carried(&c.turns, &sent);
+            c.turns.push(Turn { user, sent, carried, run });
+        });
         reveal_last_turn();
     }
 
@@ -167,13 +193,68 @@ impl ChatState {
     pub(crate) fn reset(self) {
         self.stop();
         self.notice.set(None);
+        self.restore_note.set(None);
+        self.generation.update_value(|g| *g += 1);
         self.chat.set(Chat::default());
+    }
+
+    /// Reads the transcript of memory `memory_id` back from the backend (after a reload), page by
+    /// page, unless a run starts first; a memory that cannot be read is said, not hidden.
+    pub(crate) fn restore(self, memory_id: String) {
+        let backend = self.backend.get_untracked();
+        let generation = self.generation.get_value();
+        spawn_local(async move {
+            let mut messages = Vec::new();
+            let mut next: Option<String> = None;
+            let failed = loop {
+                let url = match backend.memory_url(&memory_id, next.as_deref()) {
+                    Ok(url) => url,
+                    Err(why) => break Some(why),
+                };
+                match http::get_json(&url, backend.authorization().as_deref()).await {
+                    Ok((200, Some(body))) => {
+                        let Ok(answer) = serde_json::from_str::<Value>(&body) else {
+                            break Some("the backend's answer is not JSON".into());
+                        };
+                        let (page, token) = history::memory_page(&answer);
+                        let empty = page.is_empty();
+                        messages.extend(page);
+                        match token {
+                            Some(token) if !empty && messages.len() < history::MAX_RESTORED => next = Some(token),
+                            _ => break None,
+                        }
+                    }
+                    Ok((status, body)) => {
+                        let reason = body.map(|b| backend::read(&b)).and_then(|r| r.reason);
+                        break Some(format!(
+                            "the backend answered {status}{}",
+                            reason.map(|r| format!(": {r}")).unwrap_or_default()
+                        ));
+                    }
+                    Err(reason) => break Some(reason),
+                }
+            };
+            if self.generation.get_value() != generation || self.chat.with_untracked(|c| !c.turns.is_empty()) {
+                return;
+            }
+            match failed {
+                None => self.chat.set(Chat { turns: history::restore(&memory_id, &messages) }),
+                Some(why) => self.restore_note.set(Some(format!(
+                    "The conversation {memory_id} could not be read back ({why}); the next turn still continues it."
+                ))),
+            }
+            reveal_last_turn();
+        });
     }
 }
 
-/// Scrolls the newest turn's answer into view once it is on the page.
+/// Scrolls the conversation to its newest turn once it is on the page (the conversation scrolls
+/// in its own box above the composer).
 fn reveal_last_turn() {
     request_animation_frame(|| {
+        if let Some(chat) = document().get_element_by_id("conversation") {
+            chat.set_scroll_top(chat.scroll_height());
+        }
         let Ok(turns) = document().query_selector_all("[data-testid=\"chat-assistant\"]") else { return };
         let Some(newest) = turns.get(turns.length().saturating_sub(1)) else { return };
         if let Ok(el) = newest.dyn_into::<web_sys::Element>() {

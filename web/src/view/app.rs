@@ -17,11 +17,11 @@ use super::import_pane::ImportPane;
 use super::output_pane::OutputPane;
 use super::reasoning_badge;
 use super::run_notice::RunNotice;
-use super::toolbar::Toolbar;
+use super::toolbar::{self, Toolbar};
 use super::validation_pane::ValidationPane;
 use crate::browser::{files, storage};
-use crate::model::share;
 use crate::model::verdict::verdict;
+use crate::model::{input_form, share};
 use crate::state::{Analyzer, ChatState, Editor};
 
 /// Where the schema editor's settings are kept in localStorage: `{"schema": text, "on": bool}`.
@@ -46,6 +46,7 @@ pub(crate) fn App() -> impl IntoView {
         });
     }
     let share_note = RwSignal::new(None::<String>);
+    let chat = ChatState::new();
 
     let hash = window().location().hash().unwrap_or_default();
     let kept = if hash.contains("share=") { None } else { storage::load::<String>(WORK_STORAGE_KEY) };
@@ -64,8 +65,19 @@ pub(crate) fn App() -> impl IntoView {
             let from = if from_link { "a share link" } else { "this browser" };
             share_note.set(Some(format!("Loaded from {from}. {media} left out; add the files again.")));
         }
-        // After the editor exists, so the JSON view can be filled.
-        request_animation_frame(move || editor.load(request));
+        // After the editor exists, so the JSON view can be filled. A kept conversation comes
+        // back: its transcript read from the backend's memory, its blank next turn waiting.
+        request_animation_frame(move || {
+            let memory = request.pointer("/parameters/memory_id").and_then(Value::as_str).map(str::to_string);
+            let blank = input_form::blank_turn_of(&request);
+            editor.load(request);
+            if let Some(memory) = blank {
+                editor.await_next_turn(memory);
+            }
+            if let Some(memory) = memory {
+                chat.restore(memory);
+            }
+        });
     } else {
         editor.changed();
     }
@@ -94,6 +106,16 @@ pub(crate) fn App() -> impl IntoView {
         }
     });
 
+    // The example's banner goes once the user edits the input.
+    let _ = window_event_listener(leptos::ev::input, move |ev| {
+        let in_build = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| el.closest(".pane.build").ok().flatten().is_some());
+        if in_build && share_note.with_untracked(|n| n.as_deref().is_some_and(|n| n.starts_with("Example: "))) {
+            share_note.set(None);
+        }
+    });
     // Highlight the fields the diagnostics point at, once the forms are on the page.
     Effect::new(move |_| {
         let analysis = analyzer.analysis.get();
@@ -155,7 +177,6 @@ pub(crate) fn App() -> impl IntoView {
     });
 
     let analysis = analyzer.analysis;
-    let chat = ChatState::new();
 
     // The one verdict the validation pane and Execute share.
     let judged = Signal::derive(move || {
@@ -171,6 +192,10 @@ pub(crate) fn App() -> impl IntoView {
                 <h1><span class="logo" aria-hidden="true">"{ }"</span>" agent-input "<span class="muted">"playground"</span></h1>
                 <Toolbar editor=editor settings=settings share_note=share_note />
             </header>
+            <p class="intro" data-testid="intro">
+                "Build the input of an OpenSearch ml-commons agent, see whether Bedrock, OpenAI, Anthropic and Gemini take it, and run it as a chat. "
+                <span class="try">"Try an example: "{toolbar::example_buttons(editor, settings, share_note)}</span>
+            </p>
             {move || share_note.get().map(|n| view! {
                 <p class="banner" role="status" data-testid="share-note">
                     <span>{n}</span>
@@ -186,19 +211,19 @@ pub(crate) fn App() -> impl IntoView {
                     <section class="pane build" aria-labelledby="build-title">
                         <BuildPane editor=editor analysis=analysis settings=settings schema_form=analyzer.schema_form schema_load=analyzer.schema_load />
                     </section>
-                    <section class="pane run" aria-labelledby="execute-title">
-                        <ExecutePane editor=editor chat=chat judged=judged />
+                    <ExecutePane editor=editor chat=chat judged=judged />
+                </div>
+                <div class="feedback">
+                    <section class="pane validation" aria-labelledby="validation-title">
+                        <ValidationPane editor=editor analysis=analysis settings=settings shown=judged />
+                    </section>
+                    <section class="pane output" aria-labelledby="output-title">
+                        <OutputPane editor=editor analysis=analysis settings=settings />
                     </section>
                 </div>
-                <section class="pane validation" aria-labelledby="validation-title">
-                    <ValidationPane editor=editor analysis=analysis settings=settings shown=judged />
-                </section>
-                <section class="pane output" aria-labelledby="output-title">
-                    <OutputPane editor=editor analysis=analysis settings=settings />
-                </section>
             </main>
             <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor /></section>
-            <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer /></section>
+            <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer judged=judged /></section>
             <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings /></section>
             <div class="drop-overlay" aria-hidden="true">"Drop files to add them as content blocks"</div>
         </div>

@@ -10,7 +10,7 @@ use super::schema_editor::SchemaEditor;
 use crate::browser::schema_module::Load;
 use crate::browser::{files, json_editor};
 use crate::model::analysis::Analysis;
-use crate::model::input_form::Form;
+use crate::model::input_form::{self, Form};
 use crate::model::schema::Field;
 use crate::model::settings::Settings;
 use crate::state::{Editor, EditorView};
@@ -28,8 +28,19 @@ pub(super) fn BuildPane(
 ) -> impl IntoView {
     let tab = move |view: EditorView, id: &'static str, label: &'static str| {
         let panel = if view == EditorView::Json { "json-panel" } else { "form-panel" };
+        // Why the input cannot be shown in this form, said before a click (as the switch would).
+        let why_not = move || {
+            editor.analyzer().rev.track();
+            match (editor.view.get(), view) {
+                (EditorView::Form(_), EditorView::Form(form)) => {
+                    editor.doc.with_value(|v| input_form::why_not(v, form)).map(|why| format!("Not available: {why}."))
+                }
+                _ => None,
+            }
+        };
         view! {
             <button type="button" role="tab" id=format!("tab-{id}") data-testid=format!("form-{id}") aria-controls=panel
+                aria-disabled=move || why_not().map(|_| "true") title=why_not class:unavailable=move || why_not().is_some()
                 aria-selected=move || (editor.view.get() == view).to_string()
                 tabindex=move || if editor.view.get() == view { "0" } else { "-1" }
                 class:active=move || editor.view.get() == view
@@ -90,6 +101,7 @@ pub(super) fn BuildPane(
             <label for="json-editor">"Request body"</label>
             <div class="json-edit"><div class="json-field">
                 <textarea id="json-editor" class="code" data-testid="json-editor" data-path="" spellcheck="false"
+                    data-error-at=move || analysis.get().json_error_at.map(|(line, column)| format!("{line}:{column}"))
                     autocomplete="off" node_ref=editor.json_ref on:input=move |_| editor.changed()></textarea>
             </div></div>
             {move || analysis.get().json_error_at.map(|(line, column)| view! {

@@ -11,8 +11,10 @@ use leptos::prelude::*;
 
 use crate::browser::page;
 use crate::model::backend::MAX_ANSWER_BYTES;
-use crate::model::chat::{LogEntry, Media, Part, Status, Turn};
+use crate::model::chat::{LogEntry, Media, Part, Status, Turn, history};
 use crate::model::display::{fixed, human_bytes};
+use crate::model::input_form;
+use crate::model::verdict::Holds;
 use crate::state::{ChatState, Editor};
 use crate::view::reasoning_badge::reasoning_badge;
 
@@ -20,17 +22,74 @@ use crate::view::reasoning_badge::reasoning_badge;
 #[allow(unreachable_pub)] // the component macro's expansion
 pub(super) fn ChatView(chat: ChatState, editor: Editor) -> impl IntoView {
     let count = Memo::new(move |_| chat.chat.with(|c| c.turns.len()));
+    // Bumped when a turn is deleted: the turns after it are drawn again (keyed by the epoch in the
+    // high bits and the index in the low 20).
+    let epoch = RwSignal::new(0_usize);
+    // The conversation follows a growing answer while the user is at its end.
+    let follow = StoredValue::new(true);
+    let on_scroll = move |ev: leptos::ev::Event| {
+        let el = event_target::<web_sys::Element>(&ev);
+        follow.set_value(el.scroll_height() - el.scroll_top() - el.client_height() < 48);
+    };
+    Effect::new(move |_| {
+        chat.chat.track();
+        if follow.get_value() {
+            request_animation_frame(|| {
+                if let Some(box_) = document().get_element_by_id("conversation") {
+                    box_.set_scroll_top(box_.scroll_height());
+                }
+            });
+        }
+    });
     view! {
-        <div class="chat" data-testid="chat" aria-live="polite">
-            <For each=move || 0..count.get() key=|i| *i let:i>
-                <TurnView chat=chat editor=editor endpoint=chat.endpoint index=i />
+        {move || chat.restore_note.get().map(|n| view! { <p class="notice" data-testid="chat-restore-note">{n}</p> })}
+        <div class="chat" id="conversation" data-testid="chat" aria-live="polite" on:scroll=on_scroll>
+            <For each=move || { let e = epoch.get().wrapping_shl(20); (0..count.get()).map(move |i| e | i) } key=|k| *k let:key>
+                <TurnView chat=chat editor=editor endpoint=chat.endpoint index=key & 0xf_ffff epoch=epoch />
             </For>
         </div>
     }
 }
 
+/// Turn `k` sent again at once (retry) or loaded into the composer (edit): the conversation
+/// before it and its input, in a new memory; the turns from `k` on leave the transcript.
+fn resend(chat: ChatState, editor: Editor, k: usize, now: bool) {
+    let Some(body) = chat.chat.with_untracked(|c| history::resend(&c.turns, k)) else { return };
+    chat.chat.update(|c| c.turns.truncate(k));
+    editor.load(body.clone());
+    if now {
+        chat.queued.set(Some(body));
+    }
+}
+
+/// Turn `k` deleted: the turns left carry on in a new memory, a blank message to type next.
+fn delete(chat: ChatState, editor: Editor, k: usize, epoch: RwSignal<usize>) {
+    chat.chat.update(|c| {
+        if k < c.turns.len() {
+            c.turns.remove(k);
+        }
+    });
+    epoch.update(|e| *e += 1);
+    if let Some(body) = chat.chat.with_untracked(|c| history::without(&c.turns)) {
+        let last = body["input"].as_array().map_or(0, Vec::len).saturating_sub(1);
+        editor.load(body);
+        editor.holds.set(Holds { paths: vec![format!("/input/{last}")], continuing: None });
+    } else {
+        chat.reset();
+        let _ = editor.edit_anywhere(input_form::forget_conversation);
+        // A blank composer waits to be filled, as a new field does.
+        editor.holds.set(Holds { paths: vec!["/input".into(), "/parameters/question".into()], continuing: None });
+    }
+}
+
 #[component]
-fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: usize) -> impl IntoView {
+fn TurnView(
+    chat: ChatState,
+    editor: Editor,
+    endpoint: RwSignal<String>,
+    index: usize,
+    epoch: RwSignal<usize>,
+) -> impl IntoView {
     let turn = move |f: &dyn Fn(&Turn) -> String| chat.chat.with(|c| c.turns.get(index).map(f).unwrap_or_default());
     let user = chat.chat.with_untracked(|c| c.turns.get(index).map(|t| t.user.clone())).unwrap_or_default();
     let status = Memo::new(move |_| chat.chat.with(|c| c.turns.get(index).map(|t| t.run.status.clone())));
@@ -70,7 +129,27 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: 
     view! {
         {new_thread}
         <div class="turn user" data-testid="chat-user">
-            <p class="who">{user.role.clone()}{earlier}</p>
+            <div class="turn-head">
+                <p class="who">{user.role.clone()}{earlier}</p>
+                <div class="turn-actions" role="group" aria-label=format!("Turn {}", index + 1)>
+                    {[
+                        ("retry", "Retry", "Send this turn again, with the turns above it, in a new memory"),
+                        ("edit", "Edit", "Load this turn into the composer; the turns from here on leave the conversation"),
+                        ("delete", "Delete", "Delete this turn; the others carry on in a new memory"),
+                    ]
+                    .into_iter()
+                    .map(|(action, label, title)| view! {
+                        <button type="button" class="small" data-testid=format!("turn-{action}") disabled=move || chat.running()
+                            title=title aria-label=format!("{label} turn {}", index + 1)
+                            on:click=move |_| match action {
+                                "retry" => resend(chat, editor, index, true),
+                                "edit" => resend(chat, editor, index, false),
+                                _ => delete(chat, editor, index, epoch),
+                            }>{label}</button>
+                    })
+                    .collect::<Vec<_>>()}
+                </div>
+            </div>
             {texts}
             {(!media.is_empty()).then(|| view! { <div class="media-row">{media}</div> })}
             {(!reasoning.is_empty()).then(|| view! { <ul class="reasoning-states" data-testid="chat-reasoning-states">{reasoning}</ul> })}
@@ -81,6 +160,7 @@ fn TurnView(chat: ChatState, editor: Editor, endpoint: RwSignal<String>, index: 
             <p class="who">"assistant"</p>
             {move || parts.get().into_iter().map(part_view).collect::<Vec<_>>()}
             {move || status.get().map(|s| status_view(&s, &endpoint.get_untracked()))}
+            <p class="usage" data-testid="chat-usage">{move || turn(&usage)}</p>
             <p class="timing muted" data-testid="chat-timing">{move || turn(&timing)}</p>
             <details class="event-log" data-testid="event-log">
                 <summary>{move || {
@@ -148,6 +228,24 @@ fn status_key(status: &Status) -> &'static str {
         Status::Unreachable { .. } => "unreachable",
         Status::Broken { .. } => "broken",
     }
+}
+
+/// The turn's usage in words: tokens read and written, and how long the run took.
+fn usage(turn: &Turn) -> String {
+    let run = &turn.run;
+    if run.restored {
+        return "From the backend's memory.".into();
+    }
+    let mut parts = Vec::new();
+    if let Some((input, output)) = run.usage {
+        let tokens = |n: u64, what: &str| format!("{n} {what} token{}", if n == 1 { "" } else { "s" });
+        parts.push(tokens(input, "input"));
+        parts.push(tokens(output, "output"));
+    }
+    if let Some(ms) = run.ended_ms {
+        parts.push(format!("{} s", fixed(ms / 1000.0, 2)));
+    }
+    parts.join(" · ")
 }
 
 fn timing(turn: &Turn) -> String {

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::highlight::go_to;
 use crate::model::analysis::Analysis;
+use crate::model::location::in_words;
 use crate::model::schema::Finding;
 use crate::model::verdict::Holds;
 use crate::state::Editor;
@@ -29,6 +30,7 @@ pub(super) fn diagnostic_items(
                 agent_input::Severity::Warning => "warning",
             };
             let shown = if path.is_empty() { "/".to_string() } else { path.clone() };
+            let place = analysis.with_untracked(|a| in_words(&path, a.input_type));
             let target = path.clone();
             // The diagnostic's data, for tools and tests (the message says it in words).
             let expected = (!d.expected.is_empty()).then(|| serde_json::to_string(&d.expected).unwrap_or_default());
@@ -41,7 +43,7 @@ pub(super) fn diagnostic_items(
                     <button type="button" class="diagnostic" on:click=move |_| go_to(editor, analysis, &target)>
                         <span class="badge">{severity}</span>
                         <code class="code-name">{d.code.as_str()}</code>
-                        <code class="path">{shown}</code>
+                        <span class="path"><span class="where" data-testid="where">{place}</span>" "<code>{shown}</code></span>
                         <span class="message">{d.message.clone()}</span>
                     </button>
                 </li>
@@ -62,6 +64,7 @@ pub(super) fn finding_items(
         .filter(|f| !held.holds(&f.path))
         .map(|f| {
             let shown = if f.path.is_empty() { "/".to_string() } else { f.path.clone() };
+            let place = analysis.with_untracked(|a| in_words(&f.path, a.input_type));
             let target = f.path.clone();
             let expected = (!f.expected.is_empty()).then(|| serde_json::to_string(&f.expected).unwrap_or_default());
             view! {
@@ -70,7 +73,7 @@ pub(super) fn finding_items(
                     <button type="button" class="diagnostic" on:click=move |_| go_to(editor, analysis, &target)>
                         <span class="badge">"error"</span>
                         <code class="code-name">{f.code.clone()}</code>
-                        <code class="path">{shown}</code>
+                        <span class="path"><span class="where" data-testid="where">{place}</span>" "<code>{shown}</code></span>
                         <span class="message">{f.message.clone()}</span>
                     </button>
                 </li>

@@ -1,22 +1,23 @@
 //! The run area under the composer: Execute (the agent input sent to the backend's
 //! `_execute/stream`, or `_execute` with streaming off; Ctrl/Cmd+Enter clicks it), Stop, New conversation,
-//! Copy as curl, and the backend's settings (kept in this browser). Execute is held back, with
+//! the Execute call as code (curl, Python, JavaScript), and the backend's settings (kept in this browser). Execute is held back, with
 //! the reason, while the input cannot succeed. Either way a finished run becomes a turn of the
 //! conversation and the next turn continues it in place (its memory id set, the input emptied).
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::copy::copy;
+use super::code_export::code_export;
 use crate::browser::{http, page, storage};
 use crate::model::backend::{self, Auth, Backend, Reply};
 use crate::model::chat::{Run, Status, UserTurn};
+use crate::model::export;
 use crate::model::input_form;
 use crate::model::verdict::{Holds, Verdict};
 use crate::state::{ChatState, Editor};
 
-/// The run area: Execute and its reason when held back, Stop, New conversation, Copy as curl,
-/// the backend's settings.
+/// The run area: Execute and its reason when held back, Stop, New conversation, the call
+/// as code, the backend's settings.
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
 pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdict>) -> impl IntoView {
@@ -25,7 +26,8 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
         agent_id: "echo".into(),
         ..Backend::default()
     });
-    let backend_state = RwSignal::new(stored.clone());
+    let backend_state = chat.backend;
+    backend_state.set(stored.clone());
     Effect::new(move |_| backend_state.with(|b| storage::save(backend::STORAGE_KEY, &b.stored())));
     let running = RwSignal::new(false);
     let status = RwSignal::new(None::<String>);
@@ -41,30 +43,19 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
         }
         Err(why) => status.set(Some(why)),
     };
-    let execute = move || {
-        if running.get_untracked() || chat.running() {
-            return;
-        }
-        // A run tried: whatever was held back shows.
-        editor.release_all();
-        if let Some(why) = judged.with_untracked(|v| v.blocked.clone()) {
-            status.set(Some(why));
-            return;
-        }
+    // Sends `body` as the next turn.
+    let send = move |body: String| {
         status.set(None);
         let backend = backend_state.get_untracked();
         chat.endpoint.set(backend.endpoint.clone());
-        let body = editor.body_text();
-        let user = serde_json::from_str(&body).map_or_else(
-            |_| UserTurn {
-                role: "user".into(),
-                texts: vec!["(a body that is not JSON)".into()],
-                ..UserTurn::default()
-            },
-            |v| UserTurn::of(&v),
+        let sent = serde_json::from_str::<serde_json::Value>(&body).ok();
+        let user = sent.as_ref().map_or_else(
+            || UserTurn { role: "user".into(), texts: vec!["(a body that is not JSON)".into()], ..UserTurn::default() },
+            UserTurn::of,
         );
+        let turn = (user, sent.unwrap_or_default());
         if backend.stream {
-            chat.send(backend, body, user, continue_with);
+            chat.send(backend, body, turn, continue_with);
             return;
         }
         running.set(true);
@@ -76,7 +67,7 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
                 Reply::Answered { status, millis, body } if status < 300 => {
                     let reading = backend::read(&body);
                     let answer = reading.answer.clone().unwrap_or_else(|| backend::raw_view(&body));
-                    chat.answered(user, Run::answered(answer, reading.memory_id.clone(), millis));
+                    chat.answered(turn, Run::answered(answer, reading.memory_id.clone(), millis));
                     if let Some(id) = reading.memory_id {
                         continue_with(id);
                     }
@@ -98,10 +89,28 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
             }
         });
     };
-    let on_curl = move |_| {
-        let curl = backend_state.with_untracked(|b| b.curl(&editor.body_text()));
-        copy(curl, status, "Copied as curl (credentials as $AGENT_TOKEN / $AGENT_PASSWORD).".into());
+    let execute = move || {
+        if running.get_untracked() || chat.running() {
+            return;
+        }
+        // A run tried: whatever was held back shows.
+        editor.release_all();
+        if let Some(why) = judged.with_untracked(|v| v.blocked.clone()) {
+            status.set(Some(why));
+            return;
+        }
+        send(editor.body_text());
     };
+    // A turn's retry: the body it sent again (with the turns before it), sent at once.
+    Effect::new(move |_| {
+        if let Some(body) = chat.queued.get() {
+            chat.queued.set(None);
+            if !running.get_untracked() && !chat.running() {
+                send(serde_json::to_string(&body).unwrap_or_default());
+            }
+        }
+    });
+    let execute_call = move || Ok(backend_state.with_untracked(|b| export::execute_call(b, &editor.body_text())));
     let new_chat = move |_| {
         chat.reset();
         let _ = editor.edit_anywhere(input_form::forget_conversation);
@@ -109,7 +118,7 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
         status.set(Some("A new conversation: the next turn starts a new memory.".into()));
     };
     let busy = move || running.get() || chat.running();
-    let has_turns = move || chat.chat.with(|c| !c.turns.is_empty());
+    let has_turns = move || chat.chat.with(|c| !c.turns.is_empty()) || chat.restore_note.with(Option::is_some);
     let field = move |id: &'static str,
                       label: &'static str,
                       testid: &'static str,
@@ -126,12 +135,10 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
     };
     let auth = move || backend_state.with(|b| b.auth);
     view! {
-        <h2 id="execute-title" class="execute-title">"Run the agent input"</h2>
-        <p class="hint">"Sends the agent input above to the agent's "<code>"_execute"</code>", not the provider request."</p>
-        <form class="execute" aria-labelledby="execute-title" on:submit=move |ev| { ev.prevent_default(); execute(); }>
-            <div class="actions run-bar" data-testid="run-bar">
-                <span class="run-summary">{move || judged.with(|v| v.text.clone())}</span>
-                <button type="submit" id="execute-button" class="primary" data-testid="execute-button" disabled=busy
+        <div class="actions run-bar" data-testid="run-bar" role="group" aria-label="Run">
+                <span class="run-summary" data-testid="run-summary" data-tone=move || judged.with(|v| v.tone.as_str())>{move || judged.with(|v| v.text.clone())}</span>
+                <button type="button" id="execute-button" class="primary" data-testid="execute-button" disabled=busy
+                    on:click=move |_| execute()
                     aria-disabled=move || blocked().is_some().to_string() aria-describedby="execute-why" title="Ctrl+Enter (⌘+Enter) sends">
                     {move || if busy() { "Executing…" } else { "Execute" }}
                 </button>
@@ -141,7 +148,11 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
                 <span class="hint" id="execute-why" role="status" data-testid="execute-status">
                     {move || blocked().filter(|_| !busy()).or_else(|| status.get())}
                 </span>
-            </div>
+        </div>
+        <section class="pane run" aria-labelledby="execute-title">
+        <h2 id="execute-title" class="execute-title">"Run the agent input"</h2>
+        <p class="hint">"Execute sends the agent input above to the agent's "<code>"_execute"</code>", not the provider request."</p>
+        <form class="execute" aria-labelledby="execute-title" on:submit=move |ev| { ev.prevent_default(); execute(); }>
             <details class="backend" open=true>
                 <summary>"Backend"</summary>
                 <div class="row">
@@ -181,10 +192,9 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
                         on:change=move |ev| { let v = event_target_checked(&ev); backend_state.update(|b| b.stream = v); } />
                     <span>" Stream the answer (AG-UI events from "<code>"_execute/stream"</code>")"</span>
                 </label>
-                <div class="actions">
-                    <button type="button" data-testid="copy-curl" on:click=on_curl>"Copy as curl"</button>
-                </div>
+                {code_export("execute-code", "the Execute call", execute_call)}
             </details>
         </form>
+        </section>
     }
 }

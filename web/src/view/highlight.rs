@@ -1,5 +1,5 @@
 //! The DOM side of diagnostics: fields the diagnostics (the input's, and the chosen provider's)
-//! point at marked (`has-error`, `has-warning`, `aria-invalid`; the nearest field on the path
+//! point at marked (`has-error`, the provider's refusals `has-refusal`, `has-warning`, `aria-invalid`; the nearest field on the path
 //! when none is exact; none while held back), and a click taken to the field or to the value in
 //! the JSON editor.
 
@@ -19,14 +19,15 @@ use crate::state::{Editor, EditorView};
 pub(super) fn highlight(analysis: &Analysis, holds: &Holds) {
     let fields = fields();
     for el in &fields {
-        let _ = el.class_list().remove_2("has-error", "has-warning");
+        let _ = el.class_list().remove_3("has-error", "has-refusal", "has-warning");
         let _ = el.remove_attribute("aria-invalid");
     }
+    mark_settings(analysis);
     let mark = |list: &[agent_input::Diagnostic], class: &str| {
         for d in holds.shown(list) {
             if let Some(el) = nearest(&fields, &d.path.to_string()) {
                 let _ = el.class_list().add_1(class);
-                if class == "has-error" {
+                if class != "has-warning" {
                     let _ = el.set_attribute("aria-invalid", "true");
                 }
             }
@@ -37,7 +38,10 @@ pub(super) fn highlight(analysis: &Analysis, holds: &Holds) {
         Conversion::Converted { warnings, .. } => mark(warnings, "has-warning"),
         Conversion::Failed(report) => {
             mark(&report.warnings, "has-warning");
-            mark(&report.errors, "has-error");
+            let (settings, refusals): (Vec<_>, Vec<_>) =
+                report.errors.iter().cloned().partition(|d| setting_of(&d.path.to_string()).is_some());
+            mark(&refusals, "has-refusal");
+            mark(&settings, "has-error");
         }
         Conversion::Invalid => {}
     }
@@ -46,6 +50,35 @@ pub(super) fn highlight(analysis: &Analysis, holds: &Holds) {
         if let Some(el) = nearest(&fields, &violation.path) {
             let _ = el.class_list().add_1("has-error");
             let _ = el.set_attribute("aria-invalid", "true");
+        }
+    }
+}
+
+/// The id of the settings field a pointer under `/options` names (`/options/max_tokens` is
+/// `#max-tokens`).
+fn setting_of(path: &str) -> Option<String> {
+    let key = path.strip_prefix("/options/")?.split('/').next()?;
+    Some(key.replace('_', "-"))
+}
+
+/// Outlines the settings the conversion refuses (a temperature out of the provider's range, a
+/// number that is not one), the message as the field's description.
+fn mark_settings(analysis: &Analysis) {
+    if let Ok(marked) = document().query_selector_all(".settings-invalid") {
+        for el in
+            (0..marked.length()).filter_map(|i| marked.get(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+        {
+            let _ = el.class_list().remove_2("settings-invalid", "has-error");
+            let _ = el.remove_attribute("aria-invalid");
+            let _ = el.remove_attribute("title");
+        }
+    }
+    let Conversion::Failed(report) = &analysis.conversion else { return };
+    for d in &report.errors {
+        if let Some(el) = setting_of(&d.path.to_string()).and_then(|id| document().get_element_by_id(&id)) {
+            let _ = el.class_list().add_2("settings-invalid", "has-error");
+            let _ = el.set_attribute("aria-invalid", "true");
+            let _ = el.set_attribute("title", &d.message);
         }
     }
 }

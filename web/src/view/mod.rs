@@ -4,6 +4,7 @@
 pub(crate) mod app;
 mod build_pane;
 mod chat;
+mod code_export;
 mod compare;
 mod copy;
 mod deploy;

@@ -8,10 +8,12 @@ use std::sync::Arc;
 use agent_input::ProviderId;
 use leptos::prelude::*;
 
+use super::code_export::code_export;
 use super::copy::copy;
 use super::diagnostics::diagnostic_items;
 use crate::model::analysis::{Analysis, Conversion, full_body};
 use crate::model::display::human_bytes;
+use crate::model::export;
 use crate::model::settings::Settings;
 use crate::model::tools;
 use crate::state::Editor;
@@ -72,6 +74,13 @@ pub(super) fn OutputPane(
             }
             Err(why) => status.set(Some(format!("Nothing to copy: {why}."))),
         }
+    };
+    // The provider request as code, to the provider's own API (an example model id to replace).
+    let provider_call = move || {
+        let current = settings.get_untracked();
+        let body = editor.body_value().and_then(|v| full_body(&v, &current))?;
+        export::provider_call(current.provider, export::example_model(current.provider), &body)
+            .ok_or_else(|| format!("no code is written for {}", current.provider.display_name()))
     };
     // The provider needs its tools declared: specs from the calls, one click away.
     let needs_tools = move || {
@@ -151,7 +160,8 @@ pub(super) fn OutputPane(
                 </label>
                 <div class="field">
                     <label for="prompt-cache-ttl">"Cache TTL"</label>
-                    <select id="prompt-cache-ttl" data-testid="prompt-cache-ttl" on:change=move |ev| {
+                    <select id="prompt-cache-ttl" data-testid="prompt-cache-ttl" aria-describedby="prompt-cache-ttl-why"
+                        disabled=move || settings.with(|s| !s.prompt_cache) on:change=move |ev| {
                         let v = event_target_value(&ev); settings.update(|s| s.prompt_cache_ttl = v);
                     }>
                         {[("", "default"), ("5m", "5 minutes"), ("1h", "1 hour")]
@@ -159,6 +169,9 @@ pub(super) fn OutputPane(
                             .map(|(value, label)| view! { <option value=value selected=initial.prompt_cache_ttl == value>{label}</option> })
                             .collect::<Vec<_>>()}
                     </select>
+                    <span class="hint" id="prompt-cache-ttl-why" data-testid="prompt-cache-ttl-why">
+                        {move || settings.with(|s| !s.prompt_cache).then_some("Turn on prompt caching to set how long the cache lasts.")}
+                    </span>
                 </div>
             </div>
             <div class="row">
@@ -221,6 +234,7 @@ pub(super) fn OutputPane(
         }}
         <div class="actions">
             <button type="button" data-testid="copy-body" on:click=on_copy>"Copy request"</button>
+            {code_export("provider-code", "the provider request", provider_call)}
             <span class="hint" role="status">{move || status.get()}</span>
         </div>
     }

@@ -10,6 +10,40 @@ use crate::model::settings::Settings;
 use crate::model::{examples, share, tools};
 use crate::state::Editor;
 
+/// Loads an example (with tool specs made from its calls), named in the banner.
+fn load_example(
+    editor: Editor,
+    settings: RwSignal<Settings>,
+    share_note: RwSignal<Option<String>>,
+    example: examples::Example,
+) {
+    let specs = tools::specs_from_calls(&example.request).unwrap_or_default();
+    set_tools(settings, specs);
+    editor.load(example.request);
+    share_note.set(Some(format!("Example: {}.", example.label.strip_prefix("Mistake: ").unwrap_or(&example.label))));
+}
+
+/// The first few valid examples as buttons, for the first load's line.
+pub(super) fn example_buttons(
+    editor: Editor,
+    settings: RwSignal<Settings>,
+    share_note: RwSignal<Option<String>>,
+) -> impl IntoView {
+    examples::all()
+        .into_iter()
+        .filter(|e| !e.label.starts_with("Mistake: "))
+        .take(3)
+        .map(|example| {
+            let label = example.label.clone();
+            let example = StoredValue::new(example);
+            view! {
+                <button type="button" class="small link" data-testid="try-example"
+                    on:click=move |_| load_example(editor, settings, share_note, example.get_value())>{label}</button>
+            }
+        })
+        .collect::<Vec<_>>()
+}
+
 /// The examples, the share link.
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
@@ -37,11 +71,7 @@ pub(super) fn Toolbar(
         if let Ok(i) = select.value().parse::<usize>()
             && let Some(example) = examples.with_value(|all| all.get(i).cloned())
         {
-            let specs = tools::specs_from_calls(&example.request).unwrap_or_default();
-            set_tools(settings, specs);
-            editor.load(example.request);
-            share_note
-                .set(Some(format!("Example: {}.", example.label.strip_prefix("Mistake: ").unwrap_or(&example.label))));
+            load_example(editor, settings, share_note, example);
         }
     };
     let link = RwSignal::new(None::<String>);

@@ -25,7 +25,6 @@ pub(super) fn ValidationPane(
     view! {
         <h2 id="validation-title">"Validation"</h2>
         <p class="summary" data-testid="validation-summary" aria-live="polite"
-            class:valid=move || analysis.get().all_valid()
             data-valid=move || analysis.get().all_valid().to_string()
             data-tone=move || shown.with(|v| v.tone.as_str())
             data-input-type=move || analysis.get().input_type.unwrap_or("null")>
@@ -62,7 +61,7 @@ pub(super) fn ValidationPane(
         }}
         {move || {
             let a = analysis.get();
-            (a.all_valid() && a.warnings.is_empty() && shown.with(|v| v.provider_problems == 0))
+            (a.all_valid() && a.warnings.is_empty() && !matches!(a.conversion, Conversion::Failed(_)))
                 .then(|| view! { <p class="hint">"No errors or warnings."</p> })
         }}
         {move || analysis.get().schema.clone().map(|s| view! {

@@ -15,6 +15,8 @@ pub(super) enum Event {
     },
     RunFinished {
         thread_id: String,
+        /// Tokens read and written: the sum over `usage`'s entries, when there are any.
+        usage: Option<(u64, u64)>,
     },
     RunError {
         message: String,
@@ -77,7 +79,13 @@ impl Event {
         };
         Ok(match kind {
             "RUN_STARTED" => Self::RunStarted { thread_id: text("threadId")?, run_id: text("runId")? },
-            "RUN_FINISHED" => Self::RunFinished { thread_id: text("threadId")? },
+            "RUN_FINISHED" => Self::RunFinished {
+                thread_id: text("threadId")?,
+                usage: object.get("usage").and_then(Value::as_array).filter(|u| !u.is_empty()).map(|entries| {
+                    let sum = |key: &str| entries.iter().filter_map(|e| e.get(key).and_then(Value::as_u64)).sum();
+                    (sum("inputTokens"), sum("outputTokens"))
+                }),
+            },
             "RUN_ERROR" => Self::RunError {
                 message: text("message")?,
                 code: match object.get("code") {
