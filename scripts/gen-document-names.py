@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes crates/agent-input/tests/data/document_names.json: document names and the name Bedrock
 gets for each, computed here with Python's unicodedata (NFKD without combining marks: a
-transliteration) and the rules of docs/decisions.md
+transliteration) and the rules of docs/decisions/providers.md
 ("Document names"), independently of the library's own tables (scripts/gen-nfkc-ascii.py).
 crates/agent-input/tests/document_names.rs checks the library against the file.
 
@@ -22,8 +22,9 @@ import unicodedata
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "crates/agent-input/tests/data/document_names.json"
 ABOUT = ("Document names and their Bedrock-safe form, computed by Python's unicodedata (Unicode "
-         "{version}) NFKD without combining marks followed by the rules of docs/decisions.md; written by "
-         "scripts/gen-document-names.py, checked by crates/agent-input/tests/document_names.rs.")
+         "{version}) NFKD without combining marks followed by the rules of "
+         "docs/decisions/providers.md; written by scripts/gen-document-names.py, checked by "
+         "crates/agent-input/tests/document_names.rs.")
 MAX_LEN = 200
 ALLOWED = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-()[]")
 

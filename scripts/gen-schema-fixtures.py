@@ -5,7 +5,7 @@ The expectations come from the autonomous-agent runner's own Python (its coordin
 schema, its runner formats the inputs), copied verbatim below
 (`_merge_autonomous_schema_with_prompt`, `format_autonomous_inputs`), and from Python's
 `jsonschema` (what that runner's coordinator validates with), never from this project's code.
-Two project decisions are applied on top (docs/decisions.md): a missing (`required`) or
+Two project decisions are applied on top (docs/decisions/schemas.md): a missing (`required`) or
 disallowed (`additionalProperties`) parameter is reported at the key's own path, one error per key;
 and a violation of a prompt taken from the input points at the input.
 

@@ -15,7 +15,7 @@
 // bodies are checked to carry the same conversation: the same turns (Anthropic's `messages`,
 // Gemini's `contents`, consecutive messages of one role counted once), every text and every base64 payload of the request the same
 // number of times, and the same media types. The sides take turns request by request, each call
-// timed alone (as bench/npm/bench.mjs; docs/decisions.md, "The benchmark measures what a caller
+// timed alone (as bench/npm/bench.mjs; docs/decisions/npm.md, "The benchmark measures what a caller
 // sees"). The ratio is Lingua's time over ours: above 1, ours is faster.
 //
 // Run: bash bench/lingua/run (builds the package, installs Lingua's from npm, runs this), or

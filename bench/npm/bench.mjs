@@ -296,10 +296,10 @@ function oursValues(provider, request) {
  * process leaves, not with a tight loop of its own. (Running each side in a block of its own, as
  * this benchmark did before, gave `convertJson` 20,000 small requests in a row with nothing
  * between them, and a higher ratio than a caller converting request by request sees;
- * docs/decisions.md, "npm: what a caller sees".) A sample is one pass over the workload's
- * requests; the first passes run untimed (10, or a tenth of the budget), as the module and the
- * JavaScript start in baseline code. At least 5 timed passes, then more while the budget (per
- * side) lasts, at most 201.
+ * docs/decisions/npm.md, "The benchmark measures what a caller sees".) A sample is one pass over
+ * the workload's requests; the first passes run untimed (10, or a tenth of the budget), as the
+ * module and the JavaScript start in baseline code. At least 5 timed passes, then more while the
+ * budget (per side) lasts, at most 201.
  */
 async function timeInTurns(sides, n, budgetMs) {
   const pass = async () => {

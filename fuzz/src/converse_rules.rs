@@ -1,7 +1,8 @@
 //! The Bedrock Converse request rules (botocore's `bedrock-runtime` 2023-09-30 service model plus
 //! the service-side rules of the Amazon Bedrock API Reference, "Converse" and "`ContentBlock`") and
-//! contract §6 (docs/decisions.md), checked on a converted JSON body. Written independently of the
-//! converter — it shares no code with it — so a converter bug cannot hide behind its own helper.
+//! contract §6 (docs/decisions/providers.md), checked on a converted JSON body. Written
+//! independently of the converter — it shares no code with it — so a converter bug cannot hide
+//! behind its own helper.
 //! Used by the fuzz targets, the conformance runner (`tests/conformance.rs`) and the property
 //! tests (`crates/agent-input/tests/properties.rs`), the last two through `#[path]`.
 

@@ -1,8 +1,8 @@
 // The base module's size budget, 120 KiB gzip (122,467 B measured here, with the reasoning state
-// and option, docs/decisions.md "npm size"), reached by wasm-opt's one-caller inlining left off,
-// parseResponse in its own entry (`agent-input/response`), one hash table for every set of
-// strings and a base64 decoder of the core's own, with the payload splice and simd128 scan
-// inside it. Node's zlib reads about 1% more than `gzip -9`.
+// and option, docs/decisions/npm.md "The base module's size"), reached by wasm-opt's one-caller
+// inlining left off, parseResponse in its own entry (`agent-input/response`), one hash table
+// for every set of strings and a base64 decoder of the core's own, with the payload splice and
+// simd128 scan inside it. Node's zlib reads about 1% more than `gzip -9`.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

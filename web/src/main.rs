@@ -18,7 +18,8 @@ mod state;
 mod view;
 
 /// Talc, not Rust's default dlmalloc, as in the npm package's module: a sixth of the code, growing
-/// the memory as dlmalloc does (docs/decisions.md, "npm size"). The page is single-threaded.
+/// the memory as dlmalloc does (docs/decisions/npm.md, "The base module's size"). The page is
+/// single-threaded.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -1,6 +1,6 @@
 //! Agent input schemas (contract §8): an agent's `parameters_schema`, checked at
 //! registration, validates each `_execute`'s parameters; the `<inputs>` block of the parameters
-//! enters the conversation as the user's text (docs/decisions.md, "agent-gateway").
+//! enters the conversation as the user's text (docs/decisions/schemas.md, "At the gateway").
 
 use std::borrow::Cow;
 

@@ -3,7 +3,7 @@
 // body holds no other) and says
 // where in the request string each payload is; the body is then joined from slices of that
 // string, so the megabytes are neither written into the body in wasm memory nor decoded back
-// out of it (docs/decisions.md, "npm: limits before copies, and payloads spliced …").
+// out of it (docs/decisions/npm.md, "Limits before copies, and payloads spliced in JavaScript").
 // The module returns the body text alone when there is nothing to report; the result is made
 // here, rather than written as JSON in wasm and parsed.
 export function splicing(convertJsonRaw, takeSplices) {

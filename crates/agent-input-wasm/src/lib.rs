@@ -16,7 +16,7 @@
 //! modules of `agent-input/agui`, `agent-input/register`, `agent-input/response` and
 //! `agent-input/schema` are built without it, so they do not carry the base entry's conversion.
 //! `parseResponse` is the entry `agent-input/response` (feature `response`), so the base module
-//! does not carry the five response readers (docs/decisions.md, "npm size").
+//! does not carry the five response readers (docs/decisions/npm.md, "Entries").
 
 // Without `base`, the helpers only the base exports use are unused.
 #![cfg_attr(not(feature = "base"), allow(dead_code, unused_imports))]
@@ -157,8 +157,8 @@ fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Re
 }
 
 /// Talc, not Rust's default dlmalloc: a sixth of the code in the package's `.wasm`, growing the
-/// memory as dlmalloc does (docs/decisions.md, "npm size"). The module is single-threaded. Node's
-/// module has it too: dlmalloc was no faster there.
+/// memory as dlmalloc does (docs/decisions/npm.md, "The base module's size"). The module is
+/// single-threaded. Node's module has it too: dlmalloc was no faster there.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

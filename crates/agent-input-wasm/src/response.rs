@@ -1,8 +1,8 @@
 //! Response reading, built with the `response` feature into the package's module
 //! `agent-input/response`: `parseResponse`, a provider's response body read into the standard
 //! message. Its own module because the five providers' response readers are about 10 KB gzip the
-//! base module, which converts requests, does not need (docs/decisions.md, "npm size"). The rules
-//! are the core's ([`agent_input::response`]); `api.rs` writes the report.
+//! base module, which converts requests, does not need (docs/decisions/npm.md, "Entries"). The
+//! rules are the core's ([`agent_input::response`]); `api.rs` writes the report.
 
 use js_sys::{JSON, JsString};
 use wasm_bindgen::prelude::*;

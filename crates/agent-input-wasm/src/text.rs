@@ -104,8 +104,8 @@ fn utf8_len(encoder: &Encoder, text: &JsString, buffer: &mut Vec<u8>) -> usize {
 /// `text` as a JavaScript string. Text over [`PIECE`] bytes is decoded a piece at a time and the
 /// pieces joined with `concat`, which makes a rope (what `JSON.stringify` returns for long output
 /// too): V8 puts a flat string of 128 KiB or more in its large-object space, and that allocation
-/// cost ten times the decoding of a 250 KB body (docs/decisions.md, "npm: a module for Node
-/// built for speed"). The string is the same either way.
+/// cost ten times the decoding of a 250 KB body (docs/decisions/npm.md, "A module for
+/// Node built for speed"). The string is the same either way.
 #[cfg(feature = "base")]
 pub(crate) fn js_string(text: &str) -> JsValue {
     /// At most 32 Ki characters, so at most 64 KiB even as a two-byte string.

@@ -1,8 +1,8 @@
 //! Document names against an independent reference: 4,050 random names (ASCII, full-width
 //! forms, ligatures, accented Latin, combining marks in every order, random code points) whose
 //! expected Bedrock form was computed with Python's `unicodedata` (NFKD, combining marks removed)
-//! and the sanitizing rules of docs/decisions.md (scripts/gen-document-names.py). The library
-//! tabulates only the part of the decomposition a name can show.
+//! and the sanitizing rules of docs/decisions/providers.md (scripts/gen-document-names.py). The
+//! library tabulates only the part of the decomposition a name can show.
 
 use agent_input::{ConvertOptions, ProviderId, convert, validate};
 use serde_json::{Value, json};

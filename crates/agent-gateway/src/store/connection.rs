@@ -39,8 +39,8 @@ impl Store {
         // A turn with megabytes of media grows the WAL by as much; it is cut back after a
         // checkpoint rather than kept at its largest.
         connection.pragma_update(None, "journal_size_limit", 16 * 1024 * 1024)?;
-        // docs/decisions.md, "Gateway": a committed turn survives the process being killed; the
-        // last turns may be lost (never corrupted) if the machine loses power.
+        // docs/decisions/gateway.md, "Storage": a committed turn survives the process being
+        // killed; the last turns may be lost (never corrupted) if the machine loses power.
         connection.pragma_update(None, "synchronous", "NORMAL")?;
         for suffix in ["-wal", "-shm"] {
             let mut side = path.as_os_str().to_owned();

@@ -175,7 +175,7 @@ impl<'a> Object<'a> {
 
 /// A set of strings, kept in `serde_json`'s map: the module carries that map's code for JSON
 /// objects already, where each hash set type of its own added another hash table (the browsers'
-/// module: docs/decisions.md, "npm size").
+/// module: docs/decisions/npm.md, "The base module's size").
 #[derive(Debug, Default)]
 pub(crate) struct KeySet(Map<String, Value>);
 
@@ -271,7 +271,7 @@ pub fn type_name(value: &impl JsonValue) -> &'static str {
 
 /// A value as compact JSON text, the same text as its `Display` (`value.to_string()`), which
 /// writes through an `io::Write` adapter whose error type linked `core::fmt`'s string `Debug` and
-/// its Unicode tables into the npm `.wasm` (docs/decisions.md, "npm size").
+/// its Unicode tables into the npm `.wasm` (docs/decisions/npm.md, "The base module's size").
 pub(crate) fn compact(value: &Value) -> String {
     // Writing a `Value` into a `Vec` cannot fail: its keys are strings and the writer never errs.
     serde_json::to_string(value).unwrap_or_default()

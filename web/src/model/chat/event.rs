@@ -6,7 +6,7 @@ use serde_json::Value;
 /// them); any other type is [`Event::Other`], logged and not applied. Not the core's
 /// `agui::Event`, whose derived readers for every AG-UI event cost the first download 26 KB gzip;
 /// and read by [`Event::read`] from the parsed value rather than by a derived `Deserialize`, which
-/// cost 9 KB more (docs/decisions.md, "The chat reads events with its own small enum").
+/// cost 9 KB more (docs/decisions/playground.md, "The chat reads events with its own small enum").
 #[derive(Debug)]
 pub(super) enum Event {
     RunStarted {

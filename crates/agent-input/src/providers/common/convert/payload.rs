@@ -185,8 +185,8 @@ fn plain_literal(parts: &[&str], splice: Option<&Splice<'_>>) -> Result<Box<RawV
 /// `text` as one raw JSON value, surrounding whitespace trimmed: what
 /// `serde_json::from_str::<&RawValue>` returns, without its code path. That path's error for a
 /// non-string token formats floating-point numbers, which costs the npm `.wasm` about 20 KB raw
-/// (docs/decisions.md, "npm size"); checking with `IgnoredAny` runs the same reader
-/// (`ignore_value`, the same depth limit, trailing characters rejected) with no such error.
+/// (docs/decisions/npm.md, "The base module's size"); checking with `IgnoredAny` runs the same
+/// reader (`ignore_value`, the same depth limit, trailing characters rejected) with no such error.
 pub(crate) fn raw_json(text: &str) -> Option<Box<RawValue>> {
     serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
     let json = text.trim_matches([' ', '\n', '\t', '\r']);

@@ -546,8 +546,8 @@ mod tests {
         }
     }
 
-    /// docs/decisions.md: same-role runs are merged with `messages_merged`, tool results first
-    /// in their turn; consecutive tool messages share a turn without a warning.
+    /// docs/decisions/providers.md: same-role runs are merged with `messages_merged`, tool results
+    /// first in their turn; consecutive tool messages share a turn without a warning.
     #[test]
     fn same_role_messages_merge_with_tool_results_first() {
         let base = Path::root().key("input");
