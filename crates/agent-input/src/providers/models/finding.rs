@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::{Path, Segment};
-use crate::provider::ProviderId;
+use crate::providers::id::ProviderId;
 
 /// Which rule refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
