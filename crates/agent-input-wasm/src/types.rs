@@ -245,6 +245,13 @@ export interface ConvertOptions extends ValidateOptions {
    * Bedrock: at least 1024 and below `maxTokens`; OpenAI takes an effort only, Bedrock a budget only).
    */
   reasoning?: "low" | "medium" | "high" | number | { effort: "low" | "medium" | "high" } | { budget_tokens: number };
+  /**
+   * The model id as the provider's API or ml-commons writes it (`"gpt-4o"`, `"claude-sonnet-4-5"`,
+   * `"us.anthropic.claude-sonnet-4-5-20250929-v1:0"`, `"gemini-2.5-pro"`): what the model refuses
+   * (sampling with reasoning, thinking budgets, images, system prompts) is refused too. An id the
+   * capability table does not know is the warning `unknown_model`, and the provider's rules only.
+   */
+  model?: string;
 }
 
 /** The body of any provider's request: narrow it by the provider you converted to. */
