@@ -44,12 +44,18 @@ pub fn check_model(provider: ProviderId, request: &ExecuteRequest<'_>, options: 
 }
 
 /// The rules of `model` for `request` where no provider is chosen (`validate --model`): those of
-/// the first provider that serves the model's family, in [`ProviderId::ALL`]'s order, without
+/// the provider that serves the model's family (the vendor's own API first), without
 /// converting. An id no family matches is an `unknown_model` warning and nothing else.
 pub fn check_model_alone(model: &str, request: &ExecuteRequest<'_>) -> Report {
     let family = crate::providers::models::lookup(model);
-    let provider =
-        family.and_then(|f| ProviderId::ALL.iter().copied().find(|&p| dispatch::vendors(p).contains(&f.vendor)));
+    // The vendor's own API first (Anthropic Messages for Claude, not Bedrock).
+    let provider = family.and_then(|f| {
+        ProviderId::ALL
+            .iter()
+            .copied()
+            .filter(|&p| dispatch::vendors(p).contains(&f.vendor))
+            .min_by_key(|&p| dispatch::vendors(p).len())
+    });
     let Some(provider) = provider else {
         let message = format!(
             "the model \"{model}\" is not in the capability table ({}); only the request's own rules are checked",
