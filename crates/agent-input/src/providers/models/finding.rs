@@ -75,7 +75,7 @@ impl Finding {
 pub fn unknown_model(model_id: &str, provider: ProviderId) -> String {
     format!(
         "the model \"{model_id}\" is not in the capability table ({}); only {}'s own rules are checked",
-        super::table::SOURCE,
+        super::SOURCE,
         provider.display_name()
     )
 }

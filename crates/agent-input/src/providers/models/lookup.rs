@@ -1,7 +1,12 @@
 //! A model id as users write it → its family.
 
 use super::family::Family;
+#[cfg(feature = "models")]
 use super::table::FAMILIES;
+
+/// No table in this build (feature `models` off).
+#[cfg(not(feature = "models"))]
+static FAMILIES: &[Family] = &[];
 
 /// Bedrock's cross-region inference profile prefixes.
 const REGIONS: &[&str] = &["us-gov.", "global.", "apac.", "us.", "eu.", "jp.", "au.", "ca."];

@@ -127,6 +127,12 @@ impl<'a> ModelCheck<'a> {
         check
     }
 
+    /// The family, for the rules of the model; none without feature `models`, so that build
+    /// carries none of them.
+    fn family(&self) -> Option<&'static Family> {
+        if cfg!(feature = "models") { self.family } else { None }
+    }
+
     fn put(&mut self, at: Path, finding: Option<Finding>) {
         if let Some(finding) = finding {
             self.report.push(Diagnostic::new(finding.rule.code(), at, finding.message));
@@ -155,7 +161,7 @@ impl<'a> ModelCheck<'a> {
 
     /// Images, PDFs, video and function tools the family takes none of.
     pub(crate) fn inputs(&mut self) {
-        let Some(family) = self.family else { return };
+        let Some(family) = self.family() else { return };
         for (path, input) in std::mem::take(&mut self.blocks) {
             self.put(path, inputs::check(family, input, ""));
         }
@@ -168,7 +174,7 @@ impl<'a> ModelCheck<'a> {
     /// models; Claude Opus 4.7 and later). Anthropic's extended-thinking ranges are the provider's
     /// own check (`Conversion::thinking`), so a budget is passed on as the model's default.
     pub(crate) fn sampling(&mut self) {
-        let Some(family) = self.family else { return };
+        let Some(family) = self.family() else { return };
         let reasoning = match self.thinking() {
             Thinking::Budget(_) => Thinking::Default,
             other => other,
@@ -182,7 +188,7 @@ impl<'a> ModelCheck<'a> {
 
     /// Function tools with a reasoning effort, which some models refuse on Chat Completions.
     pub(crate) fn tools_with_effort(&mut self) {
-        let Some(family) = self.family else { return };
+        let Some(family) = self.family() else { return };
         let found = thinking::tools_with_effort(
             family,
             self.id,
@@ -196,7 +202,7 @@ impl<'a> ModelCheck<'a> {
     /// Claude's thinking: budgeted thinking where the model takes adaptive only, or none at all.
     /// The budget's range is the provider's own check.
     pub(crate) fn claude_thinking(&mut self) {
-        let Some(family) = self.family.filter(|f| f.vendor == Vendor::Anthropic) else { return };
+        let Some(family) = self.family().filter(|f| f.vendor == Vendor::Anthropic) else { return };
         let found = thinking::anthropic_thinking(family, self.thinking(), None)
             .filter(|f| matches!(f.pointer.as_str(), "/thinking" | "/thinking/type"));
         self.put(option_path("reasoning"), found);
@@ -204,14 +210,14 @@ impl<'a> ModelCheck<'a> {
 
     /// A Gemini 2.5 `thinkingBudget` out of the model's range.
     pub(crate) fn gemini_budget(&mut self) {
-        let (Some(family), Thinking::Budget(budget)) = (self.family, self.thinking()) else { return };
+        let (Some(family), Thinking::Budget(budget)) = (self.family(), self.thinking()) else { return };
         let found = thinking::gemini_budget(family, i64::try_from(budget).unwrap_or(i64::MAX));
         self.put(option_path("reasoning"), found);
     }
 
     /// A system prompt (the option or a system message) for a family that takes none.
     pub(crate) fn system_prompt(&mut self) {
-        let Some(family) = self.family else { return };
+        let Some(family) = self.family() else { return };
         let at = if self.options.system.is_some() { Some(option_path("system")) } else { self.system_message.clone() };
         if let Some(at) = at {
             self.put(at, roles::system_prompt(family, ""));
