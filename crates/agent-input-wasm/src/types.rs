@@ -248,8 +248,10 @@ export interface ConvertOptions extends ValidateOptions {
   /**
    * The model id as the provider's API or ml-commons writes it (`"gpt-4o"`, `"claude-sonnet-4-5"`,
    * `"us.anthropic.claude-sonnet-4-5-20250929-v1:0"`, `"gemini-2.5-pro"`): what the model refuses
-   * (sampling with reasoning, thinking budgets, images, system prompts) is refused too. An id the
-   * capability table does not know is the warning `unknown_model`, and the provider's rules only.
+   * (sampling with reasoning, thinking budgets, images, system prompts) is refused too, by the
+   * capability table of model families. This package's modules are built without the table, for
+   * their size budgets: here a `model` is the warning `unknown_model` and only the provider's own
+   * rules are checked; the CLI (`--model`), the Rust library and the gateway check it.
    */
   model?: string;
 }

@@ -38,6 +38,15 @@ pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
 /// own rules of it), with the provider's limits on image pixels and schemas: what the provider's
 /// adapter checks beyond the conversion itself. An unknown model is a warning.
 pub fn check_model(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Report {
+    if !cfg!(feature = "models") {
+        // This build has no table and none of the model's rules (the npm base module, for its
+        // size): a given model is reported unchecked.
+        let Some(id) = options.model.as_deref() else { return Report::default() };
+        let message = "this build has no capability table (the npm base module leaves it out for its size): \
+                       only the provider's own rules are checked";
+        let at = crate::path::Path::root().key("options").key("model");
+        return Report::from(Diagnostic::new(crate::diagnostic::Code::UnknownModel, at, message).received(id));
+    }
     let mut check = ModelCheck::new(provider, dispatch::vendors(provider), request, options);
     dispatch::check_model(provider, &mut check);
     check.report

@@ -24,4 +24,4 @@ pub use table::SOURCE;
 /// Without feature `models` (the npm base module, for its size) the table is empty: every id is
 /// unknown and only the providers' own rules are checked.
 #[cfg(not(feature = "models"))]
-pub const SOURCE: &str = "none in this build: the npm base module leaves the table out for its size";
+pub const SOURCE: &str = "none in this build";
