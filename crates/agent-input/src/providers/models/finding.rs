@@ -75,7 +75,7 @@ impl Finding {
 pub fn unknown_model(model_id: &str, provider: ProviderId) -> String {
     format!(
         "the model \"{model_id}\" is not in the capability table ({}); only {}'s own rules are checked",
-        super::SOURCE,
+        super::lookup::SOURCE,
         provider.display_name()
     )
 }

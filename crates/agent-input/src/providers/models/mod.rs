@@ -18,10 +18,4 @@ pub mod thinking;
 
 pub use family::{Family, Support, Vendor};
 pub use finding::{Finding, Rule, unknown_model};
-pub use lookup::{families, lookup, normalize};
-#[cfg(feature = "models")]
-pub use table::SOURCE;
-/// Without feature `models` (the npm base module, for its size) the table is empty: every id is
-/// unknown and only the providers' own rules are checked.
-#[cfg(not(feature = "models"))]
-pub const SOURCE: &str = "none in this build";
+pub use lookup::{SOURCE, families, lookup, normalize};
