@@ -38,15 +38,6 @@ pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
 /// own rules of it), with the provider's limits on image pixels and schemas: what the provider's
 /// adapter checks beyond the conversion itself. An unknown model is a warning.
 pub fn check_model(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Report {
-    if !cfg!(feature = "models") {
-        // This build has no table and none of the model's rules (the npm base module, for its
-        // size): a given model is reported unchecked.
-        let Some(id) = options.model.as_deref() else { return Report::default() };
-        let message = "this build has no capability table (the npm base module leaves it out for its size): \
-                       only the provider's own rules are checked";
-        let at = crate::path::Path::root().key("options").key("model");
-        return Report::from(Diagnostic::new(crate::diagnostic::Code::UnknownModel, at, message).received(id));
-    }
     let mut check = ModelCheck::new(provider, dispatch::vendors(provider), request, options);
     dispatch::check_model(provider, &mut check);
     check.report
@@ -78,6 +69,9 @@ pub fn check_model_alone(model: &str, request: &ExecuteRequest<'_>) -> Report {
 }
 
 /// The conversion's result with the model check's problems: its errors refuse the request.
+/// Without feature `models` (the npm base module) there is no model check: the conversion
+/// reports a given model unchecked (`Conversion::sampling`).
+#[cfg(feature = "models")]
 fn with_model<T>(
     checked: Report,
     result: Result<T, Report>,
@@ -117,8 +111,10 @@ pub fn convert_to_value(
         let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
         Ok(Converted { body, warnings: converted.warnings })
     }
-    let checked = check_model(provider, request, options);
-    with_model(checked, dispatch!(provider, P => to_value::<P>(request, options)), |c| &mut c.warnings)
+    let result = dispatch!(provider, P => to_value::<P>(request, options));
+    #[cfg(feature = "models")]
+    let result = with_model(check_model(provider, request, options), result, |c| &mut c.warnings);
+    result
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON text.
@@ -174,6 +170,8 @@ pub fn convert_into_spliced(
         *out = if pretty { conversion::indent(&text) } else { text };
         Ok(converted.warnings)
     }
-    let checked = check_model(provider, request, options);
-    with_model(checked, dispatch!(provider, P => write::<P>(request, options, pretty, out, splice)), |w| w)
+    let result = dispatch!(provider, P => write::<P>(request, options, pretty, out, splice));
+    #[cfg(feature = "models")]
+    let result = with_model(check_model(provider, request, options), result, |w| w);
+    result
 }

@@ -210,6 +210,11 @@ impl<'p> Conversion<'p> {
     /// them), and non-empty stop sequences, as many as the provider takes.
     pub(crate) fn sampling(&mut self, options: &ConvertOptions) -> u64 {
         let profile = self.profile;
+        #[cfg(not(feature = "models"))]
+        if let Some(id) = options.model.as_deref() {
+            let message = "the model is not checked: the npm package has no table of models; only the provider's own rules are checked";
+            self.error(Diagnostic::new(Code::UnknownModel, option_path("model"), message).received(id));
+        }
         let max_tokens = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
         let least = profile.min_max_tokens.max(1);
         if max_tokens < least || max_tokens > i32::MAX as u64 {
