@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes crates/agent-input/src/models/table.rs: what each model family takes (images, PDFs,
+"""Writes crates/agent-input/src/providers/models/table.rs: what each model family takes (images, PDFs,
 video, reasoning, function calling, system messages, parallel tool calls, most output tokens).
 
 Source: LiteLLM's model map (MIT licence, scripts/models/LICENSE-litellm), shipped in its PyPI
@@ -31,7 +31,7 @@ import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SUBSET = ROOT / "scripts/models/litellm-subset.json"
-TABLE = ROOT / "crates/agent-input/src/models/table.rs"
+TABLE = ROOT / "crates/agent-input/src/providers/models/table.rs"
 IDS = ROOT / "crates/agent-input/tests/data/model_ids.json"
 MAX_WIDTH = 120  # rustfmt.toml
 MAP_IN_WHEEL = "litellm/model_prices_and_context_window_backup.json"

@@ -163,6 +163,10 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
         })?;
     let client: Arc<dyn ProviderClient> = Arc::from(provider::for_model(&agent.model, &state.clients)?);
     let mut options = provider::convert_options(&agent.model.model_parameters).map_err(ApiError::invalid)?;
+    // The agent's registered model: its rules are checked before any provider call.
+    if options.model.is_none() && !agent.model.model_id.trim().is_empty() {
+        options.model = Some(agent.model.model_id.trim().to_owned());
+    }
     for tool in input.tools {
         if !options.tools.iter().any(|known| known.name == tool.name) {
             options.tools.push(tool);

@@ -278,3 +278,34 @@ async fn registration_needs_a_key_and_capability_gaps_are_400s_before_sending() 
     assert_eq!((status, body["error"]["type"].as_str()), (504, Some("provider_timeout")), "{body}");
     assert!(started.elapsed() < Duration::from_secs(3));
 }
+
+#[tokio::test]
+async fn what_the_registered_model_refuses_is_a_400_before_sending() {
+    let scratch = Scratch::new("hosted-model");
+    let gateway =
+        Gateway::start(&scratch.path("g.db"), &["--provider-timeout-secs", "1", "--endpoint-allow", "127.0.0.1"]);
+    let http = client();
+    let register = gateway.at("/_plugins/_ml/agents/_register");
+    let stub = Stub::start("{}").await;
+    let registered = |model_id: &str| {
+        json!({"name": model_id, "type": "conversational", "model": {
+            "model_id": model_id, "model_provider": "openai-chat", "credential": {"api_key": API_KEY},
+            "model_parameters": {"endpoint": stub.url, "temperature": "0.5"}}})
+        .to_string()
+    };
+    // o3-mini reasons and takes `temperature` only at 1: refused, the model named, nothing sent.
+    let (status, agent) = post(&http, &register, &registered("o3-mini")).await;
+    assert_eq!(status, 200, "{agent}");
+    let execute = gateway.at(&format!("/_plugins/_ml/agents/{}/_execute", agent["agent_id"].as_str().unwrap()));
+    let (status, body) = post(&http, &execute, r#"{"input": "Hi"}"#).await;
+    assert_eq!(status, 400, "{body}");
+    let detail = &body["error"]["details"][0];
+    assert_eq!(detail["code"], "invalid_parameter", "{body}");
+    assert!(detail["message"].as_str().unwrap().contains("o3-mini"), "{body}");
+    assert!(stub.seen.lock().unwrap().is_empty(), "nothing is sent");
+    // GPT-4o takes it: the request reaches the provider.
+    let (_, agent) = post(&http, &register, &registered("gpt-4o")).await;
+    let execute = gateway.at(&format!("/_plugins/_ml/agents/{}/_execute", agent["agent_id"].as_str().unwrap()));
+    let _ = post(&http, &execute, r#"{"input": "Hi"}"#).await;
+    assert!(stub.last().body.contains(r#""temperature":0.5"#), "{}", stub.last().body);
+}

@@ -74,6 +74,11 @@ pub(crate) struct ConvertArgs {
     /// (Anthropic and Bedrock: at least 1024 and below --max-tokens).
     #[arg(long, value_name = "EFFORT|TOKENS")]
     reasoning: Option<String>,
+    /// The model the body is for (gpt-4o, claude-sonnet-4-5, gemini-2.5-pro,
+    /// us.anthropic.claude-sonnet-4-5-20250929-v1:0): its rules are checked too. An id the
+    /// capability table does not know is a warning (`unknown_model`) and the provider's rules only.
+    #[arg(long, value_name = "ID")]
+    model: Option<String>,
     /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
     #[arg(long)]
     report: bool,
@@ -125,6 +130,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         response_description,
         response_strict,
         reasoning,
+        model,
         report: as_report,
         ml_commons,
         agent_type,
@@ -192,6 +198,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         prompt_cache: features.prompt_cache,
         response_format: features.response_format,
         reasoning: features.reasoning,
+        model: model.map(|id| id.trim().to_string()).filter(|id| !id.is_empty()),
     };
     let options = validate::Options { ml_commons, ..common.options() };
     let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;

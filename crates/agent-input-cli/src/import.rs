@@ -14,6 +14,7 @@ pub(crate) fn run(
     file: Option<&PathBuf>,
     from: ProviderId,
     to: Option<ProviderId>,
+    model: Option<&str>,
     max_body_bytes: usize,
     compact: bool,
 ) -> Result<bool, UsageError> {
@@ -21,7 +22,7 @@ pub(crate) fn run(
         validate::Options { limits: Limits { max_body_bytes, ..Limits::default() }, ..validate::Options::default() };
     let input = read_input(file, max_body_bytes)?;
     let translation = match parse(&input, &options) {
-        Ok(document) => agent_input::import::translate(from, &document.root.to_value(), to),
+        Ok(document) => agent_input::import::translate_model(from, &document.root.to_value(), to, model),
         Err(report) => agent_input::import::Translation {
             ok: false,
             request: Value::Null,

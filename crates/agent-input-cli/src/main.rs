@@ -48,6 +48,12 @@ enum Command {
         /// cluster fills from the agent's and connector's parameters (`template_placeholder`).
         #[arg(long)]
         ml_commons: bool,
+        /// The model the input is for (gpt-4o, claude-sonnet-4-5, gemini-2.5-pro,
+        /// us.anthropic.claude-sonnet-4-5-20250929-v1:0): also check what the model takes
+        /// (images, PDFs, video, pixel sizes). An id the capability table does not know is a
+        /// warning (`unknown_model`).
+        #[arg(long, value_name = "ID", conflicts_with = "bare")]
+        model: Option<String>,
     },
     /// Validate the request's parameters against an agent's `parameters_schema` and print the
     /// prompt with its `<inputs>` block, as a JSON string. Exit 1 when they do not match.
@@ -88,6 +94,10 @@ enum Command {
         /// Also convert the imported request to this provider's body.
         #[arg(long = "to", value_name = "PROVIDER", value_parser = parse_provider)]
         to: Option<ProviderId>,
+        /// With --to: check the target's rules of this model (default: the body's own `model`,
+        /// or Bedrock's `modelId`, when the target serves its family).
+        #[arg(long, value_name = "ID", requires = "to")]
+        model: Option<String>,
         /// Largest request body in bytes.
         #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body_bytes)]
         max_body_bytes: usize,
@@ -150,7 +160,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<bool, UsageError> {
     match cli.command {
-        Command::Validate { common, bare, schema, ml_commons } => {
+        Command::Validate { common, bare, schema, ml_commons, model } => {
             let options = validate::Options { ml_commons, ..common.options() };
             let schema = schema.map(|path| read_schema(&path)).transpose()?;
             let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;
@@ -166,6 +176,13 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     };
                     if let Some(schema) = &schema {
                         validation = agent_input::schema::extend_validation(validation, schema);
+                    }
+                    if let (Some(model), Some(request)) = (&model, &validation.request) {
+                        let checked = agent_input::convert::check_model_alone(model, request);
+                        if !checked.is_ok() {
+                            validation.request = None;
+                        }
+                        validation.report.extend(checked);
                     }
                     serde_json::to_value(validation.summary()).map_err(|e| UsageError(e.to_string()))?
                 }
@@ -202,8 +219,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                 }
             }
         }
-        Command::Import { file, from, to, max_body_bytes, compact } => {
-            import::run(file.as_ref(), from, to, max_body_bytes, compact)
+        Command::Import { file, from, to, model, max_body_bytes, compact } => {
+            import::run(file.as_ref(), from, to, model.as_deref(), max_body_bytes, compact)
         }
         Command::Question { common, bare, schema } => {
             let options = common.options();

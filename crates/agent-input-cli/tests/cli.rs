@@ -73,6 +73,7 @@ fn convert_args(entry: &Value, dir: &std::path::Path) -> Result<Vec<String>, Vec
         let (args, typed) = (&mut args, &mut typed);
         match key.as_str() {
             "system" => flag(args, typed, "system", value.as_str().map(str::to_string), value),
+            "model" => flag(args, typed, "model", value.as_str().map(str::to_string), value),
             "max_tokens" => flag(args, typed, "max-tokens", value.as_u64().map(|n| n.to_string()), value),
             "temperature" => flag(args, typed, "temperature", value.as_f64().map(|n| n.to_string()), value),
             "top_p" => flag(args, typed, "top-p", value.as_f64().map(|n| n.to_string()), value),
@@ -482,6 +483,55 @@ fn main() {
             || report["body"] != Value::Null
         {
             return Err(format!("text that is not JSON: {report}").into());
+        }
+        Ok(())
+    }));
+    trials.push(Trial::test("import/--model overrides the body's model", || {
+        let body = r#"{"model": "gpt-4o", "top_p": 0.9, "messages": [{"role": "user", "content": "Hi"}]}"#;
+        let args = |model: &str| -> Vec<String> {
+            ["import", "--from=openai-chat", "--to=openai-chat", "--compact", model].map(String::from).to_vec()
+        };
+        let refused = run_cli(&args("--model=gpt-5-nano"), body);
+        let report = stdout_json(&refused)?;
+        if refused.status.code() != Some(1) || report["errors"][0]["path"] != "/top_p" {
+            return Err(format!("gpt-5-nano with top_p: exit {:?}, {report}", refused.status.code()).into());
+        }
+        let taken = run_cli(&args("--model=gpt-4.1"), body);
+        if taken.status.code() != Some(0) {
+            return Err(format!("gpt-4.1 with top_p: exit {:?}", taken.status.code()).into());
+        }
+        let without_to = run_cli(&["import".into(), "--from=openai-chat".into(), "--model=gpt-4o".into()], body);
+        if without_to.status.code() != Some(2) {
+            return Err(format!("--model without --to: exit {:?}, expected 2", without_to.status.code()).into());
+        }
+        Ok(())
+    }));
+    trials.push(Trial::test("validate/--model checks what the model takes", || {
+        // 9000 x 100 px, read from the PNG header.
+        let image = "iVBORw0KGgoAAAANSUhEUgAAIygAAABkCAIAAABkeAz7";
+        let request = format!(
+            r#"{{"input": [{{"type": "text", "text": "What is it?"}}, {{"type": "image", "source": {{"type": "base64", "format": "png", "data": "{image}"}}}}]}}"#
+        );
+        let run = |model: &str| run_cli(&["validate".into(), "--compact".into(), format!("--model={model}")], &request);
+        let claude = run("claude-sonnet-4-5");
+        let report = stdout_json(&claude)?;
+        let message = report["errors"][0]["message"].as_str().unwrap_or_default();
+        if claude.status.code() != Some(1)
+            || report["valid"] != false
+            || report["errors"][0]["path"] != "/input/1/source/data"
+            || !message.starts_with("9000 \u{d7} 100 px; Anthropic Messages takes at most 8000 px a side")
+        {
+            return Err(format!("claude-sonnet-4-5: exit {:?}, {report}", claude.status.code()).into());
+        }
+        let unknown = run("house-model-7");
+        let report = stdout_json(&unknown)?;
+        if unknown.status.code() != Some(0) || report["warnings"][0]["code"] != "unknown_model" {
+            return Err(format!("an unknown model: exit {:?}, {report}", unknown.status.code()).into());
+        }
+        let o3_mini = run("o3-mini");
+        let report = stdout_json(&o3_mini)?;
+        if o3_mini.status.code() != Some(1) || report["errors"][0]["code"] != "unsupported_by_provider" {
+            return Err(format!("o3-mini takes no images: exit {:?}, {report}", o3_mini.status.code()).into());
         }
         Ok(())
     }));

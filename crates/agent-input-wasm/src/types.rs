@@ -138,7 +138,7 @@ export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
   | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped"
-  | "empty_tool_list";
+  | "empty_tool_list" | "unknown_model" | "schema_rewritten";
 
 export type Code = ErrorCode | WarningCode;
 
@@ -245,6 +245,15 @@ export interface ConvertOptions extends ValidateOptions {
    * Bedrock: at least 1024 and below `maxTokens`; OpenAI takes an effort only, Bedrock a budget only).
    */
   reasoning?: "low" | "medium" | "high" | number | { effort: "low" | "medium" | "high" } | { budget_tokens: number };
+  /**
+   * The model id as the provider's API or ml-commons writes it (`"gpt-4o"`, `"claude-sonnet-4-5"`,
+   * `"us.anthropic.claude-sonnet-4-5-20250929-v1:0"`, `"gemini-2.5-pro"`): what the model refuses
+   * (sampling with reasoning, thinking budgets, images, system prompts) is refused too, by the
+   * capability table of model families. This package's modules are built without the table, for
+   * their size budgets: here a `model` is the warning `unknown_model` and only the provider's own
+   * rules are checked; the CLI (`--model`), the Rust library and the gateway check it.
+   */
+  model?: string;
 }
 
 /** The body of any provider's request: narrow it by the provider you converted to. */

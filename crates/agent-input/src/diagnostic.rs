@@ -154,6 +154,12 @@ codes! {
     /// A registration whose agent, as ml-commons builds it, sends the provider an empty tool list
     /// the provider refuses.
     EmptyToolList = "empty_tool_list", Warning;
+    /// A model id no family of the capability table matches: only the provider's own rules are
+    /// checked, nothing is refused on a guess.
+    UnknownModel = "unknown_model", Warning;
+    /// A schema the provider takes in another of its fields, written there with the same meaning
+    /// (Gemini: a full JSON Schema as `parametersJsonSchema` instead of `parameters`).
+    SchemaRewritten = "schema_rewritten", Warning;
 }
 
 impl fmt::Display for Code {

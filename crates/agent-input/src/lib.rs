@@ -54,7 +54,6 @@ pub mod image;
 pub mod import;
 pub mod json;
 mod model;
-pub mod models;
 pub mod options;
 mod path;
 pub mod providers;
@@ -75,6 +74,7 @@ pub use model::{
     ToolCall,
 };
 pub use path::{Path, Segment};
+pub use providers::models;
 pub use validate::{Limits, Validation, ValidationReport};
 
 /// Parses, validates and converts request text in one call; the warnings of every step are

@@ -46,17 +46,27 @@ fn with_decimals(n: u64, decimals: u32) -> String {
         _ if n < GB => (MB, "MB"),
         _ => (GB, "GB"),
     };
+    // In u64 only: u128 division and formatting would add their code to the npm base module.
     let scale = 10u64.pow(decimals);
-    let scaled = u128::from(n) * u128::from(scale);
-    let mut units = scaled / u128::from(unit);
-    if (scaled % u128::from(unit)) * 2 >= u128::from(unit) {
-        units += 1;
+    let (mut whole, rest) = (n / unit, n % unit);
+    let scaled = rest * scale; // rest < 2^30, scale ≤ 1000: no overflow
+    let mut fraction = scaled / unit;
+    if (scaled % unit) * 2 >= unit {
+        fraction += 1;
     }
-    let (whole, fraction) = (units / u128::from(scale), units % u128::from(scale));
+    if fraction == scale {
+        whole += 1;
+        fraction = 0;
+    }
     if fraction == 0 {
         return format!("{whole} {name}");
     }
-    let digits = format!("{fraction:0width$}", width = decimals as usize);
+    let mut digits = String::with_capacity(decimals as usize);
+    let mut place = scale / 10;
+    while place > 0 {
+        digits.push(char::from(b'0' + u8::try_from(fraction / place % 10).unwrap_or(0)));
+        place /= 10;
+    }
     format!("{whole}.{} {name}", digits.trim_end_matches('0'))
 }
 

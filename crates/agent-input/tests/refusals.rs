@@ -9,13 +9,17 @@
 //!
 //! The accepted side: every captured request of `tests/captures/` that the provider answered
 //! must pass every rule.
+//!
+//! Through the public API, as `agent-input import --from P --to P` runs it (the body's own model,
+//! or `--model`): how many of the refusals are caught before sending, and that no accepted
+//! request is refused for its model.
 
 #![allow(clippy::missing_panics_doc)] // test code: panics are failures
 
 use std::path::{Path, PathBuf};
 
 use agent_input::ProviderId;
-use agent_input::import::translate;
+use agent_input::import::{Translation, translate, translate_model};
 use agent_input::models::sampling::{Reasoning, Sampling};
 use agent_input::models::{self, Finding, Rule, inputs, pixels, roles, sampling, schema, thinking};
 use serde_json::Value;
@@ -274,4 +278,86 @@ fn no_accepted_request_is_refused_by_a_rule() {
         })
         .collect();
     assert_eq!(refusals, Vec::<String>::new());
+}
+
+/// Whether a translation catches a refusal: an error, or the schema written in a form the provider
+/// takes (`schema_rewritten`), with the place it is about.
+fn caught(translation: &Translation) -> Vec<String> {
+    let errors = translation.errors.iter();
+    let rewritten = translation.warnings.iter().filter(|w| w.code.as_str() == "schema_rewritten");
+    errors.chain(rewritten).map(|d| format!("{} {}", d.code.as_str(), d.path)).collect()
+}
+
+#[test]
+fn import_with_the_model_catches_the_real_refusals() {
+    let refusals = bodies("tests/refusals", &["request.json"]);
+    let mut caught_count = 0;
+    for ((name, provider, body), (_, expected)) in refusals.iter().zip(EXPECTED) {
+        let translation = translate(*provider, body, Some(*provider));
+        let found = caught(&translation);
+        eprintln!("{name}: {found:?}");
+        if let Some((rule, place)) = expected {
+            let code = if *rule == Rule::SchemaKeyword && *provider == ProviderId::Gemini {
+                "schema_rewritten".to_string()
+            } else {
+                rule.code().as_str().to_string()
+            };
+            assert!(found.contains(&format!("{code} {place}")), "{name}: {code} at {place} in {found:?}");
+        }
+        caught_count += usize::from(!found.is_empty());
+    }
+    eprintln!("refusals known before sending: {}; caught through import: {caught_count}", refusals.len());
+    assert_eq!((refusals.len(), caught_count), (11, 11));
+}
+
+#[test]
+fn a_refusal_is_caught_with_the_model_given_and_not_with_one_that_takes_it() {
+    let refusals = bodies("tests/refusals", &["request.json"]);
+    let (_, provider, body) = refusals
+        .iter()
+        .find(|(name, ..)| name.starts_with("topPReasoningModelParam/chat-completions"))
+        .expect("the case");
+    let mut without = body.clone();
+    without.as_object_mut().expect("an object").remove("model");
+    assert!(translate(*provider, &without, Some(*provider)).ok);
+    let given = translate_model(*provider, &without, Some(*provider), Some("gpt-5-nano"));
+    assert_eq!(caught(&given), ["invalid_parameter /top_p"]);
+    assert!(translate_model(*provider, &without, Some(*provider), Some("gpt-4o")).ok);
+    let unknown = translate_model(*provider, &without, Some(*provider), Some("gpt-6-preview"));
+    assert!(unknown.ok);
+    assert_eq!(unknown.warnings.iter().map(|w| w.code.as_str()).collect::<Vec<_>>(), ["unknown_model"]);
+}
+
+#[test]
+fn import_refuses_no_accepted_request_for_its_model() {
+    let accepted: Vec<_> = bodies("tests/captures", &["request.json", "followup-request.json"])
+        .into_iter()
+        .filter(|(name, ..)| !refused(name))
+        .collect();
+    let mut false_refusals = Vec::new();
+    let mut checked = 0;
+    for (name, provider, body) in &accepted {
+        let with_model = translate(*provider, body, Some(*provider));
+        let mut without = body.clone();
+        if let Some(object) = without.as_object_mut() {
+            object.remove("model");
+            object.remove("modelId");
+        }
+        let without_model = translate(*provider, &without, Some(*provider));
+        checked += usize::from(with_model.options.get("model").is_some());
+        let before: Vec<String> = caught(&without_model);
+        for problem in caught(&with_model) {
+            let pixels = with_model.errors.iter().any(|e| e.message.contains(" px"));
+            if !before.contains(&problem) || pixels {
+                false_refusals.push(format!("{name}: {problem}"));
+            }
+        }
+    }
+    eprintln!(
+        "accepted requests: {}, with a model: {checked}; refused for their model: {}",
+        accepted.len(),
+        false_refusals.len()
+    );
+    assert!(checked > 300, "{checked}");
+    assert_eq!(false_refusals, Vec::<String>::new());
 }

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
-use crate::providers::common::convert::{self as conversion, serialize_failure};
+use crate::providers::common::convert::{self as conversion, ModelCheck, serialize_failure};
 use crate::providers::dispatch::{self, dispatch};
 
 pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice};
@@ -51,6 +51,69 @@ pub fn check_options(provider: ProviderId, options: &ConvertOptions) -> Report {
     conversion::check_options(dispatch::profile(provider), options)
 }
 
+/// The rules of `options.model` for `provider` (the capability table's family and the provider's
+/// own rules of it), with the provider's limits on image pixels and schemas: what the provider's
+/// adapter checks beyond the conversion itself. An unknown model is a warning.
+pub fn check_model(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> Report {
+    let mut check = ModelCheck::new(provider, dispatch::vendors(provider), request, options);
+    dispatch::check_model(provider, &mut check);
+    check.report
+}
+
+/// The rules of `model` for `request` where no provider is chosen (`validate --model`): those of
+/// the provider that serves the model's family (the vendor's own API first), without
+/// converting. An id no family matches is an `unknown_model` warning and nothing else.
+pub fn check_model_alone(model: &str, request: &ExecuteRequest<'_>) -> Report {
+    let family = crate::providers::models::lookup(model);
+    // The vendor's own API first (Anthropic Messages for Claude, not Bedrock).
+    let provider = family.and_then(|f| {
+        ProviderId::ALL
+            .iter()
+            .copied()
+            .filter(|&p| dispatch::vendors(p).contains(&f.vendor))
+            .min_by_key(|&p| dispatch::vendors(p).len())
+    });
+    let Some(provider) = provider else {
+        let message = format!(
+            "the model \"{model}\" is not in the capability table ({}); only the request's own rules are checked",
+            crate::providers::models::SOURCE
+        );
+        let at = crate::path::Path::root().key("options").key("model");
+        return Report::from(Diagnostic::new(crate::diagnostic::Code::UnknownModel, at, message).received(model));
+    };
+    let options = ConvertOptions { model: Some(model.to_string()), ..ConvertOptions::default() };
+    check_model(provider, request, &options)
+}
+
+/// The conversion's result with the model check's problems: its errors refuse the request.
+/// Without feature `models` (the npm base module) there is no model check: the conversion
+/// reports a given model unchecked (`Conversion::sampling`).
+#[cfg(feature = "models")]
+fn with_model<T>(
+    checked: Report,
+    result: Result<T, Report>,
+    warnings: impl FnOnce(&mut T) -> &mut Vec<Diagnostic>,
+) -> Result<T, Report> {
+    match result {
+        Ok(mut converted) if checked.is_ok() => {
+            warnings(&mut converted).extend(checked.warnings);
+            Ok(converted)
+        }
+        Ok(mut converted) => {
+            let mut report = Report::default();
+            for warning in std::mem::take(warnings(&mut converted)) {
+                report.push(warning);
+            }
+            report.extend(checked);
+            Err(report)
+        }
+        Err(mut errors) => {
+            errors.extend(checked);
+            Err(errors)
+        }
+    }
+}
+
 /// Converts with the provider chosen at run time and returns the body as JSON.
 pub fn convert_to_value(
     provider: ProviderId,
@@ -65,7 +128,10 @@ pub fn convert_to_value(
         let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
         Ok(Converted { body, warnings: converted.warnings })
     }
-    dispatch!(provider, P => to_value::<P>(request, options))
+    let result = dispatch!(provider, P => to_value::<P>(request, options));
+    #[cfg(feature = "models")]
+    let result = with_model(check_model(provider, request, options), result, |c| &mut c.warnings);
+    result
 }
 
 /// Converts with the provider chosen at run time and returns the body as JSON text.
@@ -121,5 +187,8 @@ pub fn convert_into_spliced(
         *out = if pretty { conversion::indent(&text) } else { text };
         Ok(converted.warnings)
     }
-    dispatch!(provider, P => write::<P>(request, options, pretty, out, splice))
+    let result = dispatch!(provider, P => write::<P>(request, options, pretty, out, splice));
+    #[cfg(feature = "models")]
+    let result = with_model(check_model(provider, request, options), result, |w| w);
+    result
 }

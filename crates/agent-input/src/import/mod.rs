@@ -19,8 +19,12 @@
 //! let imported = import::import(ProviderId::OpenAiChat, &body);
 //! assert_eq!(imported.request, serde_json::json!({"input": "Hello"}));
 //! assert_eq!(imported.options.temperature, Some(0.2));
-//! assert_eq!(imported.report.warnings[0].path.to_string(), "/model"); // not carried
+//! assert_eq!(imported.options.model.as_deref(), Some("gpt-5")); // the model's rules are checked
 //!
+//! // GPT-5 reasons and takes `temperature` only at 1:
+//! let same = import::translate(ProviderId::OpenAiChat, &body, Some(ProviderId::OpenAiChat));
+//! assert_eq!(same.errors[0].path.to_string(), "/temperature");
+//! // Anthropic serves no GPT model: the body's model is not the target's.
 //! let translated = import::translate(ProviderId::OpenAiChat, &body, Some(ProviderId::AnthropicMessages));
 //! assert!(translated.ok);
 //! assert_eq!(translated.body.unwrap()["messages"][0]["content"][0]["text"], "Hello");
@@ -137,9 +141,30 @@ pub struct Translation {
 /// Imports `body` from `from` and, with a target, converts it to `to`: every problem of both
 /// steps at paths into `body`.
 pub fn translate(from: ProviderId, body: &Value, to: Option<ProviderId>) -> Translation {
+    translate_model(from, body, to, None)
+}
+
+/// [`translate`], the target's model rules checked for `model`, or without one for the body's
+/// own model (`model`, Bedrock's `modelId`) where the target serves its family: a model of
+/// another provider's family is not the target's, and is left out of the conversion.
+pub fn translate_model(from: ProviderId, body: &Value, to: Option<ProviderId>, model: Option<&str>) -> Translation {
     // Converted inside the import, on the request its validation built: validated once.
-    let (imported, converted) =
-        import_then(from, body, |request, options| to.map(|to| convert::convert_to_value(to, request, options)));
+    let (imported, converted) = import_then(from, body, |request, options| {
+        to.map(|to| {
+            let model = match model {
+                Some(model) => Some(model.to_string()),
+                None if to == from => options.model.clone(),
+                None => options.model.clone().filter(|id| {
+                    crate::providers::models::lookup(id).is_some_and(|f| dispatch::vendors(to).contains(&f.vendor))
+                }),
+            };
+            if model == options.model {
+                convert::convert_to_value(to, request, options)
+            } else {
+                convert::convert_to_value(to, request, &ConvertOptions { model, ..options.clone() })
+            }
+        })
+    });
     let options = imported.options_json();
     let mut report = imported.report;
     let body = to.map(|_| match converted.flatten() {
@@ -170,8 +195,19 @@ pub fn translate(from: ProviderId, body: &Value, to: Option<ProviderId>) -> Tran
 /// [`translate`] from request text: too large, too deep or not JSON is reported as validation
 /// reports it.
 pub fn translate_str(from: ProviderId, text: &str, to: Option<ProviderId>, limits: &Limits) -> Translation {
+    translate_str_model(from, text, to, None, limits)
+}
+
+/// [`translate_model`] from request text.
+pub fn translate_str_model(
+    from: ProviderId,
+    text: &str,
+    to: Option<ProviderId>,
+    model: Option<&str>,
+    limits: &Limits,
+) -> Translation {
     match validate::parse(text, limits) {
-        Ok(document) => translate(from, &document.root.to_value(), to),
+        Ok(document) => translate_model(from, &document.root.to_value(), to, model),
         Err(report) => Translation {
             ok: false,
             request: Value::Null,

@@ -69,6 +69,15 @@ pub(super) const CONVERT: &[Field<ConvertOptions>] = &[
         keys: &["reasoning", "reasoning_effort", "reasoningEffort"],
         read: |v, o, _, _| reasoning(v).map(|r| o.reasoning = Some(r)),
     },
+    Field {
+        keys: &["model"],
+        read: |v, o, _, _| {
+            let id =
+                v.as_str().map(str::trim).filter(|s| !s.is_empty()).ok_or("must be a model id, a non-empty string")?;
+            o.model = Some(id.to_string());
+            Ok(())
+        },
+    },
 ];
 
 pub(super) const REASONING: &str = "must be \"low\", \"medium\", \"high\", a whole number of thinking tokens, {\"effort\": ...} or {\"budget_tokens\": N}";

@@ -74,6 +74,10 @@ pub struct ConvertOptions {
     pub response_format: Option<ResponseFormat>,
     /// How much the model may think before it answers.
     pub reasoning: Option<Reasoning>,
+    /// The model id as the provider's API or ml-commons writes it (`gpt-4o`, `claude-sonnet-4-5`,
+    /// `us.anthropic.claude-sonnet-4-5-20250929-v1:0`): the model's own rules are checked too. An
+    /// id the capability table does not know gets `unknown_model` and the provider's rules only.
+    pub model: Option<String>,
 }
 
 /// How much the model may think before it answers: an effort, or a budget of thinking tokens.

@@ -6,12 +6,13 @@
 use serde_json::Value;
 
 use crate::diagnostic::Report;
-use crate::providers::common::convert::{Capabilities, Profile, Provider};
+use crate::providers::common::convert::{Capabilities, ModelCheck, Profile, Provider};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
 use crate::providers::common::response::ProviderResponse;
 use crate::providers::common::stream::event_stream::Message;
 use crate::providers::common::stream::{Answer, StreamError, StreamEvent};
+use crate::providers::models::Vendor;
 
 /// How a provider frames its streaming answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +30,13 @@ pub(crate) trait Adapter: Provider {
     const PROFILE: &'static Profile;
     /// What its converter can carry.
     const CAPABILITIES: &'static Capabilities;
+    /// Who makes the models it serves: a `model` of another vendor's family is checked as an
+    /// unknown one.
+    const VENDORS: &'static [Vendor];
+
+    /// The rules of the request's model and the provider's pixel and schema limits
+    /// ([`ModelCheck`]'s steps it applies); none by default.
+    fn check_model(_check: &mut ModelCheck<'_>) {}
     /// Its documented stop reasons in the standard words.
     const STOP_REASONS: &'static [(&'static str, &'static str)];
     /// How its streaming answer is framed.

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::adapter::{Adapter as _, Framing};
 use crate::diagnostic::Report;
-use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
 use crate::providers::common::response::ProviderResponse;
@@ -54,6 +54,16 @@ pub(crate) const fn profile(provider: ProviderId) -> &'static Profile {
 /// What the provider's converter can carry.
 pub(crate) const fn capabilities(provider: ProviderId) -> &'static Capabilities {
     dispatch!(provider, A => A::CAPABILITIES)
+}
+
+/// Who makes the models `provider` serves.
+pub(crate) const fn vendors(provider: ProviderId) -> &'static [crate::providers::models::Vendor] {
+    dispatch!(provider, A => A::VENDORS)
+}
+
+/// The provider's rules of the request's model ([`ModelCheck`]).
+pub(crate) fn check_model(provider: ProviderId, check: &mut ModelCheck<'_>) {
+    dispatch!(provider, A => A::check_model(check));
 }
 
 /// The provider's stop reason in the standard words; an unknown one is kept as given.

@@ -5,14 +5,16 @@ use serde_json::Value;
 use super::request::AnthropicMessages;
 use crate::diagnostic::Report;
 use crate::providers::adapter::{Adapter, Framing};
-use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::response::ProviderResponse;
 use crate::providers::common::stream::{Answer, StreamEvent};
+use crate::providers::models::Vendor;
 
 impl Adapter for AnthropicMessages {
     const PROFILE: &'static Profile = &super::request::PROFILE;
     const CAPABILITIES: &'static Capabilities = &super::request::CAPABILITIES;
+    const VENDORS: &'static [Vendor] = &[Vendor::Anthropic];
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::Sse;
     const COMPACT_ARGUMENTS: bool = true;
@@ -20,6 +22,13 @@ impl Adapter for AnthropicMessages {
 
     fn names_endpoint(path: &str) -> bool {
         path.ends_with("/messages")
+    }
+
+    fn check_model(check: &mut ModelCheck<'_>) {
+        check.pixels();
+        check.inputs();
+        check.sampling();
+        check.claude_thinking();
     }
 
     fn import(body: &Value) -> Import {

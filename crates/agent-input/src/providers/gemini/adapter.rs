@@ -5,15 +5,17 @@ use serde_json::Value;
 use super::request::Gemini;
 use crate::diagnostic::Report;
 use crate::providers::adapter::{Adapter, Framing};
-use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
 use crate::providers::common::response::ProviderResponse;
 use crate::providers::common::stream::{Answer, StreamEvent};
+use crate::providers::models::Vendor;
 
 impl Adapter for Gemini {
     const PROFILE: &'static Profile = &super::request::PROFILE;
     const CAPABILITIES: &'static Capabilities = &super::request::CAPABILITIES;
+    const VENDORS: &'static [Vendor] = &[Vendor::Google];
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::Sse;
     const COMPACT_ARGUMENTS: bool = true;
@@ -23,6 +25,11 @@ impl Adapter for Gemini {
     fn names_endpoint(path: &str) -> bool {
         let path = path.to_ascii_lowercase();
         path.ends_with(":generatecontent") || path.ends_with(":streamgeneratecontent")
+    }
+
+    fn check_model(check: &mut ModelCheck<'_>) {
+        check.inputs();
+        check.gemini_budget();
     }
 
     fn import(body: &Value) -> Import {

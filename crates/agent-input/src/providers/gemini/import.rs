@@ -8,6 +8,7 @@
 
 use serde_json::{Value, json};
 
+use crate::diagnostic::{Code, Diagnostic};
 use crate::path::Path;
 use crate::providers::common::import::{
     self as importing, CallFields, Import, Next, arguments_text, from_extension, from_mime,
@@ -225,7 +226,12 @@ fn generation(im: &mut Import, value: &Value, at: &Path) {
             "topP" => "top_p",
             "stopSequences" => "stop_sequences",
             "responseJsonSchema" | "responseSchema" if json_answer => {
-                let schema = if key == "responseSchema" { json_schema(value) } else { value.clone() };
+                let schema = if key == "responseSchema" {
+                    rewritten(im, value, &at.key(key), "responseJsonSchema");
+                    json_schema(value)
+                } else {
+                    value.clone()
+                };
                 im.option("response_format", json!({"schema": schema}), &at.key(key));
                 continue;
             }
@@ -268,7 +274,10 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
                 let Some(name) = im.string(function, &at, "name", "a function declaration") else { continue };
                 let schema = match function.get("parametersJsonSchema") {
                     Some(schema) => Some(schema.clone()),
-                    None => function.get("parameters").map(json_schema),
+                    None => function.get("parameters").map(|parameters| {
+                        rewritten(im, parameters, &at.key("parameters"), "parametersJsonSchema");
+                        json_schema(parameters)
+                    }),
                 };
                 im.option_item("tools", specs.len(), &at);
                 specs.push(importing::spec(name, function.get("description"), schema.as_ref()));
@@ -300,6 +309,20 @@ fn tool_config(im: &mut Import, value: &Value, at: &Path) {
         (None, _) => return,
     };
     im.option("tool_choice", choice, &cat.key("mode"));
+}
+
+/// Each keyword of a schema in Gemini's `OpenAPI` subset (at `at`) that the subset does not take,
+/// which Gemini refuses there: a warning that the schema is written as `field` (full JSON Schema,
+/// the same meaning), as every converter writes it.
+fn rewritten(im: &mut Import, schema: &Value, at: &Path, field: &str) {
+    for finding in crate::providers::models::schema::gemini(schema) {
+        let keyword = finding.pointer.rsplit('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
+        let message = format!(
+            "Gemini's OpenAPI schema subset has no `{keyword}` and refuses it; the schema is written as `{field}`, which takes full JSON Schema with the same meaning"
+        );
+        let path = finding.to_diagnostic(at).path;
+        im.report.push(Diagnostic::new(Code::SchemaRewritten, path, message));
+    }
 }
 
 /// A schema in Gemini's `OpenAPI` dialect (`parameters`, `responseSchema`: types in capitals,

@@ -270,6 +270,10 @@ fn response_format(im: &mut Import, value: &Value, at: &Path) {
                 }
             }
             im.option("response_format", Value::Object(format), &sat);
+            if let Some(schema) = schema.get("schema") {
+                let standard = Path::root().key("options").key("response_format").key("schema");
+                im.origins_within(&standard, &sat.key("schema"), schema);
+            }
         }
         _ => im.dropped(at.clone(), "a response format other than a JSON schema"),
     }

@@ -5,14 +5,16 @@ use serde_json::Value;
 use super::request::OpenAiResponses;
 use crate::diagnostic::Report;
 use crate::providers::adapter::{Adapter, Framing};
-use crate::providers::common::convert::{Capabilities, Profile};
+use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::response::ProviderResponse;
 use crate::providers::common::stream::{Answer, StreamEvent};
+use crate::providers::models::Vendor;
 
 impl Adapter for OpenAiResponses {
     const PROFILE: &'static Profile = &super::request::PROFILE;
     const CAPABILITIES: &'static Capabilities = &super::request::CAPABILITIES;
+    const VENDORS: &'static [Vendor] = &[Vendor::OpenAi];
     const STOP_REASONS: &'static [(&'static str, &'static str)] = super::response::STOP_REASONS;
     const FRAMING: Framing = Framing::Sse;
     const COMPACT_ARGUMENTS: bool = false;
@@ -20,6 +22,12 @@ impl Adapter for OpenAiResponses {
 
     fn names_endpoint(path: &str) -> bool {
         path.ends_with("/responses")
+    }
+
+    fn check_model(check: &mut ModelCheck<'_>) {
+        check.inputs();
+        check.sampling();
+        check.strict_response_format();
     }
 
     fn import(body: &Value) -> Import {

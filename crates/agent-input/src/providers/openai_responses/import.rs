@@ -285,6 +285,10 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
                 }
             }
             im.option("response_format", Value::Object(option), &fat);
+            if let Some(schema) = format.get("schema") {
+                let standard = Path::root().key("options").key("response_format").key("schema");
+                im.origins_within(&standard, &fat.key("schema"), schema);
+            }
         }
         _ => im.dropped(fat, "an answer format other than a JSON schema"),
     }

@@ -137,7 +137,7 @@ impl<'p> Conversion<'p> {
     }
 
     /// The `reasoning` option as Anthropic's extended thinking takes it (Anthropic, and Claude on
-    /// Bedrock): a budget of at least 1024 tokens and below `max_tokens`, without a temperature,
+    /// Bedrock): a budget of at least 1024 tokens and below `max_tokens`, with no temperature but 1,
     /// a `top_p` under 0.95 or a forced tool choice beside it. The budget, or the effort (`None`
     /// when there is neither, or a problem was reported).
     pub(crate) fn thinking(&mut self, options: &ConvertOptions, max_tokens: u64) -> Option<Reasoning> {
@@ -157,7 +157,11 @@ impl<'p> Conversion<'p> {
             }
         }
         let rules = [
-            (options.temperature.is_some(), "temperature", "takes no temperature with thinking; leave one of them out"),
+            (
+                options.temperature.is_some_and(|t| (t - 1.0).abs() > f64::EPSILON),
+                "temperature",
+                "takes temperature 1 only with thinking; set it to 1 or leave it out",
+            ),
             (options.top_p.is_some_and(|p| p < 0.95), "top_p", "takes top_p from 0.95 to 1 with thinking"),
             (
                 matches!(options.tool_choice, Some(ToolChoice::Any | ToolChoice::Tool { .. })),
@@ -206,6 +210,11 @@ impl<'p> Conversion<'p> {
     /// them), and non-empty stop sequences, as many as the provider takes.
     pub(crate) fn sampling(&mut self, options: &ConvertOptions) -> u64 {
         let profile = self.profile;
+        #[cfg(not(feature = "models"))]
+        if let Some(id) = options.model.as_deref() {
+            let message = "the model is not checked: the npm package has no table of models; only the provider's own rules are checked";
+            self.error(Diagnostic::new(Code::UnknownModel, option_path("model"), message).received(id));
+        }
         let max_tokens = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
         let least = profile.min_max_tokens.max(1);
         if max_tokens < least || max_tokens > i32::MAX as u64 {
@@ -425,8 +434,9 @@ impl<'p> Conversion<'p> {
         if let Some(size) = source.decoded_len() {
             let size = size as u64;
             if size > max {
+                let (size_text, max_text) = crate::units::bytes_against(size, max);
                 let message = format!(
-                    "{} accepts {what}s of at most {max} bytes; this one is {size} bytes. Shrink it or {}",
+                    "this {what} is {size_text}; {} takes {what}s of at most {max_text}. Shrink it or {}",
                     self.name(),
                     self.profile.too_large
                 );
@@ -440,8 +450,9 @@ impl<'p> Conversion<'p> {
     /// A limit on the total of something over the request, reported at the input.
     pub(crate) fn total(&mut self, total: u64, max: u64, what: &str) {
         if total > max {
+            let (total_text, max_text) = crate::units::bytes_against(total, max);
             let message = format!(
-                "{} accepts at most {max} bytes of {what} in one request; this one has {total}. Send some of it by URL or in several requests",
+                "this request has {total_text} of {what}; {} takes at most {max_text} of {what} in one request. Send some of it by URL or in several requests",
                 self.name()
             );
             self.error(Diagnostic::new(Code::ProviderLimit, self.base.clone(), message).limit(max, total));

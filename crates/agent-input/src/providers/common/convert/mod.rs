@@ -4,6 +4,7 @@
 //! `convert` dispatches to it.
 
 mod context;
+pub(crate) mod model;
 pub(crate) mod payload;
 pub(crate) mod turns;
 mod writer;
@@ -12,6 +13,7 @@ pub use crate::options::{ConvertOptions, ToolSpec};
 pub(crate) use crate::providers::id::ProviderId;
 pub use context::DEFAULT_MAX_TOKENS;
 pub(crate) use context::{Conversion, PLAIN_NAME, Profile, Rule, check_options, non_blank, option_path};
+pub(crate) use model::ModelCheck;
 pub(crate) use payload::Splice;
 pub use writer::{Capabilities, Converted, Provider};
 pub(crate) use writer::{indent, serialize_failure};

@@ -272,7 +272,7 @@ impl Import {
         }
         let at = at.key(key);
         match key {
-            "model" | "modelId" => self.dropped(at, "the model (an agent's connector names it)"),
+            "model" | "modelId" if value.is_string() => self.option("model", value.clone(), &at),
             _ => self.dropped(at, &format!("{} field '{key}'", self.provider.display_name())),
         }
     }
@@ -449,6 +449,25 @@ impl Import {
             specs.push(spec(found.name, found.description, found.schema));
         }
         self.option("tools", Value::Array(specs), at);
+    }
+
+    /// Records that `standard`, a value copied as it is (a schema), came from `at`, and each place
+    /// inside it from the same place under `at`: a problem found inside is shown where it is.
+    pub(crate) fn origins_within(&mut self, standard: &Path, at: &Path, value: &Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    self.origins_within(&standard.key(key), &at.key(key), v);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    self.origins_within(&standard.index(i), &at.index(i), v);
+                }
+            }
+            _ => {}
+        }
+        self.origins.push((standard.clone(), at.clone()));
     }
 
     /// Records that `/options/<key>/<index>` came from `at`.

@@ -2,7 +2,7 @@
 //! (`table`, scripts/gen-models.py), the lookup of a model id as users write it, and the rules
 //! no table holds, as pure functions returning [`Finding`]s that a provider turns into
 //! diagnostics. An id no family matches is `None`: the caller warns (`unknown_model`) and keeps
-//! to the provider's own checks.
+//! to the provider's own checks. The table is compiled with feature `models` (on by default).
 
 mod family;
 mod finding;
@@ -12,10 +12,10 @@ pub mod pixels;
 pub mod roles;
 pub mod sampling;
 pub mod schema;
+#[cfg(feature = "models")]
 mod table;
 pub mod thinking;
 
 pub use family::{Family, Support, Vendor};
 pub use finding::{Finding, Rule, unknown_model};
-pub use lookup::{families, lookup, normalize};
-pub use table::SOURCE;
+pub use lookup::{SOURCE, families, lookup, normalize};

@@ -4,7 +4,7 @@
 use super::family::Family;
 use super::finding::{Finding, Rule};
 use super::sampling::{Reasoning, gpt5_minor};
-use crate::ProviderId;
+use crate::providers::id::ProviderId;
 
 /// The `thinkingBudget` values a Gemini 2.5 model takes, besides -1 (dynamic): `(least, most,
 /// whether 0 turns thinking off)`. Gemini 3 takes `thinkingLevel`; other families, no budget.
@@ -88,7 +88,7 @@ pub fn tools_with_effort(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::lookup;
+    use crate::providers::models::lookup;
 
     #[test]
     fn gemini_budgets_per_model() {

@@ -3,8 +3,8 @@
 
 use super::family::{Family, Vendor};
 use super::finding::{Finding, Rule};
-use crate::ProviderId;
 use crate::image::Dimensions;
+use crate::providers::id::ProviderId;
 use crate::units;
 
 /// Above this many images in one request, Claude takes at most [`MANY_IMAGES_SIDE`] px a side.
@@ -56,7 +56,7 @@ pub fn check(
 mod tests {
     use super::*;
     use crate::format::ImageFormat;
-    use crate::models::lookup;
+    use crate::providers::models::lookup;
 
     /// Provider, family, image size, images in the request, whether it is taken.
     type Case<'a> = (ProviderId, Option<&'a Family>, (u32, u32), usize, bool);

@@ -96,7 +96,7 @@ pub fn check(family: &Family, model_id: &str, sampling: &Sampling, reasoning: Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::lookup;
+    use crate::providers::models::lookup;
 
     fn keys(model: &str, sampling: Sampling, reasoning: Reasoning<'_>) -> Vec<String> {
         let family = lookup(model).expect("a known model");

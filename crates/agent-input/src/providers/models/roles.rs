@@ -2,7 +2,7 @@
 
 use super::family::{Family, Support, Vendor};
 use super::finding::{Finding, Rule};
-use crate::ProviderId;
+use crate::providers::id::ProviderId;
 
 /// A system prompt for a model that takes none (Bedrock: Amazon Titan, Mistral 7B and Mixtral
 /// Instruct). At the pointer the caller gives (`/system`).
@@ -34,7 +34,7 @@ pub fn message_role(family: &Family, provider: ProviderId, role: &str, pointer: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::lookup;
+    use crate::providers::models::lookup;
 
     #[test]
     fn system_prompts() {

@@ -34,7 +34,7 @@ pub fn check(family: &Family, input: Input, pointer: &str) -> Option<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::lookup;
+    use crate::providers::models::lookup;
 
     #[test]
     fn inputs_per_family() {

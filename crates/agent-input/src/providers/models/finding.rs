@@ -1,8 +1,8 @@
 //! What a rule found: data a provider turns into a diagnostic.
 
-use crate::ProviderId;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::{Path, Segment};
+use crate::providers::id::ProviderId;
 
 /// Which rule refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl Finding {
 pub fn unknown_model(model_id: &str, provider: ProviderId) -> String {
     format!(
         "the model \"{model_id}\" is not in the capability table ({}); only {}'s own rules are checked",
-        super::table::SOURCE,
+        super::lookup::SOURCE,
         provider.display_name()
     )
 }

@@ -1,7 +1,19 @@
 //! A model id as users write it → its family.
 
 use super::family::Family;
+#[cfg(feature = "models")]
 use super::table::FAMILIES;
+/// The source of the table: `LiteLLM`'s model map, version and day read.
+#[cfg(feature = "models")]
+pub use super::table::SOURCE;
+/// Without feature `models` (the npm base module, for its size) the table is empty: every id is
+/// unknown and only the providers' own rules are checked.
+#[cfg(not(feature = "models"))]
+pub const SOURCE: &str = "none in this build";
+
+/// No table in this build (feature `models` off).
+#[cfg(not(feature = "models"))]
+static FAMILIES: &[Family] = &[];
 
 /// Bedrock's cross-region inference profile prefixes.
 const REGIONS: &[&str] = &["us-gov.", "global.", "apac.", "us.", "eu.", "jp.", "au.", "ca."];
