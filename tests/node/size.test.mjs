@@ -1,8 +1,10 @@
-// The base module's size budget, 120 KiB gzip (122,467 B measured here, with the reasoning state
-// and option, docs/decisions/npm.md "The base module's size"), reached by wasm-opt's one-caller
-// inlining left off, parseResponse in its own entry (`agent-input/response`), one hash table
-// for every set of strings and a base64 decoder of the core's own, with the payload splice and
-// simd128 scan inside it. Node's zlib reads about 1% more than `gzip -9`.
+// The base module's size budget, 121 KiB gzip (123,375 B measured with the model-aware checks
+// the base module runs without the model table: image sizes from their headers against each
+// provider's pixel limits, and sizes in KB and MB in every size message; 120 KiB before them,
+// docs/decisions/npm.md "The base module's size"), reached by wasm-opt's one-caller inlining left
+// off, parseResponse in its own entry (`agent-input/response`), one hash table for every set of
+// strings and a base64 decoder of the core's own, with the payload splice and simd128 scan inside
+// it. Node's zlib reads about 1% more than `gzip -9`.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,10 +14,10 @@ import { gzipSync } from 'node:zlib';
 
 import { projectDir } from './package.mjs';
 
-const BUDGET = 120 * 1024;
+const BUDGET = 121 * 1024;
 const installed = join(projectDir, 'node_modules', 'agent-input');
 
-test('the .wasm is within 120 KiB gzip', (t) => {
+test('the .wasm is within 121 KiB gzip', (t) => {
   const wasm = readFileSync(join(installed, 'agent_input_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   t.diagnostic(`agent_input_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${BUDGET} B)`);
