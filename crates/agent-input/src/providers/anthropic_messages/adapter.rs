@@ -1,10 +1,10 @@
 //! Anthropic Messages: the adapter the dispatcher calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::AnthropicMessages;
 use crate::diagnostic::Report;
-use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::adapter::{Adapter, Framing, Likeness, content_blocks};
 use crate::providers::common::convert::{Capabilities, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::response::ProviderResponse;
@@ -20,6 +20,25 @@ impl Adapter for AnthropicMessages {
 
     fn names_endpoint(path: &str) -> bool {
         path.ends_with("/messages")
+    }
+
+    fn body_likeness(body: &Map<String, Value>) -> Likeness {
+        // `system` is a string or typed blocks here (Converse's are untyped); `anthropic_version`
+        // is the field Bedrock's InvokeModel and Vertex AI take in place of a header.
+        let typed_system = match body.get("system") {
+            Some(Value::String(_)) => true,
+            Some(Value::Array(blocks)) => blocks.iter().all(|b| b.get("type").is_some()),
+            _ => false,
+        };
+        let own_block = content_blocks(body).any(|b| {
+            b.contains_key("source")
+                || b.get("type").and_then(Value::as_str).is_some_and(|t| {
+                    matches!(t, "tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "document" | "image")
+                })
+        });
+        let own_field =
+            ["anthropic_version", "stop_sequences", "top_k", "thinking"].iter().any(|k| body.contains_key(*k));
+        if typed_system || own_block || own_field { Likeness::Distinctive } else { Likeness::Unlike }
     }
 
     fn import(body: &Value) -> Import {

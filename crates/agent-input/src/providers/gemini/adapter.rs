@@ -1,10 +1,10 @@
 //! Gemini: the adapter the dispatcher calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::Gemini;
 use crate::diagnostic::Report;
-use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::adapter::{Adapter, Framing, Likeness};
 use crate::providers::common::convert::{Capabilities, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
@@ -23,6 +23,18 @@ impl Adapter for Gemini {
     fn names_endpoint(path: &str) -> bool {
         let path = path.to_ascii_lowercase();
         path.ends_with(":generatecontent") || path.ends_with(":streamgeneratecontent")
+    }
+
+    fn body_likeness(body: &Map<String, Value>) -> Likeness {
+        const FIELDS: [&str; 6] = [
+            "contents",
+            "generationConfig",
+            "systemInstruction",
+            "system_instruction",
+            "safetySettings",
+            "cachedContent",
+        ];
+        if FIELDS.iter().any(|k| body.contains_key(*k)) { Likeness::Distinctive } else { Likeness::Unlike }
     }
 
     fn import(body: &Value) -> Import {
