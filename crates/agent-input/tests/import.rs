@@ -457,8 +457,18 @@ fn a_body_shape_names_its_provider() {
             Some(ProviderId::BedrockConverse),
         ),
         (json!({"messages": [], "toolConfig": {"tools": []}}), Some(ProviderId::BedrockConverse)),
-        // A bare list of messages could be several providers'; the most common is taken.
+        (
+            json!({"model": "claude-x", "max_tokens": 64, "messages": [], "tools": [{"name": "f", "input_schema": {"type": "object"}}], "tool_choice": {"type": "any"}}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        (
+            json!({"model": "claude-x", "max_tokens": 64, "messages": [], "tools": [{"type": "web_search_20250305", "name": "web_search"}]}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        // A bare list of messages is taken for Chat Completions', the most common; with
+        // `max_tokens`, Messages (which requires it) fits as well, and neither is named.
         (json!({"messages": []}), Some(ProviderId::OpenAiChat)),
+        (json!({"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}), None),
         // The marks of two providers, or of none.
         (json!({"contents": [], "input": "Hi"}), None),
         (json!({"system": "Be brief.", "inferenceConfig": {}}), None),
@@ -469,4 +479,30 @@ fn a_body_shape_names_its_provider() {
     for (body, want) in cases {
         assert_eq!(import::provider_for_body(&body), want, "{body}");
     }
+}
+
+// A captured request (the SDKs' own, sent to the real APIs) is named by its shape as its
+// provider's, or by none when its fields are all ones another provider shares: never another's.
+#[test]
+fn a_captured_request_is_never_taken_for_another_providers() {
+    let corpus = corpus();
+    let mut named = 0;
+    let mut wrong = Vec::new();
+    for (name, provider, body) in &corpus {
+        match import::provider_for_body(body) {
+            Some(got) if got == *provider => named += 1,
+            Some(got) => wrong.push(format!("{name}: {got}, not {provider}")),
+            None => {}
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} taken for another provider's:\n{}",
+        wrong.len(),
+        corpus.len(),
+        wrong.join("\n")
+    );
+    // Most name one; the rest are a model, `max_tokens` and messages, which both Messages and Chat
+    // Completions take.
+    assert!(named * 5 >= corpus.len() * 4, "only {named} of {} named by their shape", corpus.len());
 }

@@ -38,7 +38,27 @@ impl Adapter for AnthropicMessages {
         });
         let own_field =
             ["anthropic_version", "stop_sequences", "top_k", "thinking"].iter().any(|k| body.contains_key(*k));
-        if typed_system || own_block || own_field { Likeness::Distinctive } else { Likeness::Unlike }
+        // A tool with `input_schema`, or a server tool's dated type (`web_search_20250305`).
+        let own_tool = body.get("tools").and_then(Value::as_array).into_iter().flatten().any(|tool| {
+            tool.get("input_schema").is_some()
+                || tool.get("type").and_then(Value::as_str).is_some_and(|t| {
+                    t.rsplit_once('_')
+                        .is_some_and(|(_, date)| date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()))
+                })
+        });
+        let own_choice = body
+            .get("tool_choice")
+            .and_then(|c| c.get("type"))
+            .and_then(Value::as_str)
+            .is_some_and(|t| matches!(t, "auto" | "any" | "tool" | "none"));
+        if typed_system || own_block || own_field || own_tool || own_choice {
+            Likeness::Distinctive
+        } else if body.get("messages").is_some_and(Value::is_array) && body.contains_key("max_tokens") {
+            // Its `max_tokens` is required; Chat Completions takes it too.
+            Likeness::Plausible
+        } else {
+            Likeness::Unlike
+        }
     }
 
     fn import(body: &Value) -> Import {

@@ -25,14 +25,13 @@ impl Adapter for OpenAiChat {
     }
 
     fn body_likeness(body: &Map<String, Value>) -> Likeness {
-        const FIELDS: [&str; 4] =
-            ["max_completion_tokens", "response_format", "reasoning_effort", "parallel_tool_calls"];
+        const FIELDS: [&str; 3] = ["max_completion_tokens", "response_format", "reasoning_effort"];
         let own_block = content_blocks(body).any(|b| {
             b.get("type").and_then(Value::as_str).is_some_and(|t| matches!(t, "image_url" | "input_audio" | "file"))
         });
         let own_role = body.get("messages").and_then(Value::as_array).into_iter().flatten().any(|m| {
             m.get("tool_calls").is_some()
-                || m.get("role").and_then(Value::as_str).is_some_and(|r| matches!(r, "system" | "developer" | "tool"))
+                || m.get("role").and_then(Value::as_str).is_some_and(|r| matches!(r, "developer" | "tool"))
         });
         if FIELDS.iter().any(|k| body.contains_key(*k)) || own_block || own_role {
             Likeness::Distinctive
