@@ -1,6 +1,6 @@
 //! The workspace's layout rules: in every crate, modules depend on each other one way only, no
-//! hand-written source file grows past 700 lines, and the core names a provider only in its
-//! folder under `providers/`. A module depends on another when its code names
+//! hand-written source file grows past 700 lines, the core names a provider only in its folder
+//! under `providers/`, and the playground's scripts name none (the wasm module tells them). A module depends on another when its code names
 //! it by path — `crate::x`, `super::x`, `self::x`, a child `x::` in a parent — so a circle through a
 //! re-export counts too; comments and doc links do not (they order nothing).
 
@@ -256,7 +256,11 @@ const PROVIDER_NAMES: &[&str] = &["bedrock", "converse", "openai", "anthropic", 
 /// with its line.
 fn provider_names(text: &str) -> Vec<(usize, String)> {
     let code = code(text);
-    let code = code.split_once("#[cfg(test)]\nmod tests {").map_or(code.as_str(), |(code, _)| code);
+    names_in(code.split_once("#[cfg(test)]\nmod tests {").map_or(code.as_str(), |(code, _)| code))
+}
+
+/// The provider names in `code` (comments already left out), each with its line.
+fn names_in(code: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     for (i, line) in code.lines().enumerate() {
         let lower = line.to_ascii_lowercase();
@@ -308,4 +312,102 @@ fn a_provider_name_in_code_is_found() {
     let text = "//! Bedrock Converse, in a comment.\nfn f() {\n    let x = OPENAI_ROLES; // Gemini\n    g(\"use gemini\");\n}\n#[cfg(test)]\nmod tests {\n    fn anthropic() {}\n}\n";
     let found: Vec<usize> = provider_names(text).into_iter().map(|(line, _)| line).collect();
     assert_eq!(found, [3, 4]);
+}
+
+/// `text`, a script, without its comments (`//` to the end of its line, `/* … */`, whose line
+/// breaks are kept so lines keep their numbers). String, template and regular-expression literals
+/// are read whole, so the `//` of a URL in a string does not start a comment.
+fn script_code(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    // The last character of code but white space: after an operator or an opening bracket, a `/`
+    // starts a regular expression; after a name or a closing bracket, it divides.
+    let mut last = '\n';
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                if chars[i] == '\n' {
+                    out.push('\n');
+                }
+                i += 1;
+            }
+            i += 2;
+        } else if matches!(c, '"' | '\'' | '`') || (c == '/' && "\n(,=:[!&|?{};+-*%<>~^".contains(last)) {
+            out.push(c);
+            i += 1;
+            let mut class = false;
+            while i < chars.len() {
+                let d = chars[i];
+                out.push(d);
+                i += 1;
+                if d == '\\' {
+                    if let Some(&escaped) = chars.get(i) {
+                        out.push(escaped);
+                        i += 1;
+                    }
+                } else if d == '\n' && c != '`' {
+                    break;
+                } else if c == '/' && (d == '[' || d == ']') {
+                    class = d == '[';
+                } else if d == c && !class {
+                    break;
+                }
+            }
+            last = c;
+        } else {
+            out.push(c);
+            if !c.is_whitespace() {
+                last = c;
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The playground's scripts (`web/src/**/*.js`) name no provider outside their comments: the
+/// providers, their names and how each is recognised come from the core through the wasm modules.
+#[test]
+fn the_playgrounds_scripts_name_no_provider() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "js") {
+                out.push(path);
+            }
+        }
+    }
+    let src = root().join("web/src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    assert!(files.iter().any(|f| f.ends_with("import_view.js")), "{files:?}");
+    let named: Vec<String> = files
+        .iter()
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(path).expect("a script");
+            let file = path.strip_prefix(&src).expect("under src").display().to_string();
+            names_in(&script_code(&text)).into_iter().map(move |(line, what)| format!("{file}:{line}: {what}"))
+        })
+        .collect();
+    assert!(
+        named.is_empty(),
+        "a provider named in the playground's scripts (take it from the wasm module):\n{named:#?}"
+    );
+}
+
+#[test]
+fn a_provider_name_in_a_script_is_found() {
+    let text = "// Bedrock, in a comment.\nconst a = 'https://api.openai.com/v1'; // Gemini\n/* Anthropic\n */ const b = /\\/converse$/;\nconst c = x / 2; // anthropic\nconst d = `${a}//gemini`; /* openai */\nconst e = '//'; f(\"Anthropic\");\n";
+    let found: Vec<usize> = names_in(&script_code(text)).into_iter().map(|(line, _)| line).collect();
+    assert_eq!(found, [2, 4, 6, 7]);
 }

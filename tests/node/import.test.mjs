@@ -13,7 +13,7 @@ import { importPkg, pkg, projectDir, sizeImportPkg } from './package.mjs';
 import { expand, fixturesDir } from './support.mjs';
 
 const installed = join(projectDir, 'node_modules', 'agent-input');
-const { importRequest } = importPkg;
+const { importRequest, providerForBody, providerForUrl, providers } = importPkg;
 
 /** `{code, path}` multisets, as every runner compares diagnostics. */
 function keys(list) {
@@ -22,7 +22,7 @@ function keys(list) {
 
 describe('importRequest', () => {
   test('is the entry agent-input/import, with its own module', () => {
-    assert.deepEqual(Object.keys(importPkg), ['importRequest']);
+    assert.deepEqual(Object.keys(importPkg), ['importRequest', 'providerForBody', 'providerForUrl', 'providers']);
     assert.equal(pkg.importRequest, undefined);
     for (const file of ['index.js', 'node.js', 'agent_input.js']) {
       assert.ok(!readFileSync(join(installed, file), 'utf8').includes('import_bg'), `${file} loads the import module`);
@@ -93,5 +93,87 @@ describe('importRequest', () => {
     assert.equal(broken.ok, false);
     assert.equal(broken.errors[0].code, 'invalid_json');
     assert.equal(broken.request, null);
+  });
+});
+
+// What a page needs to tell which provider a pasted request is for, so it names none itself.
+describe('the providers, by URL and by body', () => {
+  test('providers() lists each provider importRequest takes, with its name for people', () => {
+    assert.deepEqual(providers(), [
+      { id: 'bedrock-converse', name: 'Bedrock Converse' },
+      { id: 'openai-chat', name: 'OpenAI Chat Completions' },
+      { id: 'openai-responses', name: 'OpenAI Responses' },
+      { id: 'anthropic-messages', name: 'Anthropic Messages' },
+      { id: 'gemini', name: 'Gemini' },
+    ]);
+    assert.deepEqual(sizeImportPkg.providers(), providers());
+    for (const { id } of providers()) {
+      assert.ok(!importRequest(id, {}).errors.some((d) => d.path === '/provider'), `${id} is taken`);
+    }
+  });
+
+  // The endpoints as the providers' documentation writes them.
+  const urls = [
+    ['https://api.openai.com/v1/chat/completions', 'openai-chat'],
+    ['https://my-resource.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21', 'openai-chat'],
+    ['https://my-resource.openai.azure.com/openai/v1/chat/completions', 'openai-chat'],
+    ['https://api.openai.com/v1/responses', 'openai-responses'],
+    ['https://my-resource.openai.azure.com/openai/v1/responses?api-version=preview', 'openai-responses'],
+    ['https://api.anthropic.com/v1/messages', 'anthropic-messages'],
+    ['https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent', 'gemini'],
+    ['https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', 'gemini'],
+    ['https://us-central1-aiplatform.googleapis.com/v1/projects/my-project/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent', 'gemini'],
+    ['https://aiplatform.googleapis.com/v1/projects/my-project/locations/global/publishers/google/models/gemini-2.5-flash:streamGenerateContent', 'gemini'],
+    ['https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1:0/converse', 'bedrock-converse'],
+    ['https://bedrock-runtime.eu-central-1.amazonaws.com/model/eu.amazon.nova-lite-v1:0/converse-stream', 'bedrock-converse'],
+    ['https://bedrock-runtime.ap-northeast-1.amazonaws.com/model/apac.anthropic.claude-sonnet-4-20250514-v1:0/converse', 'bedrock-converse'],
+    ['https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com/model/arn%3Aaws-us-gov%3Abedrock%3Aus-gov-west-1%3A123456789012%3Ainference-profile%2Fus-gov.m/converse', 'bedrock-converse'],
+    // Other operations of the same hosts, and no URL at all.
+    ['https://api.openai.com/v1/embeddings', null],
+    ['https://api.anthropic.com/v1/messages/count_tokens', null],
+    ['https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens', null],
+    ['https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1:0/invoke', null],
+    ['https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict', null],
+    ['https://example.com/', null],
+    ['not a url', null],
+    ['', null],
+  ];
+  for (const [url, want] of urls) {
+    test(`providerForUrl: ${url || '(empty)'} is ${want}`, () => {
+      assert.equal(providerForUrl(url), want);
+      assert.equal(sizeImportPkg.providerForUrl(url), want);
+    });
+  }
+
+  // A request body of each provider, as its documentation writes one; each imports as that
+  // provider's without an error.
+  const bodies = [
+    ['openai-chat', { model: 'gpt-5', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }] }],
+    ['openai-chat', { model: 'gpt-5', messages: [{ role: 'user', content: 'Hi' }] }],
+    ['openai-responses', { model: 'gpt-5', instructions: 'Be brief.', input: 'Hi' }],
+    ['anthropic-messages', { model: 'claude-sonnet-4-5', max_tokens: 512, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }],
+    ['gemini', { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], generationConfig: { maxOutputTokens: 512 } }],
+    ['bedrock-converse', { messages: [{ role: 'user', content: [{ text: 'Hi' }] }], inferenceConfig: { maxTokens: 512 } }],
+  ];
+  for (const [want, body] of bodies) {
+    test(`providerForBody: ${JSON.stringify(body)} is ${want}`, () => {
+      assert.equal(providerForBody(body), want);
+      assert.equal(providerForBody(JSON.stringify(body, null, 2)), want);
+      assert.equal(sizeImportPkg.providerForBody(body), want);
+      assert.deepEqual(importRequest(want, body).errors, []);
+    });
+  }
+
+  test('providerForBody: null when the shape fits none, or more than one', () => {
+    for (const body of ['', '{not json', '[]', '"Hi"', { model: 'm' }, { contents: [], input: 'Hi' }, null, 5]) {
+      assert.equal(providerForBody(body), null, JSON.stringify(body));
+    }
+  });
+
+  test('bad arguments throw', () => {
+    assert.throws(() => providerForUrl(5), /url must be a string/);
+    assert.throws(() => providerForUrl(new URL('https://api.openai.com/v1/responses')), TypeError);
+    assert.throws(() => providerForBody(undefined), TypeError);
+    assert.throws(() => providerForBody(10n), TypeError);
   });
 });

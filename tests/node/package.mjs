@@ -66,4 +66,9 @@ const importGlue = await import(`${pathToFileURL(join(installed, 'agent_input_im
 importGlue.initSync({ module: readFileSync(join(installed, 'agent_input_import_bg.wasm')) });
 
 /** `agent-input/import`'s functions on the browsers' module. */
-export const sizeImportPkg = { importRequest: importGlue.importRequest };
+export const sizeImportPkg = {
+  importRequest: importGlue.importRequest,
+  providers: importGlue.providers,
+  providerForUrl: importGlue.providerForUrl,
+  providerForBody: importGlue.providerForBody,
+};

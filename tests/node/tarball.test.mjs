@@ -83,7 +83,7 @@ test('engines: the range where require() loads the ES module entries; each one r
   );
   const loaded = JSON.parse(execFileSync(process.execPath, [script], { cwd: projectDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   assert.equal(loaded.converted, true);
-  assert.deepEqual(loaded['agent-input/import'], ['importRequest']);
+  assert.deepEqual(loaded['agent-input/import'], ['importRequest', 'providerForBody', 'providerForUrl', 'providers']);
   for (const entry of entries) {
     assert.ok(loaded[entry.replace(/^\./, 'agent-input')].length > 0, `${entry} exports something to require()`);
   }

@@ -133,3 +133,49 @@ test('a curl command gives its body, and its provider from the URL (the select o
   assert.match(await page.textContent('[data-testid="import-status"]'), /Gemini/);
   assert.ok((await problems()).some((p) => p.severity === 'error'), JSON.stringify(await problems()));
 });
+
+test("the providers offered are the module's, and a pasted curl command's URL names its provider", async () => {
+  const offered = await page.$$eval('[data-testid="import-provider"] option', (options) => options.map((o) => [o.value, o.textContent]));
+  assert.deepEqual(offered, [
+    ['', 'Detect'],
+    ['bedrock-converse', 'Bedrock Converse'],
+    ['openai-chat', 'OpenAI Chat Completions'],
+    ['openai-responses', 'OpenAI Responses'],
+    ['anthropic-messages', 'Anthropic Messages'],
+    ['gemini', 'Gemini'],
+  ]);
+  // Each provider's endpoint as its documentation writes it; the body, `{}`, names none.
+  const urls = [
+    ['https://api.openai.com/v1/chat/completions', 'OpenAI Chat Completions'],
+    ['https://my-resource.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21', 'OpenAI Chat Completions'],
+    ['https://api.openai.com/v1/responses', 'OpenAI Responses'],
+    ['https://api.anthropic.com/v1/messages', 'Anthropic Messages'],
+    ['https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', 'Gemini'],
+    ['https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent', 'Gemini'],
+    ['https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1:0/converse', 'Bedrock Converse'],
+    ['https://bedrock-runtime.eu-central-1.amazonaws.com/model/eu.amazon.nova-lite-v1:0/converse-stream', 'Bedrock Converse'],
+  ];
+  for (const [url, name] of urls) {
+    await page.fill('[data-testid="import-text"]', `curl "${url}" \\\n  -H "content-type: application/json" \\\n  -d '{}'`);
+    assert.equal(await page.textContent('[data-testid="import-detected"]'), `Detected: ${name} (from the curl command)`, url);
+  }
+  await page.fill('[data-testid="import-text"]', "curl https://api.openai.com/v1/embeddings -d '{}'");
+  assert.equal(await page.textContent('[data-testid="import-detected"]'), 'No provider detected: choose one.');
+});
+
+test("a pasted body's shape names its provider", async () => {
+  const bodies = [
+    [{ model: 'gpt-5', messages: [{ role: 'user', content: 'Hi' }] }, 'OpenAI Chat Completions'],
+    [{ model: 'gpt-5', input: 'Hi' }, 'OpenAI Responses'],
+    [{ model: 'claude-x', max_tokens: 64, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] }, 'Anthropic Messages'],
+    [{ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }, 'Gemini'],
+    [{ messages: [{ role: 'user', content: [{ text: 'Hi' }] }], inferenceConfig: { maxTokens: 64 } }, 'Bedrock Converse'],
+  ];
+  for (const [body, name] of bodies) {
+    await page.fill('[data-testid="import-text"]', JSON.stringify(body));
+    assert.equal(await page.textContent('[data-testid="import-detected"]'), `Detected: ${name} (from the body's shape)`);
+  }
+  // The same body through a curl command whose URL names no provider: the shape still does.
+  await page.fill('[data-testid="import-text"]', `curl https://llm.example.com/v1/generate -d '${JSON.stringify(bodies[3][0])}'`);
+  assert.equal(await page.textContent('[data-testid="import-detected"]'), "Detected: Gemini (from the body's shape)");
+});

@@ -91,7 +91,7 @@ export function mount(host, planRegistration, curl, facts) {
   };
   const [name, nameField] = input('deploy-name', 'Agent name', 'name');
   const [model, modelField] = input('deploy-model', 'Model id', 'model');
-  const [region, regionField] = input('deploy-region', 'Region (Bedrock)', 'region');
+  const [region, regionField] = input('deploy-region', 'Region (AWS)', 'region');
   // A field left empty shows the default the body uses, not a grey hint.
   name.value = fields.name;
   region.value = 'us-east-1';

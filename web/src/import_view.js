@@ -1,50 +1,12 @@
 // "Import a provider request": the view's contents, loaded with agent-input/import's module the
-// first time the view is opened (import_loader.js), so neither is part of the first download.
+// first time the view is opened (modules.js), so neither is part of the first download.
 // A pasted body, or a curl command carrying one (its body from -d/--data/--data-raw/--data-binary,
 // its provider from the URL's path), is read by `importRequest`; the app is handed the standard
 // request and the options (`apply`), and the losses are listed at their JSON Pointers into the
-// pasted body.
+// pasted body. The providers, their names and how each is recognised (an endpoint's URL, a body's
+// shape) are the module's: this script names none.
 
-const PROVIDERS = [
-  ['openai-chat', 'OpenAI Chat Completions'],
-  ['openai-responses', 'OpenAI Responses'],
-  ['anthropic-messages', 'Anthropic Messages'],
-  ['gemini', 'Gemini'],
-  ['bedrock-converse', 'Bedrock Converse'],
-];
-const nameOf = (id) => PROVIDERS.find(([p]) => p === id)?.[1] ?? id;
-
-/** The provider an endpoint's path names. */
-export function urlProvider(url) {
-  const path = url.split(/[?#]/)[0].replace(/\/+$/, '');
-  if (path.endsWith('/chat/completions')) return 'openai-chat';
-  if (path.endsWith('/responses')) return 'openai-responses';
-  if (path.endsWith('/messages')) return 'anthropic-messages';
-  if (/:(stream)?generateContent$/i.test(path)) return 'gemini';
-  if (/\/converse(-stream)?$/.test(path)) return 'bedrock-converse';
-  return null;
-}
-
-/** The provider a body's shape suggests, when it parses. */
-export function shapeProvider(text) {
-  let body;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-  if ('contents' in body) return 'gemini';
-  if ('input' in body || 'instructions' in body) return 'openai-responses';
-  if ('inferenceConfig' in body || 'toolConfig' in body || 'modelId' in body) return 'bedrock-converse';
-  if (!Array.isArray(body.messages)) return null;
-  const blocks = body.messages.flatMap((m) => (Array.isArray(m?.content) ? m.content : []));
-  if (blocks.some((b) => b && b.type === undefined && ('text' in b || 'image' in b))) return 'bedrock-converse';
-  if ('system' in body || 'anthropic_version' in body || blocks.some((b) => b && (b.source || b.type === 'tool_use' || b.type === 'tool_result'))) {
-    return 'anthropic-messages';
-  }
-  return 'openai-chat';
-}
+import { providerForBody, providerForUrl, providers } from './agent_input_import.js';
 
 /** A command line split as a POSIX shell splits it (quotes, backslashes, continued lines). */
 export function shellWords(text) {
@@ -88,23 +50,31 @@ export function shellWords(text) {
 const DATA = ['-d', '--data', '--data-raw', '--data-binary', '--data-ascii'];
 const SKIP = ['-H', '--header', '-X', '--request', '-u', '--user', '-o', '--output'];
 
-/** The pasted text taken apart: `{ body, provider, curl }`. */
+/**
+ * The pasted text taken apart: `{ body, provider, from }`, `from` saying what named the provider
+ * (`'url'`, a curl command's URL; `'shape'`, the body's shape) or `null` when nothing did.
+ */
 export function readPasted(text) {
-  if (!/^\s*curl\s/.test(text)) return { body: text, provider: shapeProvider(text), curl: false };
-  const words = shellWords(text.trim());
-  let body = '';
+  let body = text;
   let url = null;
-  for (let i = 1; i < words.length; i++) {
-    const w = words[i];
-    const eq = w.indexOf('=');
-    if (DATA.includes(w)) body = words[++i] ?? '';
-    else if (w.startsWith('--') && eq > 0 && DATA.includes(w.slice(0, eq))) body = w.slice(eq + 1);
-    else if (w.startsWith('-d') && !w.startsWith('--')) body = w.slice(2);
-    else if (w === '--url') url = words[++i] ?? null;
-    else if (/^https?:\/\//.test(w)) url = w;
-    else if (SKIP.includes(w)) i++;
+  if (/^\s*curl\s/.test(text)) {
+    const words = shellWords(text.trim());
+    body = '';
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i];
+      const eq = w.indexOf('=');
+      if (DATA.includes(w)) body = words[++i] ?? '';
+      else if (w.startsWith('--') && eq > 0 && DATA.includes(w.slice(0, eq))) body = w.slice(eq + 1);
+      else if (w.startsWith('-d') && !w.startsWith('--')) body = w.slice(2);
+      else if (w === '--url') url = words[++i] ?? null;
+      else if (/^https?:\/\//.test(w)) url = w;
+      else if (SKIP.includes(w)) i++;
+    }
   }
-  return { body, provider: (url && urlProvider(url)) || shapeProvider(body), curl: true };
+  const byUrl = url && providerForUrl(url);
+  if (byUrl) return { body, provider: byUrl, from: 'url' };
+  const byShape = body.trim() ? providerForBody(body) : null;
+  return { body, provider: byShape, from: byShape ? 'shape' : null };
 }
 
 /** A system message's text, when it is only text. */
@@ -175,17 +145,20 @@ function el(tag, attrs = {}, ...children) {
  * (JSON text) into the editor.
  */
 export function mount(host, importRequest, apply) {
+  const known = providers();
+  const nameOf = (id) => known.find((p) => p.id === id)?.name ?? id;
+  const names = known.map((p) => p.name);
   const text = el('textarea', { id: 'import-text', class: 'code', 'data-testid': 'import-text', rows: '6', spellcheck: 'false' });
   const select = el('select', { id: 'import-provider', 'data-testid': 'import-provider' }, el('option', { value: '' }, 'Detect'));
-  for (const [id, name] of PROVIDERS) select.append(el('option', { value: id }, name));
+  for (const { id, name } of known) select.append(el('option', { value: id }, name));
   const detected = el('p', { class: 'hint', 'data-testid': 'import-detected' });
   const button = el('button', { type: 'button', 'data-testid': 'import-button' }, 'Import');
   const status = el('p', { class: 'status', role: 'status', 'data-testid': 'import-status' });
   const list = el('ul', { class: 'diagnostics', 'data-testid': 'import-problems' });
   const detect = () => {
-    const { provider, curl } = readPasted(text.value);
+    const { provider, from } = readPasted(text.value);
     detected.textContent = provider
-      ? `Detected: ${nameOf(provider)} (from the ${curl ? 'curl command' : "body's shape"})`
+      ? `Detected: ${nameOf(provider)} (from the ${from === 'url' ? 'curl command' : "body's shape"})`
       : text.value ? 'No provider detected: choose one.' : '';
   };
   text.addEventListener('input', detect);
@@ -219,7 +192,7 @@ export function mount(host, importRequest, apply) {
     status.textContent = `Imported the ${nameOf(provider)} request${n === 0 ? ' with nothing lost' : `: ${n} problem${n === 1 ? '' : 's'}, below`}.`;
   });
   host.replaceChildren(
-    el('p', { class: 'hint' }, 'Paste a request body of OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini generateContent or Bedrock Converse, or a curl command carrying one. The standard request goes into the editor and its options into the settings; what the standard input cannot carry is listed, at its place in what you pasted.'),
+    el('p', { class: 'hint' }, `Paste a request body of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, or a curl command carrying one. The standard request goes into the editor and its options into the settings; what the standard input cannot carry is listed, at its place in what you pasted.`),
     el('div', { class: 'field' }, el('label', { for: 'import-text' }, 'Request body or curl command'), text),
     el('div', { class: 'row' }, el('div', { class: 'field' }, el('label', { for: 'import-provider' }, 'Provider'), select), detected),
     button, status, list,

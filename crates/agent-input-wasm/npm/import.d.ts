@@ -1,5 +1,6 @@
 // The declarations of `agent-input/import`: `importRequest`, declared here with one signature per
-// form of its options, so each call's result has the type of what it returns.
+// form of its options, so each call's result has the type of what it returns, and the providers'
+// facts a page shows (`providers`, `providerForUrl`, `providerForBody`).
 import type {
   ConvertJsonResult,
   ConvertResult,
@@ -7,6 +8,7 @@ import type {
   ImportResult,
   MlCommonsProviderName,
   ProviderId,
+  ProviderInfo,
   ProviderRequest,
 } from './agent_input_import.js';
 
@@ -31,6 +33,22 @@ export function importRequest(
   options?: ImportOptions,
 ): ImportResult | ConvertResult | ConvertJsonResult;
 
+/** Every provider: its id (what `importRequest` takes) and its name for people. */
+export function providers(): ProviderInfo[];
+
+/**
+ * The provider whose API an endpoint URL names, read from its path (`…/chat/completions`,
+ * `…/responses`, `…/messages`, `…:generateContent`, `…/model/{id}/converse`, and the streaming
+ * forms); `null` when none.
+ */
+export function providerForUrl(url: string): ProviderId | null;
+
+/**
+ * The provider a request body's shape names (JSON text, or the value itself), when one alone
+ * fits; `null` when the body is not a JSON object, fits none, or has the marks of more than one.
+ */
+export function providerForBody(body: unknown): ProviderId | null;
+
 export type {
   AgentInput,
   ConvertJsonResult,
@@ -40,6 +58,7 @@ export type {
   ImportResult,
   MlCommonsProviderName,
   ProviderId,
+  ProviderInfo,
   ProviderRequest,
   ValidationError,
   ValidationWarning,

@@ -1,9 +1,11 @@
 //! Import, built with the `import` feature into the package's module `agent-input/import`:
 //! `importRequest`, a provider's request body read into the standard request and the options it
-//! implies, and with `{ to }` converted to another provider. The rules are the core's
-//! ([`agent_input::import`]); `api.rs` writes the report.
+//! implies, and with `{ to }` converted to another provider; `providers`, `providerForUrl` and
+//! `providerForBody`, what a page needs to offer the providers and tell which one a pasted
+//! request is for. The rules are the core's ([`agent_input::import`]); `api.rs` writes the report.
 
-use js_sys::{JSON, JsString, Reflect};
+use agent_input::{Limits, ProviderId, validate};
+use js_sys::{Array, JSON, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::{api, json_text, text, type_error};
@@ -12,6 +14,12 @@ use crate::{api, json_text, text, type_error};
 /// are in npm/import.d.ts).
 #[wasm_bindgen(typescript_custom_section)]
 const TYPESCRIPT: &str = r#"
+/** A provider `providers()` lists: its id and its name for people. */
+export interface ProviderInfo {
+  id: ProviderId;
+  name: string;
+}
+
 /** `importRequest`'s options: `to`, a provider to convert the imported request to (the result
  * then carries that provider's `body`); with `to`, `only` asks for the target body alone, reported
  * as `convert` (`"body"`) or `convertJson` (`"bodyJson"`, the body as JSON text) report one:
@@ -107,4 +115,46 @@ fn option(options: &JsValue, name: &str) -> Result<Option<String>, JsValue> {
         return Ok(None);
     }
     value.as_string().map(Some).ok_or_else(|| type_error(&format!("options.{name} must be a string")))
+}
+
+/// Every provider, `[{ id, name }]`: the id `importRequest` takes and the name to show people.
+#[wasm_bindgen(unchecked_return_type = "ProviderInfo[]")]
+pub fn providers() -> Result<Array, JsValue> {
+    let list = Array::new();
+    for provider in ProviderId::ALL {
+        let item = Object::new();
+        Reflect::set(&item, &JsValue::from_str("id"), &JsValue::from_str(provider.as_str()))?;
+        Reflect::set(&item, &JsValue::from_str("name"), &JsValue::from_str(provider.display_name()))?;
+        list.push(&item);
+    }
+    Ok(list)
+}
+
+/// The provider whose API an endpoint URL names (`…/chat/completions`, `…/model/{id}/converse`,
+/// `…:generateContent`, …), read from its path; `null` when none.
+#[wasm_bindgen(js_name = providerForUrl, unchecked_return_type = "ProviderId | null")]
+pub fn provider_for_url(#[wasm_bindgen(unchecked_param_type = "string")] url: &JsValue) -> Result<JsValue, JsValue> {
+    let url = url.as_string().ok_or_else(|| type_error("url must be a string"))?;
+    Ok(id(agent_input::import::provider_for_url(&url)))
+}
+
+/// The provider a request body's shape names (JSON text, or the value itself), when one alone
+/// fits; `null` when the body is not a JSON object, fits none, or has the marks of more than one.
+#[wasm_bindgen(js_name = providerForBody, unchecked_return_type = "ProviderId | null")]
+pub fn provider_for_body(#[wasm_bindgen(unchecked_param_type = "unknown")] body: &JsValue) -> Result<JsValue, JsValue> {
+    let text = match body.dyn_ref::<JsString>() {
+        Some(text) => text.clone(),
+        None => json_text(body, "body")?,
+    };
+    let limits = Limits::default();
+    let provider = text::with_str_within(&text, limits.max_body_bytes, |text| {
+        let document = validate::parse(text.ok()?, &limits).ok()?;
+        agent_input::import::provider_for_body(&document.root.to_value())
+    });
+    Ok(id(provider))
+}
+
+/// A provider's id, or `null`.
+fn id(provider: Option<ProviderId>) -> JsValue {
+    provider.map_or(JsValue::NULL, |p| JsValue::from_str(p.as_str()))
 }

@@ -396,10 +396,113 @@ fn an_endpoint_url_names_its_provider() {
         ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse", Some(ProviderId::BedrockConverse)),
         ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream", Some(ProviderId::BedrockConverse)),
         ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/Converse", None),
+        (
+            "https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com/model/arn%3Aaws%3Abedrock%3Aeu-west-1%3A1%3Ainference-profile%2Feu.m/converse",
+            Some(ProviderId::BedrockConverse),
+        ),
+        (
+            "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent",
+            Some(ProviderId::Gemini),
+        ),
+        (
+            "https://r.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21",
+            Some(ProviderId::OpenAiChat),
+        ),
+        ("https://r.openai.azure.com/openai/v1/responses", Some(ProviderId::OpenAiResponses)),
         ("https://api.openai.com/v1/embeddings", None),
+        ("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/invoke", None),
+        (
+            "https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/c:rawPredict",
+            None,
+        ),
         ("", None),
     ];
     for (url, want) in cases {
         assert_eq!(import::provider_for_url(url), want, "{url}");
     }
+}
+
+// A pasted body without its URL: each provider's documented request shape names it; a body that
+// fits none, or carries the marks of two, names none.
+#[test]
+fn a_body_shape_names_its_provider() {
+    let cases = [
+        (json!({"model": "gpt-5", "messages": [{"role": "user", "content": "Hi"}]}), Some(ProviderId::OpenAiChat)),
+        (
+            json!({"model": "gpt-5", "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://x/y.png"}}]}]}),
+            Some(ProviderId::OpenAiChat),
+        ),
+        (json!({"model": "gpt-5", "input": "Hi"}), Some(ProviderId::OpenAiResponses)),
+        (
+            json!({"model": "gpt-5", "instructions": "Be brief.", "input": [{"role": "user", "content": "Hi"}]}),
+            Some(ProviderId::OpenAiResponses),
+        ),
+        (
+            json!({"model": "claude-x", "max_tokens": 512, "system": "Be brief.", "messages": [{"role": "user", "content": "Hi"}]}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        (
+            json!({"anthropic_version": "vertex-2023-10-16", "max_tokens": 512, "messages": [{"role": "user", "content": "Hi"}]}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        (
+            json!({"model": "claude-x", "max_tokens": 512, "messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}]}]}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        (json!({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}), Some(ProviderId::Gemini)),
+        (json!({"contents": [], "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}), Some(ProviderId::Gemini)),
+        (json!({"messages": [{"role": "user", "content": [{"text": "Hi"}]}]}), Some(ProviderId::BedrockConverse)),
+        (
+            json!({"system": [{"text": "Be brief."}], "messages": [], "inferenceConfig": {"maxTokens": 512}}),
+            Some(ProviderId::BedrockConverse),
+        ),
+        (json!({"messages": [], "toolConfig": {"tools": []}}), Some(ProviderId::BedrockConverse)),
+        (
+            json!({"model": "claude-x", "max_tokens": 64, "messages": [], "tools": [{"name": "f", "input_schema": {"type": "object"}}], "tool_choice": {"type": "any"}}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        (
+            json!({"model": "claude-x", "max_tokens": 64, "messages": [], "tools": [{"type": "web_search_20250305", "name": "web_search"}]}),
+            Some(ProviderId::AnthropicMessages),
+        ),
+        // A bare list of messages is taken for Chat Completions', the most common; with
+        // `max_tokens`, Messages (which requires it) fits as well, and neither is named.
+        (json!({"messages": []}), Some(ProviderId::OpenAiChat)),
+        (json!({"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}), None),
+        // The marks of two providers, or of none.
+        (json!({"contents": [], "input": "Hi"}), None),
+        (json!({"system": "Be brief.", "inferenceConfig": {}}), None),
+        (json!({"model": "m"}), None),
+        (json!([{"role": "user", "content": "Hi"}]), None),
+        (json!("Hi"), None),
+    ];
+    for (body, want) in cases {
+        assert_eq!(import::provider_for_body(&body), want, "{body}");
+    }
+}
+
+// A captured request (the SDKs' own, sent to the real APIs) is named by its shape as its
+// provider's, or by none when its fields are all ones another provider shares: never another's.
+#[test]
+fn a_captured_request_is_never_taken_for_another_providers() {
+    let corpus = corpus();
+    let mut named = 0;
+    let mut wrong = Vec::new();
+    for (name, provider, body) in &corpus {
+        match import::provider_for_body(body) {
+            Some(got) if got == *provider => named += 1,
+            Some(got) => wrong.push(format!("{name}: {got}, not {provider}")),
+            None => {}
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} taken for another provider's:\n{}",
+        wrong.len(),
+        corpus.len(),
+        wrong.join("\n")
+    );
+    // Most name one; the rest are a model, `max_tokens` and messages, which both Messages and Chat
+    // Completions take.
+    assert!(named * 5 >= corpus.len() * 4, "only {named} of {} named by their shape", corpus.len());
 }

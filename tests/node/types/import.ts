@@ -5,9 +5,14 @@
 import { convert, convertJson, type AgentInput, type ConvertResult, type ProviderRequest } from 'agent-input';
 import {
   importRequest,
+  providerForBody,
+  providerForUrl,
+  providers,
   type ConvertJsonResult,
   type ImportOptions,
   type ImportResult,
+  type ProviderId,
+  type ProviderInfo,
   type ValidationError,
 } from 'agent-input/import';
 
@@ -96,3 +101,15 @@ if (!json.ok) {
 }
 
 void [early, early2, early3, wrong];
+
+// The providers' facts: ids `importRequest` takes, and `null` where nothing is recognised.
+const listed: ProviderInfo[] = providers();
+const firstId: ProviderId | undefined = listed[0]?.id;
+const byUrl = providerForUrl('https://api.openai.com/v1/chat/completions');
+// @ts-expect-error: no provider may be recognised
+const sureUrl: ProviderId = byUrl;
+if (byUrl !== null) importRequest(byUrl, text);
+const byBody: ProviderId | null = providerForBody({ contents: [] });
+// @ts-expect-error: a URL is a string
+providerForUrl(new URL('https://example.com'));
+void [firstId, sureUrl, byBody];

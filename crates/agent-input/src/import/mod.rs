@@ -38,6 +38,7 @@ use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
 use crate::options::{ConvertOptions, Limits};
 use crate::path::Path;
+use crate::providers::adapter::Likeness;
 use crate::providers::common::import::{self as importing, Import};
 use crate::providers::dispatch;
 use crate::providers::id::ProviderId;
@@ -79,6 +80,24 @@ impl Imported {
 pub fn provider_for_url(url: &str) -> Option<ProviderId> {
     let path = url.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
     ProviderId::ALL.iter().copied().find(|&provider| dispatch::names_endpoint(provider, path))
+}
+
+/// The provider a request body's shape names, when one alone fits: the one provider with a field
+/// or block only its requests have (`contents`, `input`, `inferenceConfig`, untyped blocks,
+/// `system`, ...), else the one a bare `messages` list fits. `None` when the body is not an
+/// object, fits none, or has the marks of more than one.
+pub fn provider_for_body(body: &Value) -> Option<ProviderId> {
+    let body = body.as_object()?;
+    let likeness: Vec<(ProviderId, Likeness)> =
+        ProviderId::ALL.iter().map(|&provider| (provider, dispatch::body_likeness(provider, body))).collect();
+    [Likeness::Distinctive, Likeness::Plausible].into_iter().find_map(|level| {
+        let mut fitting = likeness.iter().filter(|(_, l)| *l == level).map(|(p, _)| *p);
+        match (fitting.next(), fitting.next()) {
+            (Some(provider), None) => Some(Some(provider)),
+            (Some(_), Some(_)) => Some(None),
+            (None, _) => None,
+        }
+    })?
 }
 
 /// Reads `body`, a request of `provider`, into the standard request and options.

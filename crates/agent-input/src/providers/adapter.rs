@@ -3,7 +3,7 @@
 //! implementation, and the public faces (`convert`, `import`, `response`, `stream`, `register`)
 //! call `dispatch`, never a provider by name.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diagnostic::Report;
 use crate::providers::common::convert::{Capabilities, ModelCheck, Profile, Provider};
@@ -21,6 +21,28 @@ pub(crate) enum Framing {
     Sse,
     /// AWS event-stream binary frames.
     EventStream,
+}
+
+/// How much a request body's shape looks like one provider's (`import::provider_for_body`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Likeness {
+    /// Nothing of it is the provider's.
+    Unlike,
+    /// It could be the provider's, as it could be others' (a bare `messages` list).
+    Plausible,
+    /// It has a field or block only this provider's requests have.
+    Distinctive,
+}
+
+/// The blocks of a body's `messages[*].content` lists that are objects.
+pub(crate) fn content_blocks(body: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
+    body.get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|message| message.get("content").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_object)
 }
 
 /// One provider: its identity and request writer ([`Provider`]), its profile and capabilities,
@@ -52,6 +74,9 @@ pub(crate) trait Adapter: Provider {
 
     /// Whether an endpoint's path (no query, fragment or trailing `/`) is this provider's API.
     fn names_endpoint(path: &str) -> bool;
+
+    /// How much a request body (an object) looks like this provider's.
+    fn body_likeness(body: &Map<String, Value>) -> Likeness;
 
     /// Reads a request body of this provider into the standard form.
     fn import(body: &Value) -> Import;

@@ -2,9 +2,9 @@
 //! provider's implementation to a type name for one expression, and the functions below are what
 //! the public faces ask of a provider chosen at run time. Adding a provider adds one arm here.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::adapter::{Adapter as _, Framing};
+use super::adapter::{Adapter as _, Framing, Likeness};
 use crate::diagnostic::Report;
 use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
@@ -74,6 +74,11 @@ pub(crate) fn stop_reason(provider: ProviderId, raw: &str) -> String {
 /// Whether an endpoint's path is `provider`'s API.
 pub(crate) fn names_endpoint(provider: ProviderId, path: &str) -> bool {
     dispatch!(provider, A => A::names_endpoint(path))
+}
+
+/// How much a request body looks like `provider`'s.
+pub(crate) fn body_likeness(provider: ProviderId, body: &Map<String, Value>) -> Likeness {
+    dispatch!(provider, A => A::body_likeness(body))
 }
 
 /// Reads `body`, a request of `provider`.

@@ -1,10 +1,10 @@
 //! Bedrock Converse: the adapter the dispatcher calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::BedrockConverse;
 use crate::diagnostic::Report;
-use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::adapter::{Adapter, Framing, Likeness, content_blocks};
 use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
@@ -33,6 +33,33 @@ impl Adapter for BedrockConverse {
         check.system_prompt();
         check.sampling();
         check.claude_thinking();
+    }
+
+    fn body_likeness(body: &Map<String, Value>) -> Likeness {
+        const FIELDS: [&str; 6] = [
+            "inferenceConfig",
+            "modelId",
+            "additionalModelRequestFields",
+            "guardrailConfig",
+            "promptVariables",
+            "performanceConfig",
+        ];
+        // Converse's blocks are untyped, named by their one key (`{"text": …}`, `{"toolUse": …}`).
+        const BLOCKS: [&str; 8] =
+            ["text", "image", "document", "video", "toolUse", "toolResult", "reasoningContent", "cachePoint"];
+        let untyped = |b: &Map<String, Value>| !b.contains_key("type") && BLOCKS.iter().any(|k| b.contains_key(*k));
+        let own_system = body
+            .get("system")
+            .and_then(Value::as_array)
+            .is_some_and(|blocks| blocks.iter().filter_map(Value::as_object).any(untyped));
+        // Gemini's `toolConfig` has no `tools`.
+        let own_tools = body.get("toolConfig").is_some_and(|c| c.get("tools").is_some());
+        if FIELDS.iter().any(|k| body.contains_key(*k)) || own_system || own_tools || content_blocks(body).any(untyped)
+        {
+            Likeness::Distinctive
+        } else {
+            Likeness::Unlike
+        }
     }
 
     fn import(body: &Value) -> Import {

@@ -1,10 +1,10 @@
 //! Gemini: the adapter the dispatcher calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::Gemini;
 use crate::diagnostic::Report;
-use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::adapter::{Adapter, Framing, Likeness};
 use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
@@ -30,6 +30,18 @@ impl Adapter for Gemini {
     fn check_model(check: &mut ModelCheck<'_>) {
         check.inputs();
         check.gemini_budget();
+    }
+
+    fn body_likeness(body: &Map<String, Value>) -> Likeness {
+        const FIELDS: [&str; 6] = [
+            "contents",
+            "generationConfig",
+            "systemInstruction",
+            "system_instruction",
+            "safetySettings",
+            "cachedContent",
+        ];
+        if FIELDS.iter().any(|k| body.contains_key(*k)) { Likeness::Distinctive } else { Likeness::Unlike }
     }
 
     fn import(body: &Value) -> Import {

@@ -1,10 +1,10 @@
 //! `OpenAI` Chat Completions: the adapter the dispatcher calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::OpenAiChat;
 use crate::diagnostic::Report;
-use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::adapter::{Adapter, Framing, Likeness, content_blocks};
 use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::mlcommons::MlCommons;
@@ -31,6 +31,25 @@ impl Adapter for OpenAiChat {
         check.sampling();
         check.tools_with_effort();
         check.strict_response_format();
+    }
+
+    fn body_likeness(body: &Map<String, Value>) -> Likeness {
+        const FIELDS: [&str; 3] = ["max_completion_tokens", "response_format", "reasoning_effort"];
+        let own_block = content_blocks(body).any(|b| {
+            b.get("type").and_then(Value::as_str).is_some_and(|t| matches!(t, "image_url" | "input_audio" | "file"))
+        });
+        let own_role = body.get("messages").and_then(Value::as_array).into_iter().flatten().any(|m| {
+            m.get("tool_calls").is_some()
+                || m.get("role").and_then(Value::as_str).is_some_and(|r| matches!(r, "developer" | "tool"))
+        });
+        if FIELDS.iter().any(|k| body.contains_key(*k)) || own_block || own_role {
+            Likeness::Distinctive
+        } else if body.get("messages").is_some_and(Value::is_array) {
+            // A bare list of messages is most often this API's.
+            Likeness::Plausible
+        } else {
+            Likeness::Unlike
+        }
     }
 
     fn import(body: &Value) -> Import {

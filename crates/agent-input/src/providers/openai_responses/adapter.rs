@@ -1,10 +1,10 @@
 //! `OpenAI` Responses: the adapter the dispatcher calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::request::OpenAiResponses;
 use crate::diagnostic::Report;
-use crate::providers::adapter::{Adapter, Framing};
+use crate::providers::adapter::{Adapter, Framing, Likeness};
 use crate::providers::common::convert::{Capabilities, ModelCheck, Profile};
 use crate::providers::common::import::Import;
 use crate::providers::common::response::ProviderResponse;
@@ -28,6 +28,11 @@ impl Adapter for OpenAiResponses {
         check.inputs();
         check.sampling();
         check.strict_response_format();
+    }
+
+    fn body_likeness(body: &Map<String, Value>) -> Likeness {
+        const FIELDS: [&str; 4] = ["input", "instructions", "max_output_tokens", "previous_response_id"];
+        if FIELDS.iter().any(|k| body.contains_key(*k)) { Likeness::Distinctive } else { Likeness::Unlike }
     }
 
     fn import(body: &Value) -> Import {
