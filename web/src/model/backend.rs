@@ -128,6 +128,8 @@ pub(crate) struct Reading {
     /// For an error: the reason and each detail as (code, path, message).
     pub(crate) reason: Option<String>,
     pub(crate) details: Vec<(String, String, String)>,
+    /// Tokens read and written, when the answer says (the gateway's `dataAsMap.usage`).
+    pub(crate) usage: Option<(u64, u64)>,
 }
 
 pub(crate) fn read(body: &str) -> Reading {
@@ -169,7 +171,12 @@ pub(crate) fn read(body: &str) -> Reading {
         .pointer("/error/details")
         .and_then(Value::as_str)
         .or_else(|| value.pointer("/error/reason").and_then(Value::as_str));
+    let usage = output("response").and_then(|item| item.pointer("/dataAsMap/usage")).and_then(|usage| {
+        let count = |key: &str| usage.get(key).and_then(Value::as_u64);
+        Some((count("input_tokens")?, count("output_tokens")?))
+    });
     Reading {
+        usage,
         answer: text("response").or_else(v2_text),
         memory_id: text("memory_id").or_else(|| value.get("memory_id").and_then(Value::as_str).map(str::to_string)),
         reason: reason.map(str::to_string),
@@ -231,6 +238,10 @@ mod tests {
         let reading = read(ok);
         assert_eq!(reading.answer.as_deref(), Some("echo: hi"));
         assert_eq!(reading.memory_id.as_deref(), Some("m1"));
+        assert_eq!(reading.usage, None, "no usage in the answer");
+        let counted = r#"{"inference_results": [{"output": [{"name": "response", "result": "echo: hi",
+            "dataAsMap": {"usage": {"input_tokens": 6, "output_tokens": 23, "total_tokens": 29}}}]}]}"#;
+        assert_eq!(read(counted).usage, Some((6, 23)));
         let bad = r#"{"error": {"reason": "invalid input", "details": [{"code": "empty_text", "path": "/input", "message": "m"}]}, "status": 400}"#;
         let reading = read(bad);
         assert_eq!(reading.reason.as_deref(), Some("invalid input"));

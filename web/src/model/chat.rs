@@ -152,9 +152,10 @@ impl Run {
     }
 
     /// A finished run of `_execute` (not streamed): its answer whole, in the memory it returned.
-    pub(crate) fn answered(text: String, memory_id: Option<String>, millis: f64) -> Self {
+    pub(crate) fn answered(text: String, memory_id: Option<String>, usage: Option<(u64, u64)>, millis: f64) -> Self {
         Self {
             thread_id: memory_id,
+            usage,
             parts: vec![Part::Text { id: "answer".into(), text }],
             status: Status::Finished,
             answered_ms: Some(millis),

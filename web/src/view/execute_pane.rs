@@ -67,7 +67,7 @@ pub(super) fn ExecutePane(editor: Editor, chat: ChatState, judged: Signal<Verdic
                 Reply::Answered { status, millis, body } if status < 300 => {
                     let reading = backend::read(&body);
                     let answer = reading.answer.clone().unwrap_or_else(|| backend::raw_view(&body));
-                    chat.answered(turn, Run::answered(answer, reading.memory_id.clone(), millis));
+                    chat.answered(turn, Run::answered(answer, reading.memory_id.clone(), reading.usage, millis));
                     if let Some(id) = reading.memory_id {
                         continue_with(id);
                     }

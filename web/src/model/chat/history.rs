@@ -190,7 +190,7 @@ pub(crate) fn restore(memory_id: &str, messages: &[Value]) -> Vec<Turn> {
         if !turns.is_empty() {
             sent["parameters"] = json!({"memory_id": memory_id});
         }
-        let mut run = Run::answered(answer.take().unwrap_or_default(), Some(memory_id.to_string()), 0.0);
+        let mut run = Run::answered(answer.take().unwrap_or_default(), Some(memory_id.to_string()), None, 0.0);
         run.answered_ms = None;
         run.ended_ms = None;
         run.restored = true;
@@ -240,7 +240,12 @@ mod tests {
     use super::*;
 
     fn turn(sent: Value, answer: &str) -> Turn {
-        Turn { user: UserTurn::of(&sent), run: Run::answered(answer.into(), Some("m1".into()), 1.0), sent, carried: 0 }
+        Turn {
+            user: UserTurn::of(&sent),
+            run: Run::answered(answer.into(), Some("m1".into()), None, 1.0),
+            sent,
+            carried: 0,
+        }
     }
 
     fn text(role: &str, t: &str) -> Value {
