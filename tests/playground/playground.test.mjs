@@ -362,6 +362,8 @@ describe('the playground', () => {
     await page.click('[data-testid="execute-button"]');
     await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]');
     assert.match(await page.textContent('[data-testid="chat-answer"]'), /^echo: 1 message \(user\)/);
+    // Not streamed, the turn's usage in words all the same: the echo model counts its tokens.
+    assert.match(await page.textContent('[data-testid="chat-usage"]'), /^\d+ input tokens? · \d+ output tokens? · \d+\.\d\d s$/);
     // Not streamed, continued as a streamed run is: the memory id set, the input emptied, nothing red.
     const memoryId = await page.getAttribute('[data-testid="chat-assistant"]', 'data-thread');
     assert.ok(memoryId.length > 0);
