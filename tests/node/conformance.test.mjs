@@ -156,10 +156,15 @@ const ML_COMMONS_ENTRIES = 15; // 11, and the 4 template_placeholder cases (pari
 const byFile = new Map();
 for (const c of cases) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
 
+// The npm package is built without the model table (the core's `models` feature: its size), so
+// the model's rules and the pixel limits that go with them are the CLI's and the gateway's.
+const NO_MODEL_TABLE = 'the npm package is built without the model table (docs/decisions.md)';
+const needsModels = (file) => file.startsWith('providers-models');
+
 for (const [file, fileCases] of byFile) {
   describe(file, () => {
     for (const { name, case: c, exactRequest } of fileCases) {
-      test(name, () => {
+      test(name, { skip: needsModels(file) && NO_MODEL_TABLE }, () => {
         // Node's module (built for speed), then the one browsers load (built for size).
         const problems = [
           ...run(c, exactRequest, pkg),

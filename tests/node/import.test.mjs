@@ -39,8 +39,10 @@ describe('importRequest', () => {
   const dir = join(fixturesDir, 'import');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const { imports } = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    // The npm package is built without the model table (the core's `models` feature: its size).
+    const skip = file === 'models.json' && 'the npm package is built without the model table (docs/decisions.md)';
     for (const c of imports) {
-      test(`${file}: ${c.name}`, () => {
+      test(`${file}: ${c.name}`, { skip }, () => {
         const body = expand(c.body);
         const got = importRequest(c.from, body, c.to ? { to: c.to } : undefined);
         const want = c.expect;

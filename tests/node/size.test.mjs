@@ -1,6 +1,5 @@
-// The base module's size budget, 121 KiB gzip (123,375 B measured with the model-aware checks
-// the base module runs without the model table: image sizes from their headers against each
-// provider's pixel limits, and sizes in KB and MB in every size message; 120 KiB before them,
+// The base module's size budget, 121 KiB gzip (123,375 B measured with sizes in KB and MB in
+// every size message, the model table left out; 120 KiB before,
 // docs/decisions/npm.md "The base module's size"), reached by wasm-opt's one-caller inlining left
 // off, parseResponse in its own entry (`agent-input/response`), one hash table for every set of
 // strings and a base64 decoder of the core's own, with the payload splice and simd128 scan inside
