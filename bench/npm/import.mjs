@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { WORKLOADS } from '../lingua/workloads.mjs';
+import { timeInTurns } from '../turns.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const packageDir = process.env.AGENT_INPUT_PACKAGE ?? join(repo, 'target', 'npm', 'agent-input');
@@ -35,30 +36,6 @@ if (size) {
 const quick = process.argv.includes('--quick');
 
 const TARGETS = ['bedrock-converse', 'openai-responses', 'anthropic-messages', 'gemini'];
-
-/** Median ms of one pass over `n` requests per side, the sides taking turns (as bench.mjs). */
-function timeInTurns(sides, n, budgetMs) {
-  const pass = () => {
-    const sums = sides.map(() => 0);
-    for (let i = 0; i < n; i++) {
-      for (const [k, side] of sides.entries()) {
-        const start = performance.now();
-        side(i);
-        sums[k] += performance.now() - start;
-      }
-    }
-    return sums;
-  };
-  const total = budgetMs * sides.length;
-  let start = performance.now();
-  for (let runs = 0; runs < 10 && (runs === 0 || performance.now() - start < total / 10); runs++) pass();
-  start = performance.now();
-  const samples = sides.map(() => []);
-  while (samples[0].length < 5 || (samples[0].length < 201 && performance.now() - start < total)) {
-    for (const [k, t] of pass().entries()) samples[k].push(t);
-  }
-  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
-}
 
 const given = (flag) => process.argv.flatMap((arg, i, all) => (all[i - 1] === flag ? [arg] : []));
 const targets = given('--target').length ? given('--target') : TARGETS;
