@@ -6,25 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { setJson, settled, shot, showForm, startPlayground, TEXT_INPUT } from './support.mjs';
+import { sendTurn as send, setJson, settled, shot, showForm, startPlayground, TEXT_INPUT } from './support.mjs';
 
 const summary = (page) => page.textContent('[data-testid="validation-summary"]');
 const tone = (page) => page.getAttribute('[data-testid="validation-summary"]', 'data-tone');
 const said = (page) => page.$$eval('[data-testid="chat-user"] .said', (els) => els.map((e) => e.textContent));
 const answers = (page) => page.$$eval('[data-testid="chat-assistant"]', (els) =>
   els.map((el) => [...el.querySelectorAll('[data-testid="chat-answer"]')].map((p) => p.textContent).join('')));
-
-/** Types `text` into the text composer and runs it; waits for turn `n` (1-based) to finish. */
-async function send(page, text, n) {
-  await page.fill(TEXT_INPUT, text);
-  await settled(page);
-  await page.click('[data-testid="execute-button"]');
-  await page.waitForFunction((n) => {
-    const turns = document.querySelectorAll('[data-testid="chat-assistant"]');
-    return turns.length === n && turns[n - 1].dataset.status === 'finished';
-  }, n);
-  await settled(page);
-}
 
 describe('the playground as a chat', () => {
   let playground;

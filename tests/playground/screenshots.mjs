@@ -5,20 +5,9 @@
 
 import { join } from 'node:path';
 
-import { launchBrowser, openPlayground, repo, settled, showForm, startGateway, TEXT_INPUT } from './support.mjs';
+import { launchBrowser, openPlayground, repo, sendTurn as turn, settled, showForm, startGateway, TEXT_INPUT } from './support.mjs';
 
 const out = join(repo, 'web', 'screenshots');
-
-async function turn(page, text, n) {
-  await page.fill(TEXT_INPUT, text);
-  await settled(page);
-  await page.click('[data-testid="execute-button"]');
-  await page.waitForFunction((n) => {
-    const turns = document.querySelectorAll('[data-testid="chat-assistant"]');
-    return turns.length === n && turns[n - 1].dataset.status === 'finished';
-  }, n);
-  await settled(page);
-}
 
 const gateway = await startGateway();
 const browser = await launchBrowser();

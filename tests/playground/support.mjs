@@ -140,6 +140,18 @@ export async function showForm(page, id) {
 /** The text form's input field (the content blocks and messages lists carry `/input` too). */
 export const TEXT_INPUT = '.form[data-form="text"] [data-path="/input"]';
 
+/** Types `text` into the text composer and runs it; waits for turn `n` (1-based) to finish. */
+export async function sendTurn(page, text, n) {
+  await page.fill(TEXT_INPUT, text);
+  await settled(page);
+  await page.click('[data-testid="execute-button"]');
+  await page.waitForFunction((n) => {
+    const turns = document.querySelectorAll('[data-testid="chat-assistant"]');
+    return turns.length === n && turns[n - 1].dataset.status === 'finished';
+  }, n);
+  await settled(page);
+}
+
 /**
  * Clicks a copy button and returns the clipboard's text once the page has written it (the
  * clipboard may hold an earlier copy until then).
