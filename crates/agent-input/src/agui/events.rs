@@ -437,10 +437,7 @@ impl RunEvents {
         if self.phase == Phase::Ended {
             return out;
         }
-        self.start_into(&mut out);
-        self.close_reasoning(&mut out);
-        self.close_text(&mut out);
-        self.close_calls(&mut out);
+        self.close_open(&mut out);
         self.turn += 1;
         out.push(Event::ToolCallResult {
             message_id: format!("{}-tool-{tool_call_id}", self.run_id),
@@ -451,16 +448,21 @@ impl RunEvents {
         out
     }
 
+    /// Starts the run if it has not started, and closes the open reasoning, text and tool calls.
+    fn close_open(&mut self, out: &mut Vec<Event>) {
+        self.start_into(out);
+        self.close_reasoning(out);
+        self.close_text(out);
+        self.close_calls(out);
+    }
+
     /// Closes what is open and ends the run with `RUN_FINISHED`; nothing if it has ended.
     pub fn finish(&mut self) -> Vec<Event> {
         let mut out = Vec::new();
         if self.phase == Phase::Ended {
             return out;
         }
-        self.start_into(&mut out);
-        self.close_reasoning(&mut out);
-        self.close_text(&mut out);
-        self.close_calls(&mut out);
+        self.close_open(&mut out);
         self.phase = Phase::Ended;
         out.push(Event::RunFinished {
             thread_id: self.thread_id.clone(),
@@ -479,10 +481,7 @@ impl RunEvents {
         if self.phase == Phase::Ended {
             return out;
         }
-        self.start_into(&mut out);
-        self.close_reasoning(&mut out);
-        self.close_text(&mut out);
-        self.close_calls(&mut out);
+        self.close_open(&mut out);
         if let Some(state) = &message.reasoning_state {
             let has_text = message
                 .content
