@@ -347,7 +347,8 @@ mod tests {
         assert_eq!(report["ok"], true);
         assert_eq!(report["request"], json!({"input": "Hi"}));
         assert_eq!(report["body"]["contents"][0]["parts"][0]["text"], "Hi");
-        assert_eq!(report["warnings"][0]["path"], "/model");
+        assert_eq!(report["options"], json!({"model": "gpt-5"}), "the model is carried as an option");
+        assert_eq!(report["warnings"], json!([]));
         let report: Value = serde_json::from_str(&import_request("openai-chat", body, None)).unwrap();
         assert!(report.get("body").is_none(), "no body without a target: {report}");
         let report: Value = serde_json::from_str(&import_request("cohere", body, Some("nope"))).unwrap();
