@@ -85,6 +85,7 @@ mod tests {
             content: vec![ContentBlock::Text("hi".into())],
             tool_calls: Vec::new(),
             tool_call_id: None,
+            json_result: false,
             reasoning_state: None,
         };
         vec![message; n]

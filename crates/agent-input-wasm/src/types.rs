@@ -127,7 +127,7 @@ export type ErrorCode =
   | "unsupported_content_type" | "missing_field" | "empty_field" | "empty_text"
   | "unsupported_source_type" | "unsupported_format" | "format_mismatch" | "invalid_base64"
   | "invalid_url" | "unsupported_url_scheme" | "invalid_role" | "empty_content"
-  | "invalid_tool_arguments" | "last_message_role" | "url_not_supported_by_provider"
+  | "invalid_tool_arguments" | "invalid_tool_result" | "last_message_role" | "url_not_supported_by_provider"
   | "unsupported_by_provider" | "tool_config_required" | "first_message_not_user"
   | "role_not_supported" | "media_not_allowed_in_role" | "document_requires_text"
   | "unanswered_tool_call" | "unmatched_tool_result" | "invalid_for_provider" | "provider_limit"

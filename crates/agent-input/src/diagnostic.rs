@@ -94,6 +94,8 @@ codes! {
     EmptyContent = "empty_content", Error;
     /// Tool call arguments that are not a JSON object in a string.
     InvalidToolArguments = "invalid_tool_arguments", Error;
+    /// A tool message's `resultFormat` other than `json`, or a JSON result's text that is not JSON.
+    InvalidToolResult = "invalid_tool_result", Error;
     /// The last message is not from `user` or `tool`.
     LastMessageRole = "last_message_role", Error;
     /// `input` won over `parameters.question`.

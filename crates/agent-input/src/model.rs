@@ -128,6 +128,9 @@ pub struct Message<'a> {
     pub tool_calls: Vec<ToolCall<'a>>,
     /// For a `tool` message: the call this answers.
     pub tool_call_id: Option<Cow<'a, str>>,
+    /// For a `tool` message (`"resultFormat": "json"`): each text block holds a JSON value, which
+    /// a provider that takes JSON results gets as that value and any other as its text.
+    pub json_result: bool,
     /// For an `assistant` message: the provider's reasoning state (`reasoningState`), sent back
     /// to the same provider on the next turn.
     pub reasoning_state: Option<ReasoningState>,
@@ -409,7 +412,7 @@ impl Source<'_> {
 impl<'a> Message<'a> {
     /// A message with a role and content and nothing else.
     pub fn new(role: Role<'a>, content: Vec<ContentBlock<'a>>) -> Self {
-        Self { role, content, tool_calls: Vec::new(), tool_call_id: None, reasoning_state: None }
+        Self { role, content, tool_calls: Vec::new(), tool_call_id: None, json_result: false, reasoning_state: None }
     }
 
     /// A user message.
@@ -429,6 +432,7 @@ impl<'a> Message<'a> {
             content: self.content.into_iter().map(ContentBlock::into_owned).collect(),
             tool_calls: self.tool_calls.into_iter().map(ToolCall::into_owned).collect(),
             tool_call_id: self.tool_call_id.map(owned),
+            json_result: self.json_result,
             reasoning_state: self.reasoning_state,
         }
     }
@@ -526,6 +530,9 @@ impl Serialize for Message<'_> {
         }
         if let Some(id) = &self.tool_call_id {
             map.serialize_entry("toolCallId", id)?;
+        }
+        if self.json_result {
+            map.serialize_entry("resultFormat", "json")?;
         }
         if let Some(state) = &self.reasoning_state {
             map.serialize_entry("reasoningState", state)?;

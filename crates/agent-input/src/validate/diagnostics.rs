@@ -502,6 +502,25 @@ pub(super) fn invalid_tool_arguments(at: Path, arguments: &str) -> Diagnostic {
     )
 }
 
+pub(super) fn invalid_result_format(at: Path, found: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidToolResult,
+        at,
+        format!("a tool message's resultFormat is \"json\" (its text blocks hold JSON values) or absent; got {found}"),
+    )
+}
+
+pub(super) fn result_not_json(at: Path, text: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidToolResult,
+        at,
+        format!(
+            "with \"resultFormat\": \"json\" each text block of the result holds a JSON value, such as \"{{\\\"temperature\\\": 71}}\"; got {}",
+            quote(text)
+        ),
+    )
+}
+
 pub(super) fn tool_call_missing_function(at: Path) -> Diagnostic {
     Diagnostic::new(
         Code::MissingField,

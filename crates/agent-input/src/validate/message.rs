@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 
-use crate::json::{Json, type_name};
-use crate::model::{Message, ReasoningState, Role, java_trim};
+use crate::json::{Document, Json, type_name};
+use crate::model::{ContentBlock, Message, ReasoningState, Role, java_trim};
 use crate::path::Loc;
 
 use super::diagnostics::{self, Subject};
@@ -66,7 +66,7 @@ impl Validator<'_> {
         if let Some(role) = &role {
             let known: &[&str] = match role {
                 Role::Assistant => &["role", "content", "toolCalls", "reasoningState"],
-                Role::Tool => &["role", "content", "toolCallId"],
+                Role::Tool => &["role", "content", "toolCallId", "resultFormat"],
                 _ => &["role", "content"],
             };
             self.ignore_unknown_keys(object, loc, known, Subject::Message(role));
@@ -141,6 +141,35 @@ impl Validator<'_> {
             }
         }
 
+        // resultFormat (tool only): each text block holds a JSON value.
+        let mut json_result = false;
+        if role == Some(Role::Tool) {
+            match object.get("resultFormat") {
+                None | Some(Json::Null) => {}
+                Some(Json::String(format)) if format.as_ref() == "json" => {
+                    json_result = true;
+                    for (j, block) in content.iter().flatten().enumerate() {
+                        // Parsed for real, as tool call arguments are: providers decode it.
+                        if let ContentBlock::Text(text) = block
+                            && Document::parse(text).is_err()
+                        {
+                            let at = content_loc.index(j).key("text").to_path();
+                            self.push(diagnostics::result_not_json(at, text));
+                            id_ok = false;
+                        }
+                    }
+                }
+                Some(other) => {
+                    let found = match other {
+                        Json::String(format) => format!("\"{format}\""),
+                        other => type_name(other).to_string(),
+                    };
+                    self.push(diagnostics::invalid_result_format(loc.key("resultFormat").to_path(), &found));
+                    id_ok = false;
+                }
+            }
+        }
+
         // Required content by role.
         let content_empty = content.as_ref().is_some_and(Vec::is_empty)
             || content_value.and_then(Json::as_array).is_some_and(<[Json<'_>]>::is_empty);
@@ -168,7 +197,14 @@ impl Validator<'_> {
         if !(content_ok && calls_ok && id_ok && state_ok) {
             return None;
         }
-        Some(Message { role, content: content.unwrap_or_default(), tool_calls, tool_call_id, reasoning_state })
+        Some(Message {
+            role,
+            content: content.unwrap_or_default(),
+            tool_calls,
+            tool_call_id,
+            json_result,
+            reasoning_state,
+        })
     }
 
     /// An assistant message's `reasoningState`: `{"provider", "items": [objects]}`, the items

@@ -218,6 +218,9 @@ fn tool_result(im: &mut Import, inner: &Value, at: &Path) {
     let Some(content) = im.field(result, at, "content", "a toolResult block") else { return };
     let cat = at.key("content");
     let Some(blocks) = im.as_array(content, &cat, "content") else { return };
+    // A result whose text is all `json` blocks is a JSON result; `json` beside `text` is kept as
+    // its JSON text.
+    let json_only = blocks.iter().any(|b| b.get("json").is_some()) && blocks.iter().all(|b| b.get("text").is_none());
     for (k, block) in blocks.iter().enumerate() {
         let bat = cat.index(k);
         let Some(object) = im.object(block, &bat, "a tool result block") else { continue };
@@ -226,7 +229,15 @@ fn tool_result(im: &mut Import, inner: &Value, at: &Path) {
                 im.text(text, &bat.key("text"));
             }
         } else if let Some(json) = object.get("json") {
-            im.text(&arguments_text(json), &bat.key("json"));
+            if json_only {
+                im.json(json, &bat.key("json"));
+            } else {
+                im.text(&arguments_text(json), &bat.key("json"));
+                im.dropped(
+                    bat.key("json"),
+                    "the JSON form of a result block beside text blocks (its JSON text is kept)",
+                );
+            }
         } else if let Some((kind, inner)) =
             object.iter().find(|(k, _)| matches!(k.as_str(), "image" | "video" | "document"))
         {

@@ -64,7 +64,14 @@ pub struct ProviderResponse {
 pub(crate) fn assistant(texts: Vec<String>, tool_calls: Vec<ToolCall<'static>>) -> Message<'static> {
     let content =
         texts.into_iter().filter(|t| !t.trim().is_empty()).map(|t| ContentBlock::Text(Cow::Owned(t))).collect();
-    Message { role: Role::Assistant, content, tool_calls, tool_call_id: None, reasoning_state: None }
+    Message {
+        role: Role::Assistant,
+        content,
+        tool_calls,
+        tool_call_id: None,
+        json_result: false,
+        reasoning_state: None,
+    }
 }
 
 /// The reasoning state a provider gives back to itself, gathered while its answer is read: each

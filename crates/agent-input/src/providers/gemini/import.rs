@@ -144,7 +144,12 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
             im.other_keys(call, &bat, &["name", "args", "id"]);
             let Some(name) = im.string(call, &bat, "name", "a functionCall") else { return };
             *calls += 1;
-            let id = call.get("id").and_then(Value::as_str).map_or_else(|| format!("call_{calls}"), str::to_string);
+            let given = call.get("id").and_then(Value::as_str);
+            let id = given.map_or_else(|| format!("call_{calls}"), str::to_string);
+            // Gemini's own id goes back to Gemini as it was; a call without one gets none.
+            if let Some(given) = given {
+                im.reasoning_on(Next::Call, "id", given, &bat.key("id"));
+            }
             let arguments = call.get("args").map_or_else(|| "{}".to_string(), arguments_text);
             let fields = CallFields { id: bat.clone(), name: bat.key("name"), arguments: bat.key("args") };
             im.call(&id, name, &arguments, &bat, &fields);
@@ -196,9 +201,9 @@ fn function_response(im: &mut Import, inner: &Value, at: &Path, pending: &mut Ve
                     im.text(item.as_str().unwrap_or_default(), &at.key("response").key("result").index(k));
                 }
             }
-            other => im.text(&arguments_text(&json!({"result": other})), &at.key("response")),
+            _ => im.json(&Value::Object(object.clone()), &at.key("response")),
         },
-        Some(value) if !value.is_null() => im.text(&arguments_text(value), &at.key("response")),
+        Some(value) if !value.is_null() => im.json(value, &at.key("response")),
         _ => {}
     }
     if let Some(parts) = response.get("parts") {

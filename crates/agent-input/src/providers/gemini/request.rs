@@ -14,6 +14,7 @@ use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
 use crate::providers::common::convert::{Conversion, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
+use serde_json::value::RawValue;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
@@ -191,7 +192,7 @@ impl Provider for Gemini {
                     continue;
                 }
             };
-            let parts = parts(&mut cx, turn, &calls);
+            let parts = parts(&mut cx, turn, &calls, &turns);
             contents.push(&mut cx, turn, role, parts);
         }
         if !cx.report.is_ok() {
@@ -307,7 +308,36 @@ fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
     cx.total(inline, MAX_INLINE_CHARS, "base64 inline data");
 }
 
-fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>]) -> Vec<Part<'a>> {
+/// The id Gemini gave call `k` of an assistant turn (kept in its reasoning state), if any.
+fn gemini_call_id<'r>(turn: &Turn<'r, '_>, k: usize) -> Option<&'r str> {
+    let state = turn.reasoning_state.filter(|state| state.provider == ProviderId::Gemini);
+    state_on(state, turn.content.len() + k, turn.content.len() + turn.tool_calls.len(), "id")
+}
+
+/// A tool result's `response`: a JSON object result as that object; other JSON values, and
+/// text, under `result` (one, or a list of several).
+fn response<'a>(json: bool, texts: &[&'a str]) -> Response<'a> {
+    let raw = |text: &'a str| serde_json::from_str::<&'a RawValue>(text).ok();
+    if json && let Some(values) = texts.iter().map(|text| raw(text)).collect::<Option<Vec<_>>>() {
+        return match values.as_slice() {
+            [one] if one.get().starts_with('{') => Response::Object(one),
+            [one] => Response::Result(ResultText::Json(one)),
+            _ => Response::Result(ResultText::ManyJson(values)),
+        };
+    }
+    match texts {
+        [] => Response::Empty,
+        [text] => Response::Result(ResultText::One(text)),
+        _ => Response::Result(ResultText::Many(texts.to_vec())),
+    }
+}
+
+fn parts<'a>(
+    cx: &mut Conversion<'a>,
+    turn: &Turn<'a, 'a>,
+    calls: &[CallSite<'a>],
+    turns: &[Turn<'a, 'a>],
+) -> Vec<Part<'a>> {
     let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
         parts.push(Part::Text(text));
@@ -319,14 +349,17 @@ fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
         // The latest call with this id before the result (ids may repeat across turns); an
         // unmatched id is reported by the pairing check.
         let Some(call) = calls.iter().rev().find(|c| c.id == id && c.origin < turn.origin) else { return parts };
-        let result = match texts.as_slice() {
-            [] => None,
-            [text] => Some(ResultText::One(text)),
-            _ => Some(ResultText::Many(texts)),
-        };
+        // Gemini's id goes back on the response where the name alone does not say which call
+        // it answers: parallel calls of one function.
+        let id = turns.iter().find(|t| t.origin == call.origin).and_then(|owner| {
+            let k = owner.tool_calls.iter().position(|c| c.id == id)?;
+            let twins = owner.tool_calls.iter().filter(|c| c.name == call.name).count() > 1;
+            gemini_call_id(owner, k).filter(|_| twins)
+        });
         parts.push(Part::FunctionResponse(FunctionResponse {
+            id,
             name: call.name,
-            response: Response { result },
+            response: response(turn.json_result, &texts),
             parts: media.into_iter().map(|inline_data| ResponsePart { inline_data }).collect(),
         }));
         return parts;
@@ -404,7 +437,8 @@ fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, calls: &[CallSite<'a>
         thoughts(turn.content.len() + k, &mut parts);
         cx.call_name(&call.name, turn, k);
         if let Some(args) = crate::providers::common::convert::payload::raw_json(&call.arguments) {
-            let part = Part::FunctionCall(FunctionCall { name: &call.name, args });
+            let id = gemini_call_id(turn, k);
+            let part = Part::FunctionCall(FunctionCall { id, name: &call.name, args });
             // A turn's first call must carry a signature for Gemini 3; one that has none (history
             // written by hand, or from another provider) carries the sentinel Gemini documents
             // for that case.
@@ -554,6 +588,9 @@ pub mod wire {
     /// A call the model made.
     #[derive(Debug, Clone, Serialize)]
     pub struct FunctionCall<'a> {
+        /// The id Gemini gave the call, when it gave one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub id: Option<&'a str>,
         /// The function.
         pub name: &'a str,
         /// The arguments object.
@@ -563,9 +600,12 @@ pub mod wire {
     /// A function's result.
     #[derive(Debug, Clone, Serialize)]
     pub struct FunctionResponse<'a> {
+        /// The id of the call it answers, where parallel calls of one function need it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub id: Option<&'a str>,
         /// The function that was called.
         pub name: &'a str,
-        /// `{"result": text}`, or `{"result": [texts]}` for several text blocks; `{}` for none.
+        /// The result.
         pub response: Response<'a>,
         /// Images and documents the function returned, `{"inlineData"}` each.
         #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -580,15 +620,33 @@ pub mod wire {
         pub inline_data: InlineData<'a>,
     }
 
-    /// `response`: a JSON object holding the tool's text.
-    #[derive(Debug, Clone, Serialize)]
-    pub struct Response<'a> {
-        /// The text, when the result has any.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        pub result: Option<ResultText<'a>>,
+    /// `response`, a JSON object.
+    #[derive(Debug, Clone)]
+    pub enum Response<'a> {
+        /// A JSON result that is an object: that object.
+        Object(&'a RawValue),
+        /// `{"result": ...}`.
+        Result(ResultText<'a>),
+        /// `{}`: a result with no text.
+        Empty,
     }
 
-    /// One text, or several.
+    impl Serialize for Response<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            match self {
+                Self::Object(object) => object.serialize(serializer),
+                Self::Result(result) => {
+                    let mut map = serializer.serialize_map(Some(1))?;
+                    map.serialize_entry("result", result)?;
+                    map.end()
+                }
+                Self::Empty => serializer.serialize_map(Some(0))?.end(),
+            }
+        }
+    }
+
+    /// What goes under `result`.
     #[derive(Debug, Clone, Serialize)]
     #[serde(untagged)]
     pub enum ResultText<'a> {
@@ -596,6 +654,10 @@ pub mod wire {
         One(&'a str),
         /// Several text blocks.
         Many(Vec<&'a str>),
+        /// One JSON value that is not an object.
+        Json(&'a RawValue),
+        /// Several JSON values.
+        ManyJson(Vec<&'a RawValue>),
     }
 
     /// `generationConfig`.

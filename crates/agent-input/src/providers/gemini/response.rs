@@ -89,14 +89,18 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 state.text(text);
                 texts.push(text.to_string());
             } else if let Some(call) = part.get("functionCall") {
-                state.call();
                 let call_path = part_path.key("functionCall");
                 let call = object(call, &call_path, "functionCall")?;
                 let name = fields(call, &call_path).str("name")?;
                 let id = match fields(call, &call_path).optional_str("id")? {
-                    Some(id) => id.to_string(),
+                    Some(id) => {
+                        // Kept in the state too, so the call goes back to Gemini with its id.
+                        state.on(state.next_call(), "id", id);
+                        id.to_string()
+                    }
                     None => format!("call_{}", calls.len()),
                 };
+                state.call();
                 let arguments = match call.get("args") {
                     None | Some(Json::Null) => "{}".to_string(),
                     Some(args @ Json::Object(_)) => crate::json::compact(&args.to_value()),

@@ -51,6 +51,10 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
             } else if let Some(call) = part.get("functionCall") {
                 let key = 1 + answer.calls.len() as u64;
                 let id = str_at(call, "/id").map_or_else(|| format!("call_{}", answer.calls.len()), str::to_string);
+                if let Some(given) = str_at(call, "/id") {
+                    // Kept in the state too, so the call goes back to Gemini with its id.
+                    answer.state.on(answer.state.next_call(), "id", given);
+                }
                 answer.start_call(key, &id, str_at(call, "/name").unwrap_or_default(), events);
                 let args = match call.get("args") {
                     None | Some(Value::Null) => "{}".to_string(),

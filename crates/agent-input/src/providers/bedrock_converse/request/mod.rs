@@ -419,6 +419,13 @@ fn turn_blocks<'a>(
         let mut content = Vec::with_capacity(turn.content.len());
         for (j, block) in turn.content.iter().enumerate() {
             let path = || turn.origin.block_path(base, j);
+            // A JSON result's text goes as the JSON value it holds (validated as JSON).
+            if let (true, ContentBlock::Text(text)) = (turn.json_result, block)
+                && let Ok(value) = serde_json::from_str::<&serde_json::value::RawValue>(text)
+            {
+                content.push(ToolResultContentBlock::Json(value));
+                continue;
+            }
             content.extend(content_block(cx, block, names, &path).map(ToolResultContentBlock::from));
         }
         blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));

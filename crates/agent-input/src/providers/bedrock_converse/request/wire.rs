@@ -308,6 +308,8 @@ pub struct ToolResultBlock<'a> {
 pub enum ToolResultContentBlock<'a> {
     /// Text.
     Text(&'a str),
+    /// A JSON value (a tool message with `"resultFormat": "json"`).
+    Json(&'a serde_json::value::RawValue),
     /// An image.
     Image(ImageBlock<'a>),
     /// A document.

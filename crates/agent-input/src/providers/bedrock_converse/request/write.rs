@@ -196,6 +196,11 @@ fn content_block(block: &ContentBlock<'_>, out: &mut String) -> serde_json::Resu
                 comma(out, i);
                 match block {
                     ToolResultContentBlock::Text(text) => text_block(text, out)?,
+                    ToolResultContentBlock::Json(value) => {
+                        out.push_str("{\"json\":");
+                        out.push_str(value.get());
+                        out.push('}');
+                    }
                     ToolResultContentBlock::Image(image) => image_block(image, out)?,
                     ToolResultContentBlock::Document(document) => document_block(document, out)?,
                     ToolResultContentBlock::Video(video) => video_block(video, out)?,

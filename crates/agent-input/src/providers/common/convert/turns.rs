@@ -52,6 +52,8 @@ pub(crate) struct Turn<'r, 'a> {
     pub(crate) content: &'r [ContentBlock<'a>],
     pub(crate) tool_calls: &'r [ToolCall<'a>],
     pub(crate) tool_call_id: Option<&'r str>,
+    /// A tool message's text blocks hold JSON values (`resultFormat`).
+    pub(crate) json_result: bool,
     /// An assistant message's reasoning state, whichever provider it came from.
     pub(crate) reasoning_state: Option<&'r ReasoningState>,
     pub(crate) origin: Origin,
@@ -68,6 +70,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                 content: &[],
                 tool_calls: &[],
                 tool_call_id: None,
+                json_result: false,
                 reasoning_state: None,
                 origin: Origin::Text,
             }],
@@ -77,6 +80,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                 content: blocks,
                 tool_calls: &[],
                 tool_call_id: None,
+                json_result: false,
                 reasoning_state: None,
                 origin: Origin::Blocks,
             }],
@@ -89,6 +93,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                     content: &m.content,
                     tool_calls: &m.tool_calls,
                     tool_call_id: m.tool_call_id.as_deref(),
+                    json_result: m.json_result,
                     reasoning_state: m.reasoning_state.as_ref(),
                     origin: Origin::Message(i),
                 })
@@ -541,6 +546,7 @@ mod tests {
             content: &[],
             tool_calls: &[],
             tool_call_id: None,
+            json_result: false,
             reasoning_state: None,
             origin: Origin::Message(i),
         }

@@ -366,6 +366,13 @@ impl Import {
         self.block(json!({"type": "text", "text": text}), at, &[("text", at)]);
     }
 
+    /// Appends a JSON result read from `at` to the current (tool) message: a text block holding
+    /// the value's JSON text, the message marked `"resultFormat": "json"`.
+    pub(crate) fn json(&mut self, value: &Value, at: &Path) {
+        self.block(json!({"type": "text", "text": crate::json::compact(value)}), at, &[("text", at)]);
+        self.last().insert("resultFormat".into(), Value::from("json"));
+    }
+
     /// A message's content given as a plain string rather than blocks.
     pub(crate) fn plain_text(&mut self, text: &str, at: &Path) {
         self.plain = self.messages.len() == 1;
