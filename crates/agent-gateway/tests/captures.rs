@@ -132,6 +132,8 @@ async fn a_streamed_answer_s_reasoning_state_is_sent_back_on_the_next_turn() {
                     || part.get("signature") == Some(state)
                     || part.get("message").and_then(|m| m.get(0)) == Some(state)
                     || part.get("call").and_then(|c| c.get(0)) == Some(state)
+                    // A Gemini call's own id.
+                    || part.get("call").and_then(|c| c.get(2)) == Some(state)
             });
             assert!(found, "{}: {state} is not in {turn:?}", capture.name);
         }

@@ -96,6 +96,12 @@ export interface Message {
   /** On a `tool` message: the id of the call it answers. */
   toolCallId?: string;
   /**
+   * On a `tool` message: `"json"` when each text block holds a JSON value (the result was a
+   * JSON object or value), which providers that take JSON results get as that value (contract
+   * §3.5).
+   */
+  resultFormat?: "json";
+  /**
    * On an `assistant` message: what its provider needs back on the next turn (thought
    * signatures, thinking blocks, reasoning items), as the provider wrote it; sent back to that
    * provider only (contract §3.5).

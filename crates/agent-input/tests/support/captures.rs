@@ -131,6 +131,8 @@ pub fn read_response(provider: &str, body: &Value) -> Reading {
                 if let Some(text) = part.get("text").and_then(Value::as_str) {
                     r.text.push_str(text);
                 } else if let Some(call) = part.get("functionCall") {
+                    // The id Gemini gave a call goes back with it: it is state too.
+                    r.state.extend(call.get("id").cloned());
                     let id = call.get("id").and_then(Value::as_str).map_or_else(|| format!("call_{n}"), str::to_string);
                     r.calls.push((id, s(call, "/name"), call.get("args").cloned().unwrap_or_else(|| json!({}))));
                     n += 1;
@@ -264,6 +266,8 @@ pub fn read_stream(provider: &str, events: &[Value]) -> Reading {
                     if let Some(text) = part.get("text").and_then(Value::as_str) {
                         r.text.push_str(text);
                     } else if let Some(call) = part.get("functionCall") {
+                        // The id Gemini gave a call goes back with it: it is state too.
+                        r.state.extend(call.get("id").cloned());
                         let id =
                             call.get("id").and_then(Value::as_str).map_or_else(|| format!("call_{n}"), str::to_string);
                         r.calls.push((id, s(call, "/name"), call.get("args").cloned().unwrap_or_else(|| json!({}))));
@@ -383,7 +387,10 @@ pub fn answer_turn(provider: &str, body: &Value) -> Vec<Value> {
                     let signature = p.get("thoughtSignature").cloned().unwrap_or(Value::Null);
                     match p.get("functionCall") {
                         Some(call) => {
-                            json!({"call": [call["name"], call.get("args").cloned().unwrap_or(json!({}))], "signature": signature})
+                            // Gemini's call id, when it gave one, goes back with the call.
+                            let (name, args) = (&call["name"], call.get("args").cloned().unwrap_or(json!({})));
+                            let id = call.get("id").cloned().unwrap_or(Value::Null);
+                            json!({"call": [name, args, id], "signature": signature})
                         }
                         None => json!({"text": p["text"], "signature": signature}),
                     }

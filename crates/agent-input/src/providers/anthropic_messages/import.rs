@@ -282,7 +282,7 @@ fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
 
 /// `output_config.format` (and the older `output_format`): a JSON schema the answer follows.
 /// `thinking`: a budget (`enabled`), or an effort (`adaptive`, with `output_config.effort`);
-/// `disabled` is what no reasoning option writes.
+/// `disabled` is what no reasoning option writes (reported, as the body changes).
 fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &Path) {
     let Some(object) = im.object(value, at, "thinking") else { return };
     let Some(kind) = im.string(object, at, "type", "thinking") else { return };
@@ -302,7 +302,11 @@ fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &
                 _ => im.dropped(at.clone(), "adaptive thinking without a low, medium or high effort"),
             }
         }
-        "disabled" => im.other_keys(object, at, &["type"]),
+        // No reasoning option is what writes no `thinking`, which Anthropic reads as disabled.
+        "disabled" => {
+            im.other_keys(object, at, &["type"]);
+            im.dropped(at.key("type"), "thinking of type 'disabled' (the default, written by leaving `thinking` out)");
+        }
         _ => im.dropped(at.clone(), &format!("thinking of type '{kind}'")),
     }
 }

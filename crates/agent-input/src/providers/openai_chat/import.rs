@@ -254,7 +254,11 @@ fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
 fn response_format(im: &mut Import, value: &Value, at: &Path) {
     let Some(object) = im.object(value, at, "response_format") else { return };
     match object.get("type").and_then(Value::as_str) {
-        Some("text") => im.other_keys(object, at, &["type"]),
+        // Plain text is what a request without a format gets: said, since the body changes.
+        Some("text") => {
+            im.other_keys(object, at, &["type"]);
+            im.dropped(at.key("type"), "the answer format 'text' (the default, written by leaving the format out)");
+        }
         Some("json_schema") => {
             im.other_keys(object, at, &["type", "json_schema"]);
             let Some(schema) = im.field(object, at, "json_schema", "a json_schema response format") else { return };

@@ -275,7 +275,11 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
     let fat = at.key("format");
     let Some(format) = im.object(format, &fat, "format") else { return };
     match format.get("type").and_then(Value::as_str) {
-        Some("text") => im.other_keys(format, &fat, &["type"]),
+        // Plain text is what a request without a format gets: said, since the body changes.
+        Some("text") => {
+            im.other_keys(format, &fat, &["type"]);
+            im.dropped(fat.key("type"), "the answer format 'text' (the default, written by leaving the format out)");
+        }
         Some("json_schema") => {
             im.other_keys(format, &fat, &["type", "name", "schema", "description", "strict"]);
             let mut option = Map::new();

@@ -109,8 +109,10 @@ impl Import {
             // Reasoning with nothing after it: no provider takes it back on its own.
             self.messages.pop();
             self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
-            let at = from.first().cloned().unwrap_or_else(Path::root);
-            self.dropped(at, "an assistant turn with nothing but reasoning");
+            // Each item left out is named where it was.
+            for at in from {
+                self.dropped(at, "an assistant turn with nothing but reasoning");
+            }
             return;
         }
         let Some(message) = self.messages.last_mut().and_then(Value::as_object_mut) else { return };

@@ -1,0 +1,134 @@
+//! Import names every loss and carries every setting that has a place: for captured requests
+//! (`tests/captures/`, Lingua's recorded traffic), the settings read into the options and the
+//! `import_dropped` warnings, each at the field of the captured body it is about.
+
+#![allow(clippy::missing_panics_doc)] // test code: panics are failures
+
+use std::path::PathBuf;
+
+use agent_input::ProviderId;
+use agent_input::import::translate;
+use serde_json::{Value, json};
+
+fn capture(name: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/captures").join(name);
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the capture")).expect("captured JSON")
+}
+
+/// (capture, its provider, the `import_dropped` warnings' paths in order).
+const DROPPED: &[(&str, ProviderId, &[&str])] = &[
+    // Thinking turned off is what a body without `thinking` says: the body changes, so it is told.
+    ("thinkingDisabledParam/anthropic/request.json", ProviderId::AnthropicMessages, &["/thinking/type"]),
+    // An answer format of plain text is the default, written by leaving the format out.
+    ("textFormatTextParam/chat-completions/request.json", ProviderId::OpenAiChat, &["/response_format/type"]),
+    ("textFormatTextParam/responses/request.json", ProviderId::OpenAiResponses, &["/text/format/type"]),
+    // Five reasoning items with nothing after them in their turn: each one named where it is.
+    (
+        "openAIMultipleReasoningSignaturesReplayParam/responses/request.json",
+        ProviderId::OpenAiResponses,
+        &["/input/1", "/input/2", "/input/3", "/input/4", "/input/5", "/reasoning/effort"],
+    ),
+];
+
+#[test]
+fn every_field_left_out_is_named_where_it_is() {
+    for (name, provider, expected) in DROPPED {
+        let body = capture(name);
+        let translation = translate(*provider, &body, Some(*provider));
+        assert!(translation.ok, "{name}: {:?}", translation.errors);
+        let mut got: Vec<String> = translation
+            .warnings
+            .iter()
+            .filter(|w| w.code.as_str() == "import_dropped")
+            .map(|w| w.path.to_string())
+            .collect();
+        got.sort();
+        assert_eq!(got, *expected, "{name}");
+        for path in &got {
+            assert!(body.pointer(path).is_some(), "{name}: {path} is in the captured body");
+        }
+    }
+}
+
+/// (capture, its provider, the option, its value read from the captured body at `from`).
+const CARRIED: &[(&str, ProviderId, &str, &str)] = &[
+    // Anthropic's extended thinking budget is the reasoning option's budget.
+    (
+        "thinkingSignatureRequest/vertex-anthropic/request.json",
+        ProviderId::AnthropicMessages,
+        "reasoning",
+        "/thinking/budget_tokens",
+    ),
+    // Adaptive thinking's effort is the reasoning option's effort.
+    (
+        "opus47AdaptiveThinkingReasoningEffortParam/anthropic/request.json",
+        ProviderId::AnthropicMessages,
+        "reasoning",
+        "/output_config/effort",
+    ),
+    ("stopSequencesParam/chat-completions/request.json", ProviderId::OpenAiChat, "stop_sequences", "/stop"),
+    ("stopSequencesParam/anthropic/request.json", ProviderId::AnthropicMessages, "stop_sequences", "/stop_sequences"),
+    (
+        "textFormatJsonSchemaParam/responses/request.json",
+        ProviderId::OpenAiResponses,
+        "response_format",
+        "/text/format/schema",
+    ),
+];
+
+#[test]
+fn every_setting_with_a_place_is_carried() {
+    for (name, provider, option, from) in CARRIED {
+        let body = capture(name);
+        let source = body.pointer(from).unwrap_or_else(|| panic!("{name}: {from}"));
+        let translation = translate(*provider, &body, Some(*provider));
+        assert!(translation.ok, "{name}: {:?}", translation.errors);
+        let expected = match (*option, *from) {
+            ("reasoning", "/thinking/budget_tokens") => json!({"budget_tokens": source}),
+            ("reasoning", _) => json!({"effort": source}),
+            ("response_format", _) => translation.options[option].clone(),
+            _ => source.clone(),
+        };
+        assert_eq!(translation.options[option], expected, "{name}");
+        if *option == "response_format" {
+            assert_eq!(&translation.options[option]["schema"], source, "{name}");
+        }
+        // Carried, so not reported left out.
+        assert!(
+            translation.warnings.iter().all(|w| !w.path.to_string().starts_with(from)),
+            "{name}: {:?}",
+            translation.warnings
+        );
+        // And written back where it was.
+        let written = translation.body.expect("a body");
+        assert_eq!(written.pointer(from), Some(source), "{name}");
+    }
+}
+
+#[test]
+fn the_tool_choice_of_each_provider_is_carried() {
+    // (capture, provider, the field, the option).
+    let cases: [(&str, ProviderId, &str, Value); 4] = [
+        (
+            "toolChoiceRequiredParam/chat-completions/request.json",
+            ProviderId::OpenAiChat,
+            "/tool_choice",
+            json!({"name": "get_weather"}),
+        ),
+        (
+            "toolChoiceRequiredParam/responses/request.json",
+            ProviderId::OpenAiResponses,
+            "/tool_choice",
+            json!({"name": "get_weather"}),
+        ),
+        ("toolChoiceAnyParam/anthropic/request.json", ProviderId::AnthropicMessages, "/tool_choice", json!("any")),
+        ("toolChoiceNoneParam/google/request.json", ProviderId::Gemini, "/toolConfig", json!("none")),
+    ];
+    for (name, provider, field, expected) in cases {
+        let body = capture(name);
+        let translation = translate(provider, &body, Some(provider));
+        assert!(translation.ok, "{name}: {:?}", translation.errors);
+        assert_eq!(translation.options["tool_choice"], expected, "{name}");
+        assert_eq!(translation.body.expect("a body").pointer(field), body.pointer(field), "{name}");
+    }
+}
