@@ -1,15 +1,18 @@
 // "Import a provider request" in headless Chromium against a real agent-gateway: the importers'
 // module is fetched only when the view is first opened; a pasted OpenAI Chat request lands in the
 // editor (the standard request) and the settings (system prompt, max tokens, temperature, stop
-// sequences, tools, tool choice); what the standard input cannot carry is listed at its JSON
-// Pointer into the pasted body; a curl command gives its body and its provider from the URL.
+// sequences, tools, tool choice, reasoning) and the provider becomes the request's own; what the
+// standard input cannot carry is listed at its JSON Pointer into the pasted body, and the
+// reasoning kept is named; a curl command gives its body and its provider from the URL.
 //
 // Run: node --test tests/playground/import.test.mjs   (after scripts/build-site and cargo build -p agent-gateway)
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { settled, startPlayground } from './support.mjs';
+import { repo, settled, shortened, startPlayground } from './support.mjs';
 
 let playground;
 let page;
@@ -179,4 +182,26 @@ test("a pasted body's shape names its provider", async () => {
   // The same body through a curl command whose URL names no provider: the shape still does.
   await page.fill('[data-testid="import-text"]', `curl https://llm.example.com/v1/generate -d '${JSON.stringify(bodies[3][0])}'`);
   assert.equal(await page.textContent('[data-testid="import-detected"]'), "Detected: Gemini (from the body's shape)");
+});
+
+test('an Anthropic request with extended thinking switches the provider, keeps its budget and shows the thinking block it kept', async () => {
+  // Lingua's captured Vertex AI follow-up: a thinking block with its signature, a 1024-token budget.
+  const captured = JSON.parse(readFileSync(join(repo, 'tests/captures/thinkingSignatureRequest/vertex-anthropic/followup-request.json'), 'utf8'));
+  await page.selectOption('[data-testid="provider-select"]', 'bedrock-converse');
+  await importText(JSON.stringify(captured), 'anthropic-messages');
+  assert.match(await page.textContent('[data-testid="import-status"]'), /the provider is now Anthropic Messages\.$/);
+  assert.equal(await page.inputValue('[data-testid="provider-select"]'), 'anthropic-messages');
+  // The budget is the reasoning setting, not a loss.
+  assert.equal(await page.inputValue('[data-testid="reasoning"]'), 'budget');
+  assert.equal(await page.inputValue('[data-testid="reasoning-budget"]'), String(captured.thinking.budget_tokens));
+  assert.ok(!(await problems()).some((p) => p.path.startsWith('/thinking')), JSON.stringify(await problems()));
+  // The thinking block is kept on the assistant message, and named.
+  const kept = await page.$$eval('[data-testid="import-kept-item"]', (items) => items.map((li) => li.textContent));
+  assert.deepEqual(kept, ['Message 2: 1 thinking block, sent back to Anthropic Messages only']);
+  // And sent: the provider request carries the block's signature and the budget.
+  await page.waitForFunction(() => document.querySelector('[data-testid="converse-output"]').textContent.includes('"thinking"'));
+  const output = JSON.parse(await page.textContent('[data-testid="converse-output"]'));
+  assert.deepEqual(output.thinking, captured.thinking);
+  // The view shortens the long signature as it shortens base64.
+  assert.deepEqual(output.messages[1].content[0], shortened(captured.messages[1].content[0]));
 });

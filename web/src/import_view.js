@@ -85,11 +85,13 @@ function plainText(content) {
 }
 
 /**
- * The request and the settings' fields an import leads to: a leading system message of text
- * becomes the system prompt (the same request for every provider; a single user text left is
- * the text form, as the core writes it), and every option fills its field (the others emptied).
+ * The request and the settings' fields an import leads to: the provider becomes the one the
+ * request was for (so the reasoning it kept, which only that provider takes back, is sent); a
+ * leading system message of text becomes the system prompt (the same request for every
+ * provider; a single user text left is the text form, as the core writes it), and every option
+ * fills its field (the others emptied).
  */
-export function settle(request, options) {
+export function settle(request, options, provider) {
   const input = request.input;
   let system = typeof options.system === 'string' ? options.system : '';
   if (Array.isArray(input) && input.length > 1 && String(input[0]?.role).toLowerCase() === 'system') {
@@ -105,9 +107,12 @@ export function settle(request, options) {
   const choice = options.tool_choice;
   const cache = options.prompt_cache;
   const format = options.response_format;
+  const reasoning = options.reasoning;
+  const budget = reasoning?.budget_tokens;
   return {
     request,
     fields: [
+      ['#provider', provider],
       ['#system-prompt', system],
       ['#max-tokens', str(options.max_tokens)],
       ['#temperature', str(options.temperature)],
@@ -120,8 +125,32 @@ export function settle(request, options) {
       ['#prompt-cache-ttl', cache && typeof cache === 'object' ? str(cache.ttl) : ''],
       ['#response-schema', format?.schema === undefined ? '' : JSON.stringify(format.schema, null, 2)],
       ['#response-name', str(format?.name)],
+      ['#reasoning', budget !== undefined ? 'budget' : str(reasoning?.effort)],
+      ['#reasoning-budget', str(budget)],
     ],
   };
+}
+
+/** What a reasoning state holds, in words: "1 thinking block", "2 thought signatures". */
+function describeState(state) {
+  const kindOf = (item) => {
+    const block = item.block;
+    if (block?.type === 'reasoning') return 'reasoning item';
+    if (typeof block?.type === 'string') return `${block.type.replaceAll('_', ' ')} block`;
+    if (block?.thought) return 'thought part';
+    if (block?.reasoningContent) return 'reasoning content block';
+    if (item.thoughtSignature !== undefined) return 'thought signature';
+    return item.id !== undefined ? 'id' : 'item';
+  };
+  const counts = new Map();
+  for (const item of state.items ?? []) counts.set(kindOf(item), (counts.get(kindOf(item)) ?? 0) + 1);
+  return [...counts].map(([name, n]) => `${n} ${name}${n === 1 ? '' : 's'}`).join(', ');
+}
+
+/** The reasoning an import kept: each assistant message's state, as `[index, words]`. */
+export function keptReasoning(request) {
+  const input = Array.isArray(request?.input) ? request.input : [];
+  return input.flatMap((m, i) => (m?.reasoningState ? [[i, describeState(m.reasoningState)]] : []));
 }
 
 /** Types a value into a settings field, as the user would. */
@@ -155,6 +184,7 @@ export function mount(host, importRequest, apply) {
   const button = el('button', { type: 'button', 'data-testid': 'import-button' }, 'Import');
   const status = el('p', { class: 'status', role: 'status', 'data-testid': 'import-status' });
   const list = el('ul', { class: 'diagnostics', 'data-testid': 'import-problems' });
+  const keptList = el('ul', { class: 'kept', 'data-testid': 'import-kept', 'aria-label': 'Reasoning kept' });
   const detect = () => {
     const { provider, from } = readPasted(text.value);
     detected.textContent = provider
@@ -166,6 +196,7 @@ export function mount(host, importRequest, apply) {
     const pasted = readPasted(text.value);
     const provider = select.value || pasted.provider;
     list.replaceChildren();
+    keptList.replaceChildren();
     if (!provider) {
       status.textContent = 'Choose the provider this request is for.';
       return;
@@ -185,16 +216,21 @@ export function mount(host, importRequest, apply) {
       status.textContent = 'Nothing imported: the body is not JSON.';
       return;
     }
-    const { request, fields } = settle(report.request, report.options);
+    const kept = keptReasoning(report.request);
+    for (const [i, words] of kept) {
+      keptList.append(el('li', { 'data-testid': 'import-kept-item', 'data-index': String(i) },
+        `Message ${i + 1}: ${words}, sent back to ${nameOf(provider)} only`));
+    }
+    const { request, fields } = settle(report.request, report.options, provider);
     apply(JSON.stringify(request));
     for (const [selector, value] of fields) type(selector, value);
     const n = losses.length;
-    status.textContent = `Imported the ${nameOf(provider)} request${n === 0 ? ' with nothing lost' : `: ${n} problem${n === 1 ? '' : 's'}, below`}.`;
+    status.textContent = `Imported the ${nameOf(provider)} request${n === 0 ? ' with nothing lost' : `: ${n} problem${n === 1 ? '' : 's'}, below`}; the provider is now ${nameOf(provider)}.`;
   });
   host.replaceChildren(
     el('p', { class: 'hint' }, `Paste a request body of ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, or a curl command carrying one. The standard request goes into the editor and its options into the settings; what the standard input cannot carry is listed, at its place in what you pasted.`),
     el('div', { class: 'field' }, el('label', { for: 'import-text' }, 'Request body or curl command'), text),
     el('div', { class: 'row' }, el('div', { class: 'field' }, el('label', { for: 'import-provider' }, 'Provider'), select), detected),
-    button, status, list,
+    button, status, keptList, list,
   );
 }
