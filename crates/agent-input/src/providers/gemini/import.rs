@@ -73,6 +73,12 @@ fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(Strin
         }
     };
     im.begin(at);
+    // A model turn cut off before its first part (Gemini answered nothing) has no parts: it is
+    // left out, said at the turn.
+    if role == "assistant" && object.get("parts").is_none_or(Value::is_null) {
+        im.end(role);
+        return;
+    }
     let Some(parts) = im.field(object, at, "parts", "a content") else { return };
     let pat = at.key("parts");
     let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
