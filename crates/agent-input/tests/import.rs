@@ -231,7 +231,7 @@ fn step() -> impl Strategy<Value = Vec<Value>> {
         }),
         "[a-zA-Z][a-zA-Z .]{0,16}"
             .prop_map(|t| vec![json!({"role": "assistant", "content": [{"type": "text", "text": t}]}), json!({"role": "user", "content": [{"type": "text", "text": "Go on."}]})]),
-        (prop::collection::vec("[a-z0-9_]{1,6}", 1..4), any::<bool>()).prop_map(|(ids, with_text)| {
+        (prop::collection::vec("[a-z0-9_]{1,6}", 1..4), any::<bool>(), any::<bool>()).prop_map(|(ids, with_text, json_result)| {
             let ids: Vec<String> = ids.iter().enumerate().map(|(i, id)| format!("{id}_{i}")).collect();
             let calls: Vec<Value> = ids
                 .iter()
@@ -239,9 +239,15 @@ fn step() -> impl Strategy<Value = Vec<Value>> {
                 .collect();
             let content = if with_text { json!([{"type": "text", "text": "Checking."}]) } else { json!([]) };
             let mut messages = vec![json!({"role": "assistant", "content": content, "toolCalls": calls})];
-            messages.extend(
-                ids.iter().map(|id| json!({"role": "tool", "toolCallId": id, "content": [{"type": "text", "text": format!("result {id}")}]})),
-            );
+            messages.extend(ids.iter().map(|id| {
+                if json_result {
+                    // A JSON result (§3.5 resultFormat): an object, as a tool gives one.
+                    let text = format!("{{\"temperature\":71,\"id\":\"{id}\"}}");
+                    json!({"role": "tool", "toolCallId": id, "resultFormat": "json", "content": [{"type": "text", "text": text}]})
+                } else {
+                    json!({"role": "tool", "toolCallId": id, "content": [{"type": "text", "text": format!("result {id}")}]})
+                }
+            }));
             messages
         }),
     ]
@@ -279,8 +285,13 @@ fn with_state(provider: ProviderId, request: &mut Value) {
             ],
             ProviderId::BedrockConverse => vec![json!({"before": 0, "block":
                 {"reasoningContent": {"reasoningText": {"text": "Think.", "signature": format!("c2ln{m}")}}}})],
+            // Each element's signature, and each call's own id, as Gemini 3 gives them.
             ProviderId::Gemini => std::iter::once(json!({"before": 0, "block": {"text": "Think.", "thought": true}}))
-                .chain((0..len).map(|i| json!({"on": i, "thoughtSignature": format!("c2ln{m}_{i}")})))
+                .chain((0..len).flat_map(|i| {
+                    let signature = json!({"on": i, "thoughtSignature": format!("c2ln{m}_{i}")});
+                    let id = message.pointer(&format!("/toolCalls/{}/id", i.wrapping_sub(texts))).cloned();
+                    std::iter::once(signature).chain(id.filter(|_| i >= texts).map(|id| json!({"on": i, "id": id})))
+                }))
                 .collect(),
             ProviderId::OpenAiResponses => std::iter::once(
                 json!({"before": 0, "block": {"type": "reasoning", "id": format!("rs_{m}"), "summary": []}}),
