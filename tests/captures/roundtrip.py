@@ -298,6 +298,8 @@ def main():
     args = [a for a in sys.argv[1:] if a != "-v"]
     verbose = "-v" in sys.argv[1:]
     cli = args[0] if args else os.path.join(ROOT, "target", "debug", "agent-input")
+    if not os.path.isfile(cli):
+        sys.exit(f"{cli} is missing: build it with `cargo build -p agent-input-cli`, or give its path")
     counts = {"unchanged": 0, "named": 0, "hosted": 0, "silent": 0}
     changed = []
     total = 0
