@@ -70,8 +70,9 @@ pub(crate) struct ConvertArgs {
     /// Whether the provider must follow the schema exactly (`OpenAI`'s strict).
     #[arg(long, value_name = "BOOL")]
     response_strict: Option<bool>,
-    /// How much the model may think: low, medium or high, or a budget of thinking tokens
-    /// (Anthropic and Bedrock: at least 1024 and below --max-tokens).
+    /// How much the model may think: an effort (none, minimal, low, medium, high, xhigh, max; each
+    /// provider takes some) or a budget of thinking tokens (Anthropic and Bedrock: at least 1024
+    /// and below --max-tokens).
     #[arg(long, value_name = "EFFORT|TOKENS")]
     reasoning: Option<String>,
     /// The model the body is for (gpt-4o, claude-sonnet-4-5, gemini-2.5-pro,

@@ -85,6 +85,12 @@ export type DocumentFormat = "pdf" | "csv" | "doc" | "docx" | "xls" | "xlsx" | "
 export type Role = "user" | "assistant" | "system" | "tool" | (string & {});
 
 /**
+ * A reasoning effort in the providers' words: OpenAI takes all of them, Anthropic `low` to
+ * `high` and `max`, Gemini `minimal` to `high`, Bedrock none (a budget only).
+ */
+export type Effort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
+/**
  * One message of a conversation. `user`, `system` and other roles need `content`; `assistant`
  * needs `content` or `toolCalls`; `tool` needs `toolCallId` and `content`.
  */
@@ -250,7 +256,7 @@ export interface ConvertOptions extends ValidateOptions {
    * How much the model may think: an effort, or a budget of thinking tokens (Anthropic and
    * Bedrock: at least 1024 and below `maxTokens`; OpenAI takes an effort only, Bedrock a budget only).
    */
-  reasoning?: "low" | "medium" | "high" | number | { effort: "low" | "medium" | "high" } | { budget_tokens: number };
+  reasoning?: Effort | number | { effort: Effort } | { budget_tokens: number };
   /**
    * The model id as the provider's API or ml-commons writes it (`"gpt-4o"`, `"claude-sonnet-4-5"`,
    * `"us.anthropic.claude-sonnet-4-5-20250929-v1:0"`, `"gemini-2.5-pro"`): what the model refuses

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use agent_input::ProviderId;
 use agent_input::import::translate;
+use agent_input::{ConvertOptions, ProviderId, convert, validate};
 use serde_json::{Value, json};
 
 fn capture(name: &str) -> Value {
@@ -22,11 +22,12 @@ const DROPPED: &[(&str, ProviderId, &[&str])] = &[
     // An answer format of plain text is the default, written by leaving the format out.
     ("textFormatTextParam/chat-completions/request.json", ProviderId::OpenAiChat, &["/response_format/type"]),
     ("textFormatTextParam/responses/request.json", ProviderId::OpenAiResponses, &["/text/format/type"]),
-    // Five reasoning items with nothing after them in their turn: each one named where it is.
+    // Five reasoning items with nothing after them in their turn: each one named where it is (the
+    // effort, `xhigh`, is carried).
     (
         "openAIMultipleReasoningSignaturesReplayParam/responses/request.json",
         ProviderId::OpenAiResponses,
-        &["/input/1", "/input/2", "/input/3", "/input/4", "/input/5", "/reasoning/effort"],
+        &["/input/1", "/input/2", "/input/3", "/input/4", "/input/5"],
     ),
 ];
 
@@ -62,6 +63,26 @@ const CARRIED: &[(&str, ProviderId, &str, &str)] = &[
     // Adaptive thinking's effort is the reasoning option's effort.
     (
         "opus47AdaptiveThinkingReasoningEffortParam/anthropic/request.json",
+        ProviderId::AnthropicMessages,
+        "reasoning",
+        "/output_config/effort",
+    ),
+    // Every effort the provider writes is one of the option's.
+    (
+        "reasoningEffortMinimalParam/chat-completions/request.json",
+        ProviderId::OpenAiChat,
+        "reasoning",
+        "/reasoning_effort",
+    ),
+    ("reasoningEffortNoneParam/responses/request.json", ProviderId::OpenAiResponses, "reasoning", "/reasoning/effort"),
+    (
+        "responsesReasoningEffortMaxParam/responses/request.json",
+        ProviderId::OpenAiResponses,
+        "reasoning",
+        "/reasoning/effort",
+    ),
+    (
+        "anthropicOpus5AdaptiveThinkingMaxEffortParam/anthropic/request.json",
         ProviderId::AnthropicMessages,
         "reasoning",
         "/output_config/effort",
@@ -130,5 +151,45 @@ fn the_tool_choice_of_each_provider_is_carried() {
         assert!(translation.ok, "{name}: {:?}", translation.errors);
         assert_eq!(translation.options["tool_choice"], expected, "{name}");
         assert_eq!(translation.body.expect("a body").pointer(field), body.pointer(field), "{name}");
+    }
+}
+
+#[test]
+fn an_effort_a_provider_does_not_take_is_refused_naming_those_it_takes() {
+    let hi = json!({"input": "Hi"});
+    let document = validate::document(&hi);
+    let request = validate::validate_request(&document, &validate::Options::default()).request.expect("valid");
+    // (provider, effort, refused, the efforts named): OpenAI takes all seven; Anthropic's adaptive
+    // thinking low to max; Gemini's thinkingLevel minimal to high (their API references).
+    let cases: [(ProviderId, &str, bool, &str); 6] = [
+        (ProviderId::OpenAiChat, "xhigh", false, ""),
+        (ProviderId::OpenAiResponses, "none", false, ""),
+        (ProviderId::AnthropicMessages, "max", false, ""),
+        (ProviderId::AnthropicMessages, "minimal", true, "low, medium, high, max"),
+        (ProviderId::Gemini, "minimal", false, ""),
+        (ProviderId::Gemini, "max", true, "minimal, low, medium, high"),
+    ];
+    for (provider, effort, refused, named) in cases {
+        let (options, report) = ConvertOptions::read_json(&json!({"reasoning": effort}));
+        assert!(report.errors.is_empty(), "{effort}: {:?}", report.errors);
+        match convert::convert_to_value(provider, &request, &options) {
+            Ok(converted) => {
+                assert!(!refused, "{provider} {effort}: {}", converted.body);
+                assert!(
+                    converted.body.to_string().to_ascii_lowercase().contains(&format!("\"{effort}\"")),
+                    "{provider} {effort}: {}",
+                    converted.body
+                );
+            }
+            Err(report) => {
+                assert!(refused, "{provider} {effort}: {:?}", report.errors);
+                let error = &report.errors[0];
+                assert_eq!(
+                    (error.code.as_str(), error.path.to_string().as_str()),
+                    ("unsupported_by_provider", "/options/reasoning")
+                );
+                assert!(error.message.contains(named), "{}", error.message);
+            }
+        }
     }
 }

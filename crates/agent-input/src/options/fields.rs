@@ -80,19 +80,14 @@ pub(super) const CONVERT: &[Field<ConvertOptions>] = &[
     },
 ];
 
-pub(super) const REASONING: &str = "must be \"low\", \"medium\", \"high\", a whole number of thinking tokens, {\"effort\": ...} or {\"budget_tokens\": N}";
+pub(super) const REASONING: &str = "must be an effort (\"none\", \"minimal\", \"low\", \"medium\", \"high\", \"xhigh\", \"max\"), a whole number of thinking tokens, {\"effort\": ...} or {\"budget_tokens\": N}";
 
 /// A reasoning effort or budget (`model_parameters` may write it as JSON text or a number as text).
 pub(super) fn reasoning(value: &Value) -> Result<Reasoning, String> {
     if let Some(parsed) = json_text(value) {
         return reasoning(&parsed);
     }
-    let effort = |text: &str| match text.trim().to_ascii_lowercase().as_str() {
-        "low" => Some(Effort::Low),
-        "medium" => Some(Effort::Medium),
-        "high" => Some(Effort::High),
-        _ => None,
-    };
+    let effort = Effort::parse;
     let budget = |value: &Value| {
         number(value).filter(|n| n.fract() == 0.0 && (1.0..=f64::from(i32::MAX)).contains(n)).map(|n| {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]

@@ -92,26 +92,47 @@ pub enum Reasoning {
     BudgetTokens(u64),
 }
 
-/// A reasoning effort.
+/// A reasoning effort, in the providers' own words; each provider takes some of them (OpenAI all,
+/// Anthropic low to max, Gemini minimal to high).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Effort {
+    /// `none`: no reasoning (OpenAI).
+    None,
+    /// `minimal`
+    Minimal,
     /// `low`
     Low,
     /// `medium`
     Medium,
     /// `high`
     High,
+    /// `xhigh` (OpenAI).
+    XHigh,
+    /// `max`
+    Max,
 }
 
 impl Effort {
-    /// `low`, `medium` or `high`.
+    /// Every effort, least first.
+    pub const ALL: [Self; 7] = [Self::None, Self::Minimal, Self::Low, Self::Medium, Self::High, Self::XHigh, Self::Max];
+
+    /// `none`, `minimal`, `low`, `medium`, `high`, `xhigh` or `max`.
     pub const fn as_str(self) -> &'static str {
         match self {
+            Self::None => "none",
+            Self::Minimal => "minimal",
             Self::Low => "low",
             Self::Medium => "medium",
             Self::High => "high",
+            Self::XHigh => "xhigh",
+            Self::Max => "max",
         }
+    }
+
+    /// The effort a word names, in any letter case.
+    pub fn parse(word: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| word.trim().eq_ignore_ascii_case(e.as_str()))
     }
 }
 

@@ -296,10 +296,10 @@ fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &
         "adaptive" => {
             im.other_keys(object, at, &["type"]);
             match output_config.and_then(|c| c.get("effort")).and_then(Value::as_str) {
-                Some(effort @ ("low" | "medium" | "high")) => {
+                Some(effort @ ("low" | "medium" | "high" | "max")) => {
                     im.option("reasoning", json!({"effort": effort}), &Path::root().key("output_config").key("effort"));
                 }
-                _ => im.dropped(at.clone(), "adaptive thinking without a low, medium or high effort"),
+                _ => im.dropped(at.clone(), "adaptive thinking without a low, medium, high or max effort"),
             }
         }
         // No reasoning option is what writes no `thinking`, which Anthropic reads as disabled.
@@ -315,7 +315,7 @@ fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &
 fn effort(body: &Map<String, Value>) -> Option<&str> {
     let adaptive = body.get("thinking").and_then(|t| t.get("type")).and_then(Value::as_str) == Some("adaptive");
     let effort = body.get("output_config").and_then(|c| c.get("effort")).and_then(Value::as_str);
-    effort.filter(|e| adaptive && matches!(*e, "low" | "medium" | "high"))
+    effort.filter(|e| adaptive && matches!(*e, "low" | "medium" | "high" | "max"))
 }
 
 /// `output_config` (its `format`; its `effort` when `thinking` read it) or `output_format`.

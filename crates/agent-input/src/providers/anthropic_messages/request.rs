@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
+use crate::options::{CacheTtl, Effort, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
@@ -134,8 +134,12 @@ impl Provider for AnthropicMessages {
             Some(Reasoning::BudgetTokens(budget)) => {
                 (Some(Thinking { kind: "enabled", budget_tokens: Some(budget) }), None)
             }
+            // Adaptive thinking's efforts (`output_config.effort`).
             Some(Reasoning::Effort(effort)) => {
-                (Some(Thinking { kind: "adaptive", budget_tokens: None }), Some(effort.as_str()))
+                match cx.effort_in(effort, &[Effort::Low, Effort::Medium, Effort::High, Effort::Max]) {
+                    Some(effort) => (Some(Thinking { kind: "adaptive", budget_tokens: None }), Some(effort.as_str())),
+                    None => (None, None),
+                }
             }
             None => (None, None),
         };

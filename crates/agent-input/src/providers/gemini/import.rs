@@ -365,7 +365,9 @@ fn thinking(im: &mut Import, value: &Value, at: &Path) {
             }
             ("thinkingBudget", _) => im.dropped(kat, "a thinking budget that is not a number of tokens"),
             ("thinkingLevel", Value::String(level)) => match level.to_ascii_lowercase().as_str() {
-                effort @ ("low" | "medium" | "high") => im.option("reasoning", json!({"effort": effort}), &kat),
+                effort @ ("minimal" | "low" | "medium" | "high") => {
+                    im.option("reasoning", json!({"effort": effort}), &kat);
+                }
                 _ => im.dropped(kat, &format!("thinking level '{level}'")),
             },
             _ => im.other_key(key, value, at),

@@ -212,18 +212,22 @@ impl Provider for Gemini {
                     &format.schema
                 }),
                 // Gemini 2.5 takes a budget, Gemini 3 a level.
-                thinking_config: options.reasoning.map(|reasoning| match reasoning {
+                thinking_config: options.reasoning.and_then(|reasoning| match reasoning {
                     Reasoning::BudgetTokens(budget) => {
-                        ThinkingConfig { thinking_budget: Some(budget), thinking_level: None }
+                        Some(ThinkingConfig { thinking_budget: Some(budget), thinking_level: None })
                     }
-                    Reasoning::Effort(effort) => ThinkingConfig {
-                        thinking_budget: None,
-                        thinking_level: Some(match effort {
-                            Effort::Low => "LOW",
-                            Effort::Medium => "MEDIUM",
-                            Effort::High => "HIGH",
-                        }),
-                    },
+                    Reasoning::Effort(effort) => {
+                        let levels = [Effort::Minimal, Effort::Low, Effort::Medium, Effort::High];
+                        cx.effort_in(effort, &levels).map(|effort| ThinkingConfig {
+                            thinking_budget: None,
+                            thinking_level: Some(match effort {
+                                Effort::Minimal => "MINIMAL",
+                                Effort::Low => "LOW",
+                                Effort::Medium => "MEDIUM",
+                                _ => "HIGH",
+                            }),
+                        })
+                    }
                 }),
             },
             tool_config: cx.tool_choice(options).map(|choice| ToolConfig {

@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::options::Effort;
 use crate::path::Path;
 use crate::providers::common::import::{CallFields, Import, SpecFields, from_data_url, from_extension, from_mime};
 use crate::providers::id::ProviderId;
@@ -27,8 +28,10 @@ pub(crate) fn read(body: &Value) -> Import {
             "tools" => tools(&mut im, value, &at),
             "tool_choice" => tool_choice(&mut im, value, &at),
             "response_format" => response_format(&mut im, value, &at),
-            "reasoning_effort" => match value.as_str() {
-                Some(effort @ ("low" | "medium" | "high")) => im.option("reasoning", json!({"effort": effort}), &at),
+            // Every effort OpenAI takes is one of the option's.
+            "reasoning_effort" => match value.as_str().filter(|e| Effort::ALL.iter().any(|known| known.as_str() == *e))
+            {
+                Some(effort) => im.option("reasoning", json!({"effort": effort}), &at),
                 _ => im.other_key(key, value, &root),
             },
             _ => im.other_key(key, value, &root),

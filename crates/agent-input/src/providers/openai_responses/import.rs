@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::options::Effort;
 use crate::path::Path;
 use crate::providers::common::import::{CallFields, Import, Next, SpecFields};
 use crate::providers::id::ProviderId;
@@ -298,12 +299,13 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
     }
 }
 
-/// `reasoning`: its `effort` is the reasoning option; a summary and other efforts have no place.
+/// `reasoning`: its `effort` is the reasoning option (every effort OpenAI takes is one of the
+/// option's); a summary and an unknown effort have no place.
 fn reasoning(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "reasoning") else { return };
     for (key, value) in config {
         match (key.as_str(), value.as_str()) {
-            ("effort", Some(effort @ ("low" | "medium" | "high"))) => {
+            ("effort", Some(effort)) if Effort::ALL.iter().any(|known| known.as_str() == effort) => {
                 im.option("reasoning", json!({"effort": effort}), &at.key(key));
             }
             ("effort", _) if !value.is_null() => im.dropped(at.key(key), &format!("reasoning effort {value}")),

@@ -196,6 +196,18 @@ impl<'p> Conversion<'p> {
         }
     }
 
+    /// `effort` when the provider takes it (one of `taken`), else an error naming those it takes.
+    pub(crate) fn effort_in(&mut self, effort: Effort, taken: &[Effort]) -> Option<Effort> {
+        if taken.contains(&effort) {
+            return Some(effort);
+        }
+        let words: Vec<&str> = taken.iter().map(|e| e.as_str()).collect();
+        let message =
+            format!("{} takes a reasoning effort of {}; got \"{}\"", self.name(), words.join(", "), effort.as_str());
+        self.error(Diagnostic::new(Code::UnsupportedByProvider, option_path("reasoning"), message));
+        None
+    }
+
     /// Video, for providers that take none.
     pub(crate) fn no_video(&mut self, path: Path) {
         self.unsupported(
