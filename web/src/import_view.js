@@ -224,6 +224,15 @@ export function mount(host, importRequest, apply) {
     const { request, fields } = settle(report.request, report.options, provider);
     apply(JSON.stringify(request));
     for (const [selector, value] of fields) type(selector, value);
+    // An effort the settings do not offer is said, not lost without a word.
+    const effort = fields.find(([selector]) => selector === '#reasoning')?.[1];
+    const offered = [...(document.querySelector('#reasoning')?.options ?? [])].map((o) => o.value);
+    if (effort && !offered.includes(effort)) {
+      list.append(el('li', { 'data-testid': 'import-problem', 'data-code': 'setting_not_offered', 'data-path': '/options/reasoning', 'data-severity': 'warning', class: 'warning' },
+        el('span', { class: 'badge' }, 'warning'), ' ',
+        el('span', { class: 'message' }, `The Reasoning setting offers no "${effort}" effort: the request is shown with the provider's default.`)));
+      losses.push(['warning', null]);
+    }
     const n = losses.length;
     status.textContent = `Imported the ${nameOf(provider)} request${n === 0 ? ' with nothing lost' : `: ${n} problem${n === 1 ? '' : 's'}, below`}; the provider is now ${nameOf(provider)}.`;
   });
