@@ -92,12 +92,12 @@ pub enum Reasoning {
     BudgetTokens(u64),
 }
 
-/// A reasoning effort, in the providers' own words; each provider takes some of them (OpenAI all,
+/// A reasoning effort, in the providers' own words; each provider takes some of them (`OpenAI` all,
 /// Anthropic low to max, Gemini minimal to high).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Effort {
-    /// `none`: no reasoning (OpenAI).
+    /// `none`: no reasoning (`OpenAI`).
     None,
     /// `minimal`
     Minimal,
@@ -107,7 +107,7 @@ pub enum Effort {
     Medium,
     /// `high`
     High,
-    /// `xhigh` (OpenAI).
+    /// `xhigh` (`OpenAI`).
     XHigh,
     /// `max`
     Max,

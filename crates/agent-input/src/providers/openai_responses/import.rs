@@ -299,7 +299,7 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
     }
 }
 
-/// `reasoning`: its `effort` is the reasoning option (every effort OpenAI takes is one of the
+/// `reasoning`: its `effort` is the reasoning option (every effort `OpenAI` takes is one of the
 /// option's); a summary and an unknown effort have no place.
 fn reasoning(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "reasoning") else { return };
