@@ -14,7 +14,6 @@ use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
 use crate::providers::common::convert::{Conversion, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
-use serde_json::value::RawValue;
 
 use self::wire::{
     Content, FileData, FunctionCall, FunctionCallingConfig, FunctionDeclaration, FunctionResponse,
@@ -321,11 +320,13 @@ fn gemini_call_id<'r>(turn: &Turn<'r, '_>, k: usize) -> Option<&'r str> {
 /// A tool result's `response`: a JSON object result as that object; other JSON values, and
 /// text, under `result` (one, or a list of several).
 fn response<'a>(json: bool, texts: &[&'a str]) -> Response<'a> {
-    let raw = |text: &'a str| serde_json::from_str::<&'a RawValue>(text).ok();
-    if json && let Some(values) = texts.iter().map(|text| raw(text)).collect::<Option<Vec<_>>>() {
-        return match values.as_slice() {
-            [one] if one.get().starts_with('{') => Response::Object(one),
-            [one] => Response::Result(ResultText::Json(one)),
+    // Read as the call arguments are (`raw_json`: a borrowed `RawValue` reader would cost the npm
+    // module kilobytes).
+    let raw = crate::providers::common::convert::payload::raw_json;
+    if json && let Some(mut values) = texts.iter().map(|text| raw(text)).collect::<Option<Vec<_>>>() {
+        return match values.len() {
+            1 if values[0].get().starts_with('{') => Response::Object(values.remove(0)),
+            1 => Response::Result(ResultText::Json(values.remove(0))),
             _ => Response::Result(ResultText::ManyJson(values)),
         };
     }
@@ -628,7 +629,7 @@ pub mod wire {
     #[derive(Debug, Clone)]
     pub enum Response<'a> {
         /// A JSON result that is an object: that object.
-        Object(&'a RawValue),
+        Object(Box<RawValue>),
         /// `{"result": ...}`.
         Result(ResultText<'a>),
         /// `{}`: a result with no text.
@@ -659,9 +660,9 @@ pub mod wire {
         /// Several text blocks.
         Many(Vec<&'a str>),
         /// One JSON value that is not an object.
-        Json(&'a RawValue),
+        Json(Box<RawValue>),
         /// Several JSON values.
-        ManyJson(Vec<&'a RawValue>),
+        ManyJson(Vec<Box<RawValue>>),
     }
 
     /// `generationConfig`.

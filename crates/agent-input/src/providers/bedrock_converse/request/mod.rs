@@ -421,7 +421,7 @@ fn turn_blocks<'a>(
             let path = || turn.origin.block_path(base, j);
             // A JSON result's text goes as the JSON value it holds (validated as JSON).
             if let (true, ContentBlock::Text(text)) = (turn.json_result, block)
-                && let Ok(value) = serde_json::from_str::<&serde_json::value::RawValue>(text)
+                && let Some(value) = crate::providers::common::convert::payload::raw_json(text)
             {
                 content.push(ToolResultContentBlock::Json(value));
                 continue;

@@ -309,7 +309,7 @@ pub enum ToolResultContentBlock<'a> {
     /// Text.
     Text(&'a str),
     /// A JSON value (a tool message with `"resultFormat": "json"`).
-    Json(&'a serde_json::value::RawValue),
+    Json(Box<serde_json::value::RawValue>),
     /// An image.
     Image(ImageBlock<'a>),
     /// A document.
