@@ -506,7 +506,7 @@ pub(super) fn invalid_result_format(at: Path, found: &str) -> Diagnostic {
     Diagnostic::new(
         Code::InvalidToolResult,
         at,
-        format!("a tool message's resultFormat is \"json\" (its text blocks hold JSON values) or absent; got {found}"),
+        format!("a tool message's resultFormat is \"json\" (its text blocks hold JSON) or absent; got {found}"),
     )
 }
 
@@ -515,7 +515,7 @@ pub(super) fn result_not_json(at: Path, text: &str) -> Diagnostic {
         Code::InvalidToolResult,
         at,
         format!(
-            "with \"resultFormat\": \"json\" each text block of the result holds a JSON value, such as \"{{\\\"temperature\\\": 71}}\"; got {}",
+            "with \"resultFormat\": \"json\" each text block holds JSON, such as {{\"temperature\": 71}}; got {}",
             quote(text)
         ),
     )

@@ -160,11 +160,9 @@ impl Validator<'_> {
                     }
                 }
                 Some(other) => {
-                    let found = match other {
-                        Json::String(format) => format!("\"{format}\""),
-                        other => type_name(other).to_string(),
-                    };
-                    self.push(diagnostics::invalid_result_format(loc.key("resultFormat").to_path(), &found));
+                    // A string as itself, another value by its type.
+                    let found = other.as_str().unwrap_or_else(|| type_name(other));
+                    self.push(diagnostics::invalid_result_format(loc.key("resultFormat").to_path(), found));
                     id_ok = false;
                 }
             }

@@ -305,7 +305,7 @@ fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &
         // No reasoning option is what writes no `thinking`, which Anthropic reads as disabled.
         "disabled" => {
             im.other_keys(object, at, &["type"]);
-            im.dropped(at.key("type"), "thinking of type 'disabled' (the default, written by leaving `thinking` out)");
+            im.dropped(at.key("type"), "thinking of type 'disabled' (the default: no `thinking`)");
         }
         _ => im.dropped(at.clone(), &format!("thinking of type '{kind}'")),
     }

@@ -233,10 +233,7 @@ fn tool_result(im: &mut Import, inner: &Value, at: &Path) {
                 im.json(json, &bat.key("json"));
             } else {
                 im.text(&arguments_text(json), &bat.key("json"));
-                im.dropped(
-                    bat.key("json"),
-                    "the JSON form of a result block beside text blocks (its JSON text is kept)",
-                );
+                im.dropped(bat.key("json"), "a JSON result block beside text blocks (kept as its JSON text)");
             }
         } else if let Some((kind, inner)) =
             object.iter().find(|(k, _)| matches!(k.as_str(), "image" | "video" | "document"))

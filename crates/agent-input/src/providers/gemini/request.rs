@@ -323,12 +323,19 @@ fn response<'a>(json: bool, texts: &[&'a str]) -> Response<'a> {
     // Read as the call arguments are (`raw_json`: a borrowed `RawValue` reader would cost the npm
     // module kilobytes).
     let raw = crate::providers::common::convert::payload::raw_json;
-    if json && let Some(mut values) = texts.iter().map(|text| raw(text)).collect::<Option<Vec<_>>>() {
-        return match values.len() {
-            1 if values[0].get().starts_with('{') => Response::Object(values.remove(0)),
-            1 => Response::Result(ResultText::Json(values.remove(0))),
-            _ => Response::Result(ResultText::ManyJson(values)),
+    if json {
+        // Several values are one JSON array of them.
+        let value = match texts {
+            [one] => raw(one),
+            _ => raw(&format!("[{}]", texts.join(","))),
         };
+        if let Some(value) = value {
+            return if value.get().starts_with('{') {
+                Response::Object(value)
+            } else {
+                Response::Result(ResultText::Json(value))
+            };
+        }
     }
     match texts {
         [] => Response::Empty,
@@ -659,10 +666,8 @@ pub mod wire {
         One(&'a str),
         /// Several text blocks.
         Many(Vec<&'a str>),
-        /// One JSON value that is not an object.
+        /// A JSON value that is not an object (several: an array of them).
         Json(Box<RawValue>),
-        /// Several JSON values.
-        ManyJson(Vec<Box<RawValue>>),
     }
 
     /// `generationConfig`.

@@ -29,11 +29,12 @@ pub(crate) fn read(body: &Value) -> Import {
             "tool_choice" => tool_choice(&mut im, value, &at),
             "response_format" => response_format(&mut im, value, &at),
             // Every effort OpenAI takes is one of the option's.
-            "reasoning_effort" => match value.as_str().filter(|e| Effort::ALL.iter().any(|known| known.as_str() == *e))
-            {
-                Some(effort) => im.option("reasoning", json!({"effort": effort}), &at),
-                _ => im.other_key(key, value, &root),
-            },
+            "reasoning_effort" => {
+                match value.as_str().filter(|e| Effort::ALL.iter().any(|known| known.as_str() == *e)) {
+                    Some(effort) => im.option("reasoning", json!({"effort": effort}), &at),
+                    _ => im.other_key(key, value, &root),
+                }
+            }
             _ => im.other_key(key, value, &root),
         }
     }
@@ -260,7 +261,7 @@ fn response_format(im: &mut Import, value: &Value, at: &Path) {
         // Plain text is what a request without a format gets: said, since the body changes.
         Some("text") => {
             im.other_keys(object, at, &["type"]);
-            im.dropped(at.key("type"), "the answer format 'text' (the default, written by leaving the format out)");
+            im.dropped(at.key("type"), "the answer format 'text' (the default: no format)");
         }
         Some("json_schema") => {
             im.other_keys(object, at, &["type", "json_schema"]);

@@ -279,7 +279,7 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
         // Plain text is what a request without a format gets: said, since the body changes.
         Some("text") => {
             im.other_keys(format, &fat, &["type"]);
-            im.dropped(fat.key("type"), "the answer format 'text' (the default, written by leaving the format out)");
+            im.dropped(fat.key("type"), "the answer format 'text' (the default: no format)");
         }
         Some("json_schema") => {
             im.other_keys(format, &fat, &["type", "name", "schema", "description", "strict"]);

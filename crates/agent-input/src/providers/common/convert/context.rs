@@ -201,9 +201,14 @@ impl<'p> Conversion<'p> {
         if taken.contains(&effort) {
             return Some(effort);
         }
-        let words: Vec<&str> = taken.iter().map(|e| e.as_str()).collect();
-        let message =
-            format!("{} takes a reasoning effort of {}; got \"{}\"", self.name(), words.join(", "), effort.as_str());
+        let mut message = format!("{} takes a reasoning effort of ", self.name());
+        for (i, taken) in taken.iter().enumerate() {
+            message.push_str(if i == 0 { "" } else { ", " });
+            message.push_str(taken.as_str());
+        }
+        message.push_str("; got \"");
+        message.push_str(effort.as_str());
+        message.push('"');
         self.error(Diagnostic::new(Code::UnsupportedByProvider, option_path("reasoning"), message));
         None
     }
