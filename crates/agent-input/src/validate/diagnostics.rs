@@ -310,7 +310,7 @@ pub(crate) fn provider_item_for_ml_commons(at: Path, kind: &str) -> Diagnostic {
         Code::UnsupportedContentType,
         at,
         format!(
-            "an ml-commons cluster refuses block type 'provider_item' (its ContentType is text, image, video or document), so this {} item cannot be sent to it; send the conversation through agent-gateway's own provider, or leave the item out",
+            "an ml-commons cluster reads only text, image, video and document blocks, so this {} item cannot be sent to it; send the conversation through agent-gateway's own provider, or leave the item out. ml-commons fails here: No enum constant org.opensearch.ml.common.input.execute.agent.ContentType.PROVIDER_ITEM",
             quote(kind)
         ),
     )
