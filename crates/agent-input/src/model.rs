@@ -83,11 +83,15 @@ impl ProviderItem {
     /// The item's kind as its provider names it: its `type` (Anthropic, Responses), else its
     /// one key that is not a signature (Gemini's `executableCode`).
     pub fn kind(&self) -> &str {
-        if let Some(kind) = self.item.get("type").and_then(serde_json::Value::as_str) {
+        Self::kind_of(&self.item)
+    }
+
+    /// [`ProviderItem::kind`] of an item as JSON (`"item"` when it names none).
+    pub fn kind_of(item: &serde_json::Value) -> &str {
+        if let Some(kind) = item.get("type").and_then(serde_json::Value::as_str) {
             return kind;
         }
-        self.item
-            .as_object()
+        item.as_object()
             .and_then(|object| object.keys().find(|key| !matches!(key.as_str(), "thoughtSignature" | "thought")))
             .map_or("item", String::as_str)
     }
