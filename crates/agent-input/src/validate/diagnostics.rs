@@ -294,7 +294,7 @@ pub(super) fn provider_item_unknown_provider(at: Path, provider: &str) -> Diagno
         Code::UnknownProvider,
         at,
         format!(
-            "the provider item names {} as its provider, which is not one of {}; name the provider whose request or answer the item came from",
+            "{} is not one of the providers {}; name the one the item came from",
             quote(provider),
             known.join(", ")
         ),
@@ -310,7 +310,7 @@ pub(crate) fn provider_item_for_ml_commons(at: Path, kind: &str) -> Diagnostic {
         Code::UnsupportedContentType,
         at,
         format!(
-            "an ml-commons cluster reads only text, image, video and document blocks, so this {} item cannot be sent to it; send the conversation through agent-gateway's own provider, or leave the item out. ml-commons fails here: No enum constant org.opensearch.ml.common.input.execute.agent.ContentType.PROVIDER_ITEM",
+            "ml-commons takes no provider items: send this {} item through agent-gateway's own provider, or leave it out. ml-commons fails here: No enum constant org.opensearch.ml.common.input.execute.agent.ContentType.PROVIDER_ITEM",
             quote(kind)
         ),
     )

@@ -297,7 +297,18 @@ fn blocks<'a>(
     }
     if *turn.role == Role::Tool {
         let id = ids.sent(turn.tool_call_id.unwrap_or_default());
-        let content = turn.content.iter().enumerate().filter_map(|(j, b)| block(cx, turn, j, b, documents)).collect();
+        let content = turn
+            .content
+            .iter()
+            .enumerate()
+            .filter_map(|(j, b)| match b {
+                ContentBlock::ProviderItem(item) => {
+                    cx.item_in_tool_result(turn, j, item);
+                    None
+                }
+                _ => block(cx, turn, j, b, documents),
+            })
+            .collect();
         blocks.push(Block::ToolResult { tool_use_id: id, content });
         return blocks;
     }

@@ -77,10 +77,19 @@ impl Conversion<'_> {
         only
     }
 
+    /// A provider item in a tool message: another provider's is left out, and its own has no
+    /// place in a tool result.
+    pub(crate) fn item_in_tool_result(&mut self, turn: &Turn<'_, '_>, j: usize, item: &ProviderItem) {
+        if self.provider_item(turn, j, item).is_some() {
+            let path = turn.origin.block_path(self.base, j);
+            self.unsupported(path, "its own items in a tool result", "put the item in the turn it came with");
+        }
+    }
+
     fn drop_item(&mut self, path: Path, item: &ProviderItem, more: &str) {
         let from = item.provider.display_name();
         let message = format!(
-            "{from}'s {} item is left out of the {} request: it has no standard form, and only {from} reads it back{more}",
+            "{from}'s {} item is left out of the {} request: only {from} reads it back{more}",
             quote(item.kind()),
             self.name(),
         );

@@ -134,13 +134,7 @@ fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a 
             },
             ContentBlock::Video(_) => None,
             ContentBlock::ProviderItem(item) => {
-                if cx.provider_item(turn, j, item).is_some() {
-                    cx.unsupported(
-                        turn.origin.block_path(cx.base, j),
-                        "a part of its own inside a function response",
-                        "put the item in the model or user turn it came with",
-                    );
-                }
+                cx.item_in_tool_result(turn, j, item);
                 continue;
             }
         };

@@ -256,15 +256,7 @@ fn parts<'a>(
         match block {
             ContentBlock::Text(text) => parts.push(Part::InputText { text }),
             // In a tool result: another provider's item is left out; its own has no place there.
-            ContentBlock::ProviderItem(item) => {
-                if cx.provider_item(turn, j, item).is_some() {
-                    cx.unsupported(
-                        path(),
-                        "an item of its own inside a function_call_output",
-                        "put the item in the assistant or user message it came with",
-                    );
-                }
-            }
+            ContentBlock::ProviderItem(item) => cx.item_in_tool_result(turn, j, item),
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::InputImage {
                     image_url: Url::Data(cx.data_url(image.format.mime_type(), data)),
