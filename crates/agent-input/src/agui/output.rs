@@ -85,9 +85,9 @@ fn provider_items(content: &[ContentBlock<'_>], at: &Path, report: &mut Report) 
                     Code::UnsupportedByProvider,
                     at.key("content").index(j),
                     format!(
-                        "AG-UI messages have no place for {}'s {:?} item; send this conversation to its provider without AG-UI, or leave the item out",
+                        "AG-UI messages have no place for {}'s {} item; send this conversation to its provider without AG-UI, or leave the item out",
                         item.provider.display_name(),
-                        item.kind()
+                        crate::text::quote(item.kind())
                     ),
                 )
                 .received(item.provider.as_str()),
