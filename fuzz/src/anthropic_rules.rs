@@ -184,6 +184,7 @@ impl Rules {
             let mut answered = Vec::new();
             let mut results_done = false;
             let mut calls = Vec::new();
+            let mut server_calls: Vec<&str> = Vec::new();
             for (j, block) in blocks.iter().enumerate() {
                 let path = format!("{path}/content/{j}");
                 let kind = block.get("type").and_then(Value::as_str);
@@ -200,6 +201,24 @@ impl Rules {
                             self.check.fail(&path, "tool_result blocks must come first in their user turn");
                         }
                         answered.extend(self.tool_result(block, &path));
+                    }
+                    // Server tools ("Web search tool", "Code execution tool", "Tool search tool"): the
+                    // call and its result, both in the assistant's turn, the result answering the call.
+                    (Some("server_tool_use"), Some("assistant")) => {
+                        if let Some(call) = self.check.shape(block, &["type", "id", "name", "input"], &[], &path) {
+                            server_calls.extend(self.check.string(call.get("id"), &format!("{path}/id")));
+                        }
+                    }
+                    (Some(kind), Some("assistant")) if kind.ends_with("_tool_result") => {
+                        let Some(result) =
+                            self.check.shape(block, &["type", "tool_use_id", "content"], &["cache_control"], &path)
+                        else {
+                            continue;
+                        };
+                        let id = self.check.string(result.get("tool_use_id"), &format!("{path}/tool_use_id"));
+                        if id.is_some_and(|id| !server_calls.contains(&id)) {
+                            self.check.fail(&format!("{path}/tool_use_id"), "answers no server_tool_use before it");
+                        }
                     }
                     (other, _) => self
                         .check

@@ -243,6 +243,26 @@ impl Rules {
                             );
                         }
                     }
+                    // "Code execution": the code the model ran and its result, in its own turn.
+                    ("executableCode", Some("model")) => {
+                        if let Some(code) = self.check.shape(value, &["language", "code"], &[], &path) {
+                            self.check.one_of(
+                                code.get("language").and_then(Value::as_str),
+                                &["PYTHON"],
+                                &format!("{path}/language"),
+                            );
+                            self.check.string(code.get("code"), &format!("{path}/code"));
+                        }
+                    }
+                    ("codeExecutionResult", Some("model")) => {
+                        if let Some(result) = self.check.shape(value, &["outcome"], &["output"], &path) {
+                            self.check.one_of(
+                                result.get("outcome").and_then(Value::as_str),
+                                &["OUTCOME_OK", "OUTCOME_FAILED", "OUTCOME_DEADLINE_EXCEEDED"],
+                                &format!("{path}/outcome"),
+                            );
+                        }
+                    }
                     (other, _) => self.check.fail(&path, format!("part {other:?} is not allowed in a {role:?} turn")),
                 }
             }

@@ -25,6 +25,34 @@ const MAX_CALL_ID: usize = 64;
 /// `FunctionCallOutputItemParam.output`: a string of at most 10,485,760 characters.
 const MAX_OUTPUT_CHARS: usize = 10_485_760;
 
+/// Input item types of the API reference ("Create a model response" › input › item) besides
+/// messages and function calls and their outputs.
+const OTHER_ITEMS: &[&str] = &[
+    "web_search_call",
+    "file_search_call",
+    "code_interpreter_call",
+    "computer_call",
+    "computer_call_output",
+    "image_generation_call",
+    "local_shell_call",
+    "local_shell_call_output",
+    "shell_call",
+    "shell_call_output",
+    "apply_patch_call",
+    "apply_patch_call_output",
+    "mcp_list_tools",
+    "mcp_approval_request",
+    "mcp_approval_response",
+    "mcp_call",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "tool_search_call",
+    "tool_search_output",
+    "additional_tools",
+    "program",
+    "compaction",
+];
+
 /// Every rule the body breaks, each as `<JSON pointer>: <rule>`; empty when it satisfies them all.
 pub fn violations(body: &Value) -> Vec<String> {
     let mut c = Rules::default();
@@ -160,6 +188,11 @@ impl Rules {
                         Value::String(_) => {}
                         parts => self.parts(parts, &format!("{path}/output"), false),
                     }
+                }
+                // The API reference's other input items: built-in tools' calls and their outputs,
+                // custom tools, tool search, tools added mid-conversation, programs.
+                Some(kind) if OTHER_ITEMS.contains(&kind) => {
+                    self.check.object(item, &path);
                 }
                 Some(other) => self.check.fail(&format!("{path}/type"), format!("unknown input item type {other:?}")),
             }

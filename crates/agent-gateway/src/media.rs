@@ -59,7 +59,7 @@ fn source_mut<'m, 'a>(block: &'m mut ContentBlock<'a>) -> Option<&'m mut Source<
         ContentBlock::Image(media) => Some(&mut media.source),
         ContentBlock::Video(media) => Some(&mut media.source),
         ContentBlock::Document(document) => Some(&mut document.source),
-        ContentBlock::Text(_) => None,
+        ContentBlock::Text(_) | ContentBlock::ProviderItem(_) => None,
     }
 }
 
@@ -84,7 +84,7 @@ pub fn stored(message: &Message<'_>) -> Result<NewMessage, serde_json::Error> {
             ContentBlock::Image(media) => &media.source,
             ContentBlock::Video(media) => &media.source,
             ContentBlock::Document(document) => &document.source,
-            ContentBlock::Text(_) => continue,
+            ContentBlock::Text(_) | ContentBlock::ProviderItem(_) => continue,
         };
         let Some(data) = large(source) else { continue };
         let hash = hash(data);

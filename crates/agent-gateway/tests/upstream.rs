@@ -354,6 +354,21 @@ async fn bad_input_is_answered_here_and_never_reaches_the_cluster() {
     let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute/stream", &agui.to_string()).await;
     assert_eq!(response.status(), 400, "{:?}", response.text().await);
 
+    // A provider item, whose block type ml-commons' ContentType refuses: refused here, saying so.
+    let item = json!({"input": [{"role": "user", "content": [{"type": "text", "text": "Weather?"}]},
+        {"role": "assistant", "content": [{"type": "provider_item", "provider": "openai-responses",
+            "item": {"type": "web_search_call", "id": "ws_1", "status": "completed"}}]},
+        {"role": "user", "content": [{"type": "text", "text": "Tomorrow?"}]}]});
+    let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute", &item.to_string()).await;
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    let detail = &body["error"]["details"][0];
+    assert_eq!(
+        (&detail["code"], &detail["path"]),
+        (&json!("unsupported_content_type"), &json!("/input/1/content/0/type"))
+    );
+    assert!(detail["message"].as_str().unwrap().contains("'web_search_call'"), "{detail}");
+
     let registration =
         r#"{"name": "W", "type": "conversational", "model": {"model_id": "m", "model_provider": "nope"}}"#;
     let response = post(&gateway, "/_plugins/_ml/agents/_register", registration).await;

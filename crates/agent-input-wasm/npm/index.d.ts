@@ -48,6 +48,7 @@ export type {
   OpenAiChatRequest,
   OpenAiResponsesRequest,
   ProviderId,
+  ProviderItemBlock,
   ProviderRequest,
   ReasoningState,
   ResponseResult,

@@ -30,7 +30,7 @@ export interface ExecuteRequest {
 }
 
 /** A piece of content. `type` is case-insensitive. */
-export type ContentBlock = TextBlock | ImageBlock | VideoBlock | DocumentBlock;
+export type ContentBlock = TextBlock | ImageBlock | VideoBlock | DocumentBlock | ProviderItemBlock;
 
 /** Non-blank text. */
 export interface TextBlock {
@@ -55,6 +55,18 @@ export interface DocumentBlock {
   type: "document";
   name?: string;
   source: Source<DocumentFormat | "htm" | "markdown">;
+}
+
+/**
+ * A provider's own item without a standard form (a hosted or server tool's call or result, a
+ * code execution part), as the provider wrote it: written back where it stands for that provider
+ * only, left out with a `provider_item_dropped` warning for another (contract §3.2). An
+ * ml-commons cluster refuses it.
+ */
+export interface ProviderItemBlock {
+  type: "provider_item";
+  provider: ProviderId;
+  item: Record<string, unknown>;
 }
 
 /** Where media comes from. Formats are case-insensitive. */
@@ -143,14 +155,15 @@ export type ErrorCode =
   | "unsupported_by_provider" | "tool_config_required" | "first_message_not_user"
   | "role_not_supported" | "media_not_allowed_in_role" | "document_requires_text"
   | "unanswered_tool_call" | "unmatched_tool_result" | "invalid_for_provider" | "provider_limit"
-  | "invalid_parameter" | "schema_violation" | "invalid_schema" | "import_unsupported";
+  | "invalid_parameter" | "schema_violation" | "invalid_schema" | "import_unsupported"
+  | "unknown_provider";
 
 /** Codes of problems worth knowing that leave input usable. Never renamed. */
 export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
   | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped"
-  | "empty_tool_list" | "unknown_model" | "schema_rewritten";
+  | "empty_tool_list" | "unknown_model" | "schema_rewritten" | "provider_item_dropped";
 
 export type Code = ErrorCode | WarningCode;
 

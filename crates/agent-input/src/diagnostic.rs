@@ -162,6 +162,10 @@ codes! {
     /// A schema the provider takes in another of its fields, written there with the same meaning
     /// (Gemini: a full JSON Schema as `parametersJsonSchema` instead of `parameters`).
     SchemaRewritten = "schema_rewritten", Warning;
+    /// A `provider_item` block naming no provider of the library.
+    UnknownProvider = "unknown_provider", Error;
+    /// Another provider's item (a hosted tool's call or result), left out of the body.
+    ProviderItemDropped = "provider_item_dropped", Warning;
 }
 
 impl fmt::Display for Code {

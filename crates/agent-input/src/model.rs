@@ -61,6 +61,40 @@ pub enum ContentBlock<'a> {
     Video(Media<'a, VideoFormat>),
     /// A document.
     Document(Document<'a>),
+    /// A provider's own item with no standard form (a hosted tool's call or result), carried
+    /// opaquely for that provider.
+    ProviderItem(ProviderItem),
+}
+
+/// A provider's own item — a hosted or server tool's call or result, a code execution part, any
+/// item the standard form has no place for — kept exactly as the provider wrote it:
+/// `{"type": "provider_item", "provider", "item"}`. Written back where it stands for that
+/// provider only; any other provider is sent the conversation without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderItem {
+    /// The provider whose request or answer it came from.
+    pub provider: crate::ProviderId,
+    /// The item as the provider wrote it: an Anthropic content block, a Gemini part, a Responses
+    /// input item.
+    pub item: serde_json::Value,
+}
+
+impl ProviderItem {
+    /// The item's kind as its provider names it: its `type` (Anthropic, Responses), else its
+    /// one key that is not a signature (Gemini's `executableCode`).
+    pub fn kind(&self) -> &str {
+        Self::kind_of(&self.item)
+    }
+
+    /// [`ProviderItem::kind`] of an item as JSON (`"item"` when it names none).
+    pub fn kind_of(item: &serde_json::Value) -> &str {
+        if let Some(kind) = item.get("type").and_then(serde_json::Value::as_str) {
+            return kind;
+        }
+        item.as_object()
+            .and_then(|object| object.keys().find(|key| !matches!(key.as_str(), "thoughtSignature" | "thought")))
+            .map_or("item", String::as_str)
+    }
 }
 
 /// An image or a video.
@@ -360,20 +394,21 @@ impl<'a> ContentBlock<'a> {
         Self::Text(text.into())
     }
 
-    /// `text`, `image`, `video` or `document`.
+    /// `text`, `image`, `video`, `document` or `provider_item`.
     pub const fn type_name(&self) -> &'static str {
         match self {
             Self::Text(_) => "text",
             Self::Image(_) => "image",
             Self::Video(_) => "video",
             Self::Document(_) => "document",
+            Self::ProviderItem(_) => "provider_item",
         }
     }
 
-    /// The media source, if this is not a text block.
+    /// The media source, if this is a media block.
     pub fn source(&self) -> Option<&Source<'a>> {
         match self {
-            Self::Text(_) => None,
+            Self::Text(_) | Self::ProviderItem(_) => None,
             Self::Image(media) => Some(&media.source),
             Self::Video(media) => Some(&media.source),
             Self::Document(document) => Some(&document.source),
@@ -395,6 +430,7 @@ impl<'a> ContentBlock<'a> {
                 format: document.format,
                 source: document.source.into_owned(),
             }),
+            Self::ProviderItem(item) => ContentBlock::ProviderItem(item),
         }
     }
 }
@@ -503,6 +539,13 @@ impl Serialize for ContentBlock<'_> {
             Self::Image(media) => (&media.source, media.format.as_str(), None),
             Self::Video(media) => (&media.source, media.format.as_str(), None),
             Self::Document(document) => (&document.source, document.format.as_str(), document.name.as_deref()),
+            Self::ProviderItem(item) => {
+                let mut map = serializer.serialize_map(Some(3))?;
+                map.serialize_entry("type", "provider_item")?;
+                map.serialize_entry("provider", item.provider.as_str())?;
+                map.serialize_entry("item", &item.item)?;
+                return map.end();
+            }
         };
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("type", self.type_name())?;

@@ -356,13 +356,23 @@ fn to_agui_refuses_what_agui_cannot_hold() {
         agent_input::Message::user(vec![ContentBlock::text("hi")]),
         agent_input::Message::assistant(vec![ContentBlock::text("look"), image]),
         agent_input::Message::new(Role::Other("critic".into()), vec![ContentBlock::text("meh")]),
+        // A provider item, in any role: AG-UI messages have no place for it.
+        agent_input::Message::user(vec![ContentBlock::ProviderItem(agent_input::ProviderItem {
+            provider: agent_input::ProviderId::OpenAiResponses,
+            item: serde_json::json!({"type": "additional_tools", "tools": []}),
+        })]),
     ];
     let report = to_agui(&messages, "m").unwrap_err();
     let got: Vec<(&str, String)> = report.errors.iter().map(|d| (d.code.as_str(), d.path.to_string())).collect();
     assert_eq!(
         got,
-        [("media_not_allowed_in_role", "/1/content/1".to_string()), ("role_not_supported", "/2/role".to_string())]
+        [
+            ("media_not_allowed_in_role", "/1/content/1".to_string()),
+            ("role_not_supported", "/2/role".to_string()),
+            ("unsupported_by_provider", "/3/content/0".to_string())
+        ]
     );
+    assert!(report.errors[2].message.contains("'additional_tools'"), "{}", report.errors[2].message);
 }
 
 mod run_events {

@@ -110,7 +110,7 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
     let corpus = corpus();
     assert!(corpus.len() >= 400, "only {} captured requests found", corpus.len());
     let (mut clean, mut failures) = (0, Vec::new());
-    let (mut with_state, mut with_setting) = (0, 0);
+    let (mut with_state, mut with_setting, mut with_items) = (0, 0, 0);
     for (name, provider, body) in &corpus {
         let translation = translate(*provider, body, Some(*provider));
         for d in translation.errors.iter().chain(&translation.warnings) {
@@ -134,6 +134,8 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
         let reasoning = |a: &Value| matches!(a[1].as_str(), Some("reasoning" | "signature" | "id"));
         with_state += usize::from(want.atoms.iter().any(reasoning));
         with_setting += usize::from(want.settings.contains_key("reasoning"));
+        let item = |a: &Value| a[0] == "item" || a[1] == "item";
+        with_items += usize::from(want.atoms.iter().any(item));
         if want.atoms != got.atoms {
             failures.push(format!(
                 "{name}: the conversation changed\n  source:  {}\n  written: {}",
@@ -166,8 +168,10 @@ fn every_captured_request_imports_with_paths_into_it_and_round_trips() {
     assert!(clean * 10 >= corpus.len() * 6, "only {clean} of {} captured requests import without errors", corpus.len());
     // The corpus holds Anthropic thinking, Gemini signatures and Responses reasoning items.
     assert!(with_state >= 50, "only {with_state} captured requests carry reasoning state");
+    // And built-in and server tools' calls and results, code execution, tools added mid-way.
+    assert!(with_items >= 14, "only {with_items} captured requests carry provider items");
     eprintln!(
-        "{clean} of {} captured requests round-trip, {with_state} with their reasoning state, {with_setting} with a reasoning setting",
+        "{clean} of {} captured requests round-trip, {with_state} with their reasoning state, {with_setting} with a reasoning setting, {with_items} with provider items",
         corpus.len()
     );
 }

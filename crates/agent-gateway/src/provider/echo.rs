@@ -133,6 +133,7 @@ fn describe_block(block: &ContentBlock<'_>) -> String {
             let name = document.name.as_deref().map_or_else(String::new, |n| format!(" {n:?}"));
             format!("document {}{name} {}", document.format.as_str(), describe_source(&document.source))
         }
+        ContentBlock::ProviderItem(item) => format!("{} item {}", item.provider.as_str(), item.kind()),
     }
 }
 

@@ -21,6 +21,9 @@ pub fn to_agui(messages: &[Message<'_>], id_prefix: &str) -> Result<Vec<AgUiMess
     let mut out = Vec::with_capacity(messages.len());
     for (i, message) in messages.iter().enumerate() {
         let at = Path::root().index(i);
+        if provider_items(&message.content, &at, &mut report) {
+            continue;
+        }
         let id = format!("{id_prefix}{i}");
         let converted = match &message.role {
             Role::User => Some(AgUiMessage::User { id, content: content(&message.content), encrypted_value: None }),
@@ -70,6 +73,30 @@ pub fn to_agui(messages: &[Message<'_>], id_prefix: &str) -> Result<Vec<AgUiMess
     if report.is_ok() { Ok(out) } else { Err(report) }
 }
 
+/// Whether `content` holds provider items, each reported: an AG-UI message has no place for
+/// them, and leaving them out would change the conversation its provider reads back.
+fn provider_items(content: &[ContentBlock<'_>], at: &Path, report: &mut Report) -> bool {
+    let mut found = false;
+    for (j, block) in content.iter().enumerate() {
+        if let ContentBlock::ProviderItem(item) = block {
+            found = true;
+            report.push(
+                Diagnostic::new(
+                    Code::UnsupportedByProvider,
+                    at.key("content").index(j),
+                    format!(
+                        "AG-UI messages have no place for {}'s {} item; send this conversation to its provider without AG-UI, or leave the item out",
+                        item.provider.display_name(),
+                        crate::text::quote(item.kind())
+                    ),
+                )
+                .received(item.provider.as_str()),
+            );
+        }
+    }
+    found
+}
+
 fn text_only(content: &[ContentBlock<'_>], at: &Path, whose: &str, report: &mut Report) -> Option<String> {
     let mut text = String::new();
     for (j, block) in content.iter().enumerate() {
@@ -104,6 +131,8 @@ fn content(blocks: &[ContentBlock<'_>]) -> Content {
                     ContentBlock::Image(media) => (&media.source, media.format.mime_type()),
                     ContentBlock::Video(media) => (&media.source, media.format.mime_type()),
                     ContentBlock::Document(document) => (&document.source, document.format.mime_type()),
+                    // Reported by `provider_items` before any content is written.
+                    ContentBlock::ProviderItem(_) => return Part::Text { text: String::new() },
                 };
                 let source = match source {
                     Source::Base64(data) => PartSource::Data { value: data.to_string(), mime_type: mime.to_string() },

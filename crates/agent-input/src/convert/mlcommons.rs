@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::Document;
-use crate::model::{AgentInput, ExecuteRequest};
+use crate::model::{AgentInput, ContentBlock, ExecuteRequest};
 use crate::path::Path;
 use crate::providers::common::mlcommons::Out;
 use crate::providers::dispatch;
@@ -103,6 +103,11 @@ pub fn parameters_for(
         ));
         return Err(report);
     };
+    // ml-commons refuses a block type it does not know while parsing the input.
+    let items = provider_items(request);
+    if !items.is_ok() {
+        return Err(items);
+    }
     let mut out = Out {
         provider,
         parity: &ml_commons.parity,
@@ -123,6 +128,28 @@ pub fn parameters_for(
         body: out.body,
         no_escape_params: as_messages.then_some("_chat_history,_tools,_interactions,tool_configs,body"),
     })
+}
+
+/// Each `provider_item` block of the input, refused as ml-commons refuses it.
+fn provider_items(request: &ExecuteRequest<'_>) -> Report {
+    let mut report = Report::default();
+    let mut check = |blocks: &[ContentBlock<'_>], at: Path| {
+        for (j, block) in blocks.iter().enumerate() {
+            if let ContentBlock::ProviderItem(item) = block {
+                report.push(crate::validate::provider_item_for_ml_commons(at.index(j).key("type"), item.kind()));
+            }
+        }
+    };
+    match &request.input {
+        AgentInput::Text(_) => {}
+        AgentInput::Blocks(blocks) => check(blocks, request.input_path.clone()),
+        AgentInput::Messages(messages) => {
+            for (i, message) in messages.iter().enumerate() {
+                check(&message.content, request.input_path.index(i).key("content"));
+            }
+        }
+    }
+    report
 }
 
 /// `a, b and c`.

@@ -44,7 +44,7 @@ pub(crate) fn openai_limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
                     image_bytes += image.source.decoded_len().unwrap_or(0) as u64;
                 }
                 ContentBlock::Document(document) => file_bytes += document.source.decoded_len().unwrap_or(0) as u64,
-                ContentBlock::Text(_) | ContentBlock::Video(_) => {}
+                ContentBlock::Text(_) | ContentBlock::Video(_) | ContentBlock::ProviderItem(_) => {}
             }
         }
     }

@@ -218,6 +218,7 @@ fn dropped_blocks(blocks: &[ContentBlock<'_>], at: &Path, report: &mut Report) {
             ContentBlock::Image(_) => "image",
             ContentBlock::Video(_) => "video",
             ContentBlock::Document(_) => "document",
+            ContentBlock::ProviderItem(_) => "provider item",
         };
         report.push(Diagnostic::new(
             Code::FieldIgnored,

@@ -15,6 +15,9 @@ use super::validator::{Validator, fields};
 /// The content block types.
 const CONTENT_TYPES: [&str; 4] = ["text", "image", "video", "document"];
 
+/// A provider's own item, carried opaquely (contract §3.2, Provider items).
+const PROVIDER_ITEM: &str = "provider_item";
+
 impl Validator<'_> {
     /// The blocks of a content-blocks input.
     pub(super) fn blocks<'a>(&mut self, items: &'a [Json<'_>], loc: Loc<'_>) -> Option<Vec<ContentBlock<'a>>> {
@@ -67,11 +70,44 @@ impl Validator<'_> {
             "image" => self.media(object, loc, MediaKind::Image),
             "video" => self.media(object, loc, MediaKind::Video),
             "document" => self.media(object, loc, MediaKind::Document),
+            _ if raw_type.eq_ignore_ascii_case(PROVIDER_ITEM) => self.provider_item(object, loc),
             _ => {
                 self.push(diagnostics::unsupported_content_type(type_loc.to_path(), raw_type, &CONTENT_TYPES));
                 None
             }
         }
+    }
+
+    /// `{"type": "provider_item", "provider", "item"}`: a provider of the library and an object,
+    /// kept as given. The input's size and depth limits hold it like any other JSON.
+    fn provider_item<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>) -> Option<ContentBlock<'a>> {
+        self.ignore_unknown_keys(object, loc, &["type", "provider", "item"], Subject::ProviderItem);
+        let provider = self.record(fields(object, loc, "the provider_item block").str("provider"));
+        let item = match object.get("item") {
+            Some(Json::Object(_)) => object.get("item"),
+            Some(other) => {
+                self.wrong_type(loc.key("item"), "'item'", "object", other);
+                None
+            }
+            None => {
+                self.record(fields(object, loc, "the provider_item block").value("item"));
+                None
+            }
+        };
+        let provider = match provider.map(|p| (p, crate::ProviderId::parse(p))) {
+            Some((_, Some(provider))) => provider,
+            Some((raw, None)) => {
+                self.push(diagnostics::provider_item_unknown_provider(loc.key("provider").to_path(), raw));
+                return None;
+            }
+            None => return None,
+        };
+        let item = model::ProviderItem { provider, item: item?.to_value() };
+        if self.options.ml_commons {
+            self.push(diagnostics::provider_item_for_ml_commons(loc.key("type").to_path(), item.kind()));
+            return None;
+        }
+        Some(ContentBlock::ProviderItem(item))
     }
 
     fn media<'a>(&mut self, object: &'a Object<'_>, loc: Loc<'_>, kind: MediaKind) -> Option<ContentBlock<'a>> {

@@ -103,6 +103,8 @@ pub(super) enum Subject<'r> {
     ToolFunction,
     /// An assistant message's `reasoningState`.
     ReasoningState,
+    /// A `provider_item` block.
+    ProviderItem,
 }
 
 impl fmt::Display for Subject<'_> {
@@ -118,6 +120,7 @@ impl fmt::Display for Subject<'_> {
             Subject::ToolCall => f.write_str("a tool call"),
             Subject::ToolFunction => f.write_str("a tool call's function"),
             Subject::ReasoningState => f.write_str("a reasoning state"),
+            Subject::ProviderItem => f.write_str("a provider_item block"),
         }
     }
 }
@@ -283,6 +286,39 @@ pub(super) fn reasoning_state_unknown_provider(at: Path, provider: &str) -> Diag
 }
 
 // -- Content blocks (contract §3, Content blocks)
+
+/// A `provider_item` block whose `provider` is not one of the five: no provider reads it.
+pub(super) fn provider_item_unknown_provider(at: Path, provider: &str) -> Diagnostic {
+    let known: Vec<&str> = crate::ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+    Diagnostic::new(
+        Code::UnknownProvider,
+        at,
+        format!(
+            "{} is not one of the providers {}; name the one the item came from",
+            quote(provider),
+            known.join(", ")
+        ),
+    )
+    .expected(known)
+    .received(provider)
+}
+
+/// A `provider_item` block where the input goes to an ml-commons cluster, which reads only the
+/// four standard block types.
+pub(crate) fn provider_item_for_ml_commons(at: Path, kind: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnsupportedContentType,
+        at,
+        format!(
+            "ml-commons takes no provider items: send this {} item through agent-gateway's own provider, or leave it out. ml-commons fails here: No enum constant org.opensearch.ml.common.input.execute.agent.ContentType.PROVIDER_ITEM",
+            quote(kind)
+        ),
+    )
+    .expected(CONTENT_TYPES.iter().copied())
+    .received("provider_item")
+}
+
+const CONTENT_TYPES: [&str; 4] = ["text", "image", "video", "document"];
 
 pub(super) fn message_in_content(at: Path) -> Diagnostic {
     Diagnostic::new(

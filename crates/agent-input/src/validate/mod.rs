@@ -28,6 +28,7 @@
 mod block;
 mod classify;
 mod diagnostics;
+pub(crate) use diagnostics::provider_item_for_ml_commons;
 mod envelope;
 mod media_format;
 mod message;

@@ -3,6 +3,9 @@
 //! independent of the importer. Two bodies that carry the same conversation project the same
 //! (a string and a single text part, separate and merged turns, bytes as numbers and as base64).
 //!
+//! Items without a standard form (built-in and server tools' calls and results, code execution)
+//! are compared whole, as given, where they stand.
+//!
 //! Reasoning is part of it: each provider's reasoning blocks, items and parts as given, the
 //! signatures and item ids that pair them with the assistant's text and calls, in body order; and
 //! the reasoning setting as `{"effort"}` or `{"budget_tokens"}`.
@@ -211,6 +214,11 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                                     _ => {}
                                 }
                             }
+                            // A call a program made (programmatic tool calling) goes with the
+                            // program, as given.
+                            "function_call" | "function_call_output" if item.get("caller").is_some() => {
+                                atoms.push(json!(["item", item]))
+                            }
                             "function_call" => {
                                 if let Some(id) = item["id"].as_str() {
                                     atoms.push(json!(["assistant", "id", id]));
@@ -227,7 +235,8 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                             "function_call_output" => {
                                 atoms.push(json!(["tool", item["call_id"], texts(&item["output"], "text")]))
                             }
-                            _ => {}
+                            // Built-in tools' calls and results, and any other item: as given.
+                            _ => atoms.push(json!(["item", item])),
                         }
                     }
                 }
@@ -306,7 +315,8 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                                     atoms.push(json!(["tool", b["tool_use_id"], inner]));
                                 }
                                 Some("thinking" | "redacted_thinking") => atoms.push(json!([role, "reasoning", b])),
-                                other => atoms.push(json!([role, other])),
+                                // Server tools' calls and results, and any other block: as given.
+                                _ => atoms.push(json!([role, "item", b])),
                             }
                         }
                     }
@@ -384,7 +394,8 @@ pub(crate) fn project(provider: ProviderId, body: &Value) -> Projection {
                     } else if let Some(m) = media(role, p) {
                         atoms.push(m);
                     } else {
-                        atoms.push(json!([role, "other"]));
+                        // Code execution, and any other part: as given.
+                        atoms.push(json!([role, "item", p]));
                     }
                 }
             }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::fields::{field_id, item_controls, raw_item, str_at, text_field};
+use super::provider_item::provider_item_card;
 use crate::browser::files;
 use crate::model::display::human_bytes;
 use crate::model::input_form;
@@ -47,6 +48,7 @@ fn block_card(editor: Editor, array: &str, i: usize, len: usize, block: &Value) 
         "image" | "video" | "document" if block.get("source").is_some_and(Value::is_object) => {
             media_fields(editor, &pointer, &kind, block)
         }
+        "provider_item" if block.get("item").is_some_and(Value::is_object) => provider_item_card(editor, block),
         _ => raw_item(editor, pointer.clone(), block, "Block"),
     };
     let title = if kind.is_empty() { "block".to_string() } else { kind.clone() };

@@ -1,12 +1,14 @@
 //! The form editors. Each renders from a light snapshot of the body (payloads as sizes) and
 //! writes back at JSON Pointers; every field carries `data-path`, so errors can highlight it and
 //! clicks can reach it. This file: the form chosen; the fields every editor uses are in `fields`,
-//! and the content blocks, messages and parameters editors have a file each.
+//! and the content blocks, messages and parameters editors and the provider item card have a file
+//! each.
 
 mod blocks;
 mod fields;
 mod messages;
 mod parameters;
+mod provider_item;
 
 use std::sync::Arc;
 

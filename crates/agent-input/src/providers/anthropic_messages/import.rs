@@ -99,9 +99,21 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
     im.end(role);
 }
 
+/// A block of a tool Anthropic runs itself (web search and fetch, code execution, tool search,
+/// MCP connectors, container files): a provider item of the message (contract §3.2).
+fn is_server_block(kind: &str) -> bool {
+    matches!(kind, "server_tool_use" | "mcp_tool_use" | "mcp_tool_result" | "container_upload")
+        || kind.ends_with("_tool_result")
+}
+
 fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
     let Some(object) = im.object(block, at, "a content block") else { return };
     let Some(kind) = im.string(object, at, "type", "a content block") else { return };
+    // A server tool's call or result goes back to Anthropic as given, its cache point with it.
+    if is_server_block(kind) {
+        im.provider_item(role, block, at);
+        return;
+    }
     cache_control(im, object, at, false);
     let known: &[&str] = match kind {
         "text" => {
@@ -138,21 +150,6 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
         }
         "thinking" | "redacted_thinking" => {
             im.reasoning(at.clone());
-            return;
-        }
-        "server_tool_use"
-        | "web_search_tool_result"
-        | "web_fetch_tool_result"
-        | "code_execution_tool_result"
-        | "tool_search_tool_result"
-        | "mcp_tool_use"
-        | "mcp_tool_result"
-        | "container_upload" => {
-            im.unsupported(
-                at.clone(),
-                "a server tool's call or result",
-                "replay it as text, or start the conversation after it",
-            );
             return;
         }
         "search_result" | "audio" => {

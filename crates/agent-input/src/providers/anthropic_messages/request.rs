@@ -79,8 +79,8 @@ impl Provider for AnthropicMessages {
         options: &'a ConvertOptions,
         splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<MessagesRequest<'a>>, Report> {
-        let turns = Turn::all(&request.input);
         let mut cx = Conversion::of(&PROFILE, request, splice);
+        let turns = cx.carried(Turn::all(&request.input));
         let max_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         limits(&mut cx, &turns);
@@ -301,7 +301,18 @@ fn blocks<'a>(
     }
     if *turn.role == Role::Tool {
         let id = ids.sent(turn.tool_call_id.unwrap_or_default());
-        let content = turn.content.iter().enumerate().filter_map(|(j, b)| block(cx, turn, j, b, documents)).collect();
+        let content = turn
+            .content
+            .iter()
+            .enumerate()
+            .filter_map(|(j, b)| match b {
+                ContentBlock::ProviderItem(item) => {
+                    cx.item_in_tool_result(turn, j, item);
+                    None
+                }
+                _ => block(cx, turn, j, b, documents),
+            })
+            .collect();
         blocks.push(Block::ToolResult { tool_use_id: id, content });
         return blocks;
     }
@@ -316,7 +327,7 @@ fn blocks<'a>(
     };
     for (j, content) in turn.content.iter().enumerate() {
         thinking(j, &mut blocks);
-        if assistant && !matches!(content, ContentBlock::Text(_)) {
+        if assistant && !matches!(content, ContentBlock::Text(_) | ContentBlock::ProviderItem(_)) {
             cx.media_in_role(turn, j, content, "assistant messages");
             continue;
         }
@@ -344,6 +355,8 @@ fn block<'a>(
     let path = || turn.origin.block_path(cx.base, j);
     match content {
         ContentBlock::Text(text) => Some(Block::Text { text }),
+        // A server tool's call or result (any block without a standard form), as given.
+        ContentBlock::ProviderItem(item) => cx.provider_item(turn, j, item).map(Block::Raw),
         ContentBlock::Image(image) => match &image.source {
             Source::Base64(data) => Some(Block::Image {
                 source: ImageSource::Base64 { media_type: image.format.mime_type(), data: cx.payload(data) },
@@ -569,7 +582,8 @@ pub mod wire {
             /// Text, image and document blocks.
             content: Vec<Block<'a>>,
         },
-        /// A `thinking` or `redacted_thinking` block, as the provider gave it.
+        /// A `thinking` or `redacted_thinking` block, or a provider item (a server tool's call or
+        /// result), as the provider gave it.
         #[serde(untagged)]
         Raw(&'a serde_json::Value),
     }

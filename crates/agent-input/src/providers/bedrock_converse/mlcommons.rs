@@ -104,6 +104,8 @@ fn block(out: &mut Out<'_, '_>, block: &ContentBlock<'_>, path: &dyn Fn() -> Pat
         ContentBlock::Image(media) => ("image", media.format.as_str(), &media.source),
         ContentBlock::Video(media) => ("video", media.format.as_str(), &media.source),
         ContentBlock::Document(document) => ("document", document.format.as_str(), &document.source),
+        // Refused before anything is written, as ml-commons refuses it.
+        ContentBlock::ProviderItem(_) => return,
     };
     let root = out.root;
     let (format, data) = source_written(root, &path(), format, source.data());

@@ -17,6 +17,10 @@ use crate::providers::id::ProviderId;
 
 const PARTS: &[&str] = &["text", "inlineData", "fileData", "functionCall", "functionResponse"];
 
+/// Parts without a standard form, carried as provider items (contract §3.2): the code the model
+/// ran with the code execution tool, and its result.
+const ITEM_PARTS: &[&str] = &["executableCode", "codeExecutionResult"];
+
 /// Reads a `generateContent` body.
 pub(crate) fn read(body: &Value) -> Import {
     let mut im = Import::new(ProviderId::Gemini);
@@ -102,6 +106,11 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
         }
         return;
     }
+    // Code execution goes back to Gemini as given, its signature with it.
+    if ITEM_PARTS.iter().any(|key| object.contains_key(*key)) {
+        im.provider_item(role, part, at);
+        return;
+    }
     let found = object.iter().find(|(k, _)| PARTS.contains(&k.as_str()));
     match object.get("thoughtSignature") {
         // Gemini's stand-in for a missing signature carries none: the writer puts it back.
@@ -122,11 +131,6 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
     }
     let Some((kind, inner)) = found else {
         match object.keys().find(|k| *k != "thoughtSignature" && *k != "thought") {
-            Some(found) if matches!(found.as_str(), "executableCode" | "codeExecutionResult") => im.unsupported(
-                at.key(found),
-                "code execution",
-                "replay its code and result as text, or start the conversation after it",
-            ),
             Some(found) => im.unknown_type(at.key(found), found, PARTS),
             None => im.missing(at.key("text"), "text", "a part"),
         }

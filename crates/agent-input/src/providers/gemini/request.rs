@@ -133,6 +133,10 @@ fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a 
                 | DocumentFormat::Md => None,
             },
             ContentBlock::Video(_) => None,
+            ContentBlock::ProviderItem(item) => {
+                cx.item_in_tool_result(turn, j, item);
+                continue;
+            }
         };
         if let (Some(mime), Some(Source::Base64(data))) = (mime, block.source()) {
             media.push(InlineData { mime_type: mime, data: cx.payload(data) });
@@ -161,8 +165,8 @@ impl Provider for Gemini {
         options: &'a ConvertOptions,
         splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<GenerateContentRequest<'a>>, Report> {
-        let turns = Turn::all(&request.input);
         let mut cx = Conversion::of(&PROFILE, request, splice);
+        let turns = cx.carried(Turn::all(&request.input));
         let max_output_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         limits(&mut cx, &turns);
@@ -398,6 +402,13 @@ fn parts<'a>(
         let mime = match block {
             ContentBlock::Text(text) => {
                 parts.push(signed(Part::Text(text), j));
+                continue;
+            }
+            // Code execution (any part without a standard form), as given.
+            ContentBlock::ProviderItem(item) => {
+                if let Some(part) = cx.provider_item(turn, j, item).and_then(serde_json::Value::as_object) {
+                    parts.push(Part::Raw(part));
+                }
                 continue;
             }
             ContentBlock::Image(image) => {

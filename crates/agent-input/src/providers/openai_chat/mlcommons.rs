@@ -84,6 +84,8 @@ fn message(out: &mut Out<'_, '_>, messages: &[Message<'_>], i: usize, role: &str
 
 fn block(out: &mut Out<'_, '_>, block: &ContentBlock<'_>, path: &dyn Fn() -> Path) {
     match block {
+        // Refused before anything is written, as ml-commons refuses it.
+        ContentBlock::ProviderItem(_) => {}
         ContentBlock::Text(text) => {
             out.body.push_str(r#"{"type":"text","text":""#);
             out.esc(text);

@@ -68,8 +68,8 @@ impl Provider for OpenAiChat {
         options: &'a ConvertOptions,
         splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<ChatRequest<'a>>, Report> {
-        let turns = Turn::all(&request.input);
         let mut cx = Conversion::of(&PROFILE, request, splice);
+        let turns = cx.carried(Turn::all(&request.input));
         let max_completion_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         openai_limits(&mut cx, &turns);
@@ -188,6 +188,10 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
         let path = || turn.origin.block_path(cx.base, j);
         match block {
             ContentBlock::Text(text) => parts.push(Part::Text { text }),
+            // Chat Completions has no items of its own: another provider's is left out.
+            ContentBlock::ProviderItem(item) => {
+                cx.provider_item(turn, j, item);
+            }
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::ImageUrl {
                     image_url: ImageUrl { url: Url::Data(cx.data_url(image.format.mime_type(), data)) },

@@ -67,6 +67,10 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
             None => return,
         },
     };
+    if let Some(role) = item_role(kind, object) {
+        im.provider_item(role, item, at);
+        return;
+    }
     match kind {
         "message" => message(im, object, at),
         "function_call" => {
@@ -115,11 +119,27 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
         // The item as given (its summary, its encrypted_content) is reasoning state.
         "reasoning" => im.reasoning_block(Value::Object(object.clone()), at),
         "item_reference" => im.unsupported(at.clone(), "a reference to a stored item", "send the item itself"),
-        _ => im.unsupported(
-            at.clone(),
-            &format!("a '{kind}' item (a built-in tool's call or result)"),
-            "replay it as text, or start the conversation after it",
-        ),
+        // Every other type is a provider item, read above.
+        _ => {}
+    }
+}
+
+/// The standard role of an item without a standard form, carried as a provider item (contract
+/// §3.2): what the client gives (a tool's output, tools added mid-conversation, an approval)
+/// goes with the user's turn, anything else (what the model or the platform did, an item of a
+/// type added after this was written) with the assistant's; `None` for the items the standard
+/// form holds. Responses itself judges an item's type when it is sent back.
+fn item_role(kind: &str, object: &Map<String, Value>) -> Option<&'static str> {
+    // A function called by a program the model wrote (programmatic tool calling) belongs to
+    // that program: it goes back with it, not as the model's own call.
+    let by_program = object.get("caller").is_some_and(|caller| caller.get("type") != Some(&json!("direct")));
+    match kind {
+        "function_call" if by_program => Some("assistant"),
+        "function_call_output" if by_program => Some("user"),
+        "message" | "function_call" | "function_call_output" | "reasoning" | "item_reference" => None,
+        "additional_tools" | "mcp_approval_response" => Some("user"),
+        _ if kind.ends_with("_output") => Some("user"),
+        _ => Some("assistant"),
     }
 }
 

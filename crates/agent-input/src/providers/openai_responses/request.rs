@@ -73,8 +73,8 @@ impl Provider for OpenAiResponses {
         options: &'a ConvertOptions,
         splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<ResponsesRequest<'a>>, Report> {
-        let turns = Turn::all(&request.input);
         let mut cx = Conversion::of(&PROFILE, request, splice);
+        let turns = cx.carried(Turn::all(&request.input));
         let max_output_tokens = cx.sampling(options);
         let tools = cx.tools(options);
         openai_limits(&mut cx, &turns);
@@ -165,6 +165,12 @@ fn items<'a>(
             let id_on = |at: usize| state_on(state, at, len, "id");
             for (j, block) in turn.content.iter().enumerate() {
                 before(j, input);
+                if let ContentBlock::ProviderItem(item) = block {
+                    if let Some(item) = cx.provider_item(turn, j, item) {
+                        input.push(Item::Raw(item));
+                    }
+                    continue;
+                }
                 let ContentBlock::Text(text) = block else {
                     cx.media_in_role(turn, j, block, "assistant messages");
                     continue;
@@ -199,7 +205,7 @@ fn items<'a>(
             before(len, input);
         }
         Role::Tool => {
-            let parts = parts(cx, turn, documents);
+            let parts = parts(cx, turn, 0..turn.content.len(), documents);
             let output = match parts.as_slice() {
                 [Part::InputText { text }] => Output::Text(text),
                 _ => Output::Parts(parts),
@@ -208,7 +214,26 @@ fn items<'a>(
             cx.call_id(call_id, &turn.origin.field_path(cx.base, "toolCallId"));
             input.push(Item::FunctionCallOutput { call_id, output });
         }
-        Role::User => input.push(Item::Message { role: "user", content: Content::Parts(parts(cx, turn, documents)) }),
+        Role::User => {
+            // A provider item is an input item of its own, between the messages of the blocks
+            // around it.
+            let mut start = 0;
+            for (j, block) in turn.content.iter().enumerate() {
+                let ContentBlock::ProviderItem(item) = block else { continue };
+                if start < j {
+                    let content = Content::Parts(parts(cx, turn, start..j, documents));
+                    input.push(Item::Message { role: "user", content });
+                }
+                if let Some(item) = cx.provider_item(turn, j, item) {
+                    input.push(Item::Raw(item));
+                }
+                start = j + 1;
+            }
+            if start < turn.content.len() {
+                let content = Content::Parts(parts(cx, turn, start..turn.content.len(), documents));
+                input.push(Item::Message { role: "user", content });
+            }
+        }
     }
 }
 
@@ -218,12 +243,20 @@ fn reasoning_item(block: &serde_json::Value) -> Option<Item<'_>> {
     matches!(block.get("type").and_then(Value::as_str), Some("reasoning" | "message")).then_some(Item::Reasoning(block))
 }
 
-fn parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Vec<Part<'a>> {
-    let mut parts = Vec::with_capacity(turn.content.len());
-    for (j, block) in turn.content.iter().enumerate() {
+/// The parts of blocks `range` of `turn`.
+fn parts<'a>(
+    cx: &mut Conversion<'a>,
+    turn: &Turn<'a, 'a>,
+    range: std::ops::Range<usize>,
+    documents: &mut usize,
+) -> Vec<Part<'a>> {
+    let mut parts = Vec::with_capacity(range.len());
+    for (j, block) in turn.content.iter().enumerate().take(range.end).skip(range.start) {
         let path = || turn.origin.block_path(cx.base, j);
         match block {
             ContentBlock::Text(text) => parts.push(Part::InputText { text }),
+            // In a tool result: another provider's item is left out; its own has no place there.
+            ContentBlock::ProviderItem(item) => cx.item_in_tool_result(turn, j, item),
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::InputImage {
                     image_url: Url::Data(cx.data_url(image.format.mime_type(), data)),
@@ -396,6 +429,10 @@ pub mod wire {
         /// A reasoning item, as the provider gave it.
         #[serde(untagged)]
         Reasoning(&'a Value),
+        /// A provider item (a built-in tool's call or result, any item without a standard
+        /// form), as the provider gave it.
+        #[serde(untagged)]
+        Raw(&'a Value),
     }
 
     /// An `output_text` part of an assistant message.

@@ -88,8 +88,8 @@ impl Provider for BedrockConverse {
         options: &'a ConvertOptions,
         splice: Option<&'a Splice<'a>>,
     ) -> Result<Converted<ConverseRequest<'a>>, Report> {
-        let turns = Turn::all(&request.input);
         let mut cx = Conversion::of(&PROFILE, request, splice);
+        let turns = cx.carried(Turn::all(&request.input));
         let max_tokens = cx.sampling(options);
         let mut tools = cx.tools_as(options, 1, |spec, schema| {
             Tool::ToolSpec(ToolSpecification {
@@ -267,7 +267,7 @@ fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
         for (j, block) in turn.content.iter().enumerate() {
             let path = || turn.origin.block_path(cx.base, j);
             match block {
-                ContentBlock::Text(_) => {}
+                ContentBlock::Text(_) | ContentBlock::ProviderItem(_) => {}
                 ContentBlock::Image(image) => {
                     images += 1;
                     cx.count(images, MAX_IMAGES, "image", &path);
@@ -379,6 +379,8 @@ fn system_or_unsupported<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, syste
     for (j, block) in turn.content.iter().enumerate() {
         if let ContentBlock::Text(text) = block {
             system.push(SystemContentBlock::Text(text));
+        } else if let ContentBlock::ProviderItem(item) = block {
+            cx.provider_item_at(item, turn.origin.block_path(cx.base, j));
         } else {
             cx.error(Diagnostic::new(
                 Code::MediaNotAllowedInRole,
@@ -490,6 +492,11 @@ fn content_block<'a>(
             None
         }
         ContentBlock::Text(text) => Some(InnerBlock::Text(text)),
+        // Converse has no items of its own: another provider's is left out with a warning.
+        ContentBlock::ProviderItem(item) => {
+            cx.provider_item_at(item, path());
+            None
+        }
         ContentBlock::Image(image) => {
             source(cx, &image.source, path).map(|source| InnerBlock::Image(ImageBlock { format: image.format, source }))
         }

@@ -115,7 +115,7 @@ impl<'a> ModelCheck<'a> {
                 ContentBlock::Document(document) if document.format.as_str() == "pdf" => {
                     check.blocks.push((path, Input::Pdf));
                 }
-                ContentBlock::Text(_) | ContentBlock::Document(_) => {}
+                ContentBlock::Text(_) | ContentBlock::Document(_) | ContentBlock::ProviderItem(_) => {}
             }
         }
         if let AgentInput::Messages(messages) = &request.input {

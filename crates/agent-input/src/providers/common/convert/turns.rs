@@ -188,6 +188,8 @@ impl Conversion<'_> {
         for (j, block) in turn.content.iter().enumerate() {
             match block {
                 ContentBlock::Text(text) => texts.push(text.as_ref()),
+                // Another provider's item is left out with its warning.
+                ContentBlock::ProviderItem(item) if self.provider_item(turn, j, item).is_none() => {}
                 other => self.media_in_role(turn, j, other, place),
             }
         }

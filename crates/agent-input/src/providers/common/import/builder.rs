@@ -400,7 +400,7 @@ impl Import {
     }
 
     /// Appends a block read from `at`, with the places of its fields.
-    fn block(&mut self, block: Value, at: &Path, fields: &[(&str, &Path)]) {
+    pub(crate) fn block(&mut self, block: Value, at: &Path, fields: &[(&str, &Path)]) {
         let message = self.current();
         let content = self.last().get_mut("content").and_then(Value::as_array_mut).expect("content is an array");
         let index = content.len();
