@@ -160,6 +160,12 @@ codes! {
     /// A schema the provider takes in another of its fields, written there with the same meaning
     /// (Gemini: a full JSON Schema as `parametersJsonSchema` instead of `parameters`).
     SchemaRewritten = "schema_rewritten", Warning;
+    /// An input form the ml-commons agent type refuses (a V1 agent with a `model` block takes
+    /// only text).
+    UnsupportedByAgentType = "unsupported_by_agent_type", Error;
+    /// ml-commons sends this in a form the provider refuses: a known ml-commons bug, named in the
+    /// message.
+    MlCommonsKnownIssue = "ml_commons_known_issue", Warning;
 }
 
 impl fmt::Display for Code {
