@@ -101,8 +101,11 @@ describe('every valid request', { concurrency: true }, () => {
         stub.take(model);
         const answer = await call('POST', `/_plugins/_ml/agents/${agent}/_execute`, request.text);
         const sent = stub.take(model);
-        const problem = check({ provider, type, request, predicted, answer, sent });
-        record(type, provider, formOf(request), predictedCell(predicted), nodeCell(answer, sent), !problem);
+        const c = { provider, type, request, predicted, answer, sent };
+        const problem = check(c);
+        // Where a known ml-commons behaviour decides, its name stands for the node's answer (a
+        // substituted placeholder may even leave the node without an answer in time).
+        record(type, provider, formOf(request), predictedCell(predicted), c.known ? `as known: ${c.known}` : nodeCell(answer, sent), !problem);
         if (problem) problems.push(`${request.cases[0]}: ${problem}`);
       }
       assert.deepEqual(problems, [], `${problems.length} of ${valid.length} requests differ:\n${problems.slice(0, 25).join('\n')}`);
@@ -111,7 +114,11 @@ describe('every valid request', { concurrency: true }, () => {
 });
 
 test('the agreement table in docs/ml-commons-node.md is what the node answered', () => {
-  const cell = (counts) => [...counts].map(([what, n]) => (counts.size === 1 ? what : `${what}: ${n}`)).join('; ');
+  const cell = (counts) =>
+    [...counts]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([what, n]) => (counts.size === 1 ? what : `${what}: ${n}`))
+      .join('; ');
   const order = (r) => [AGENTS.findIndex((a) => a.type === r.type && a.provider.id === r.provider), ['text', 'content blocks', 'messages'].indexOf(r.form)];
   const sorted = [...rows.values()].sort((a, b) => {
     const [x, y] = [order(a), order(b)];
@@ -222,6 +229,7 @@ function check(c) {
     return null;
   }
   const known = KNOWN.find((k) => k.when(c));
+  c.known = known?.name;
   if (known) return known.check(c);
   if (!predicted.ok) {
     // ml-commons' provider refuses it: the node answers 400 with the message we quote.

@@ -35,9 +35,8 @@ mod nodes;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_input::convert::mlcommons::InputForm;
 use agent_input::json::Json;
-use agent_input::{Code, Diagnostic, Path, validate};
+use agent_input::{Code, Diagnostic, InputType, Path, validate};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -217,7 +216,7 @@ async fn pass(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Respo
 }
 
 /// The form and place of a standard input, for the agent type's rules; none for an AG-UI body.
-type Input = Option<(InputForm, Path)>;
+type Input = Option<(InputType, Path)>;
 
 /// Validates an execute body as the cluster will receive it; its warnings and input, or the 400.
 fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<(Vec<Diagnostic>, Input), ApiError> {
@@ -238,7 +237,7 @@ fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<(Ve
         }
     }
     let (request, report) = validate::validate_request(&document, &options).into_result().map_err(ApiError::invalid)?;
-    Ok((report.warnings, Some((InputForm::of(&request.input), request.input_path))))
+    Ok((report.warnings, Some((request.input.input_type(), request.input_path))))
 }
 
 /// A gateway path as it is sent to any node: its decoded segments and its query.
@@ -306,7 +305,7 @@ impl Proxy {
     /// Refuses `input` when the agent of `target` is of a type that does not take its form.
     async fn check_agent_type(&self, target: &Target, input: Input) -> Result<(), ApiError> {
         let (Some((form, path)), Some(agent_id)) = (input, target.agent_id()) else { return Ok(()) };
-        if form == InputForm::Text {
+        if form == InputType::Text {
             return Ok(());
         }
         match self.agent_type(agent_id).await {

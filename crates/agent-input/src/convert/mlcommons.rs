@@ -25,11 +25,11 @@ use serde::Serialize;
 use super::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::Document;
-use crate::model::{AgentInput, ExecuteRequest};
+use crate::model::{AgentInput, ExecuteRequest, InputType};
 use crate::path::Path;
 use crate::providers::common::mlcommons::Out;
 use crate::providers::dispatch;
-use crate::register::Version;
+use crate::register::{Api, Version};
 
 pub use crate::providers::common::mlcommons::escape_json;
 
@@ -96,6 +96,60 @@ impl AgentType {
         Self::ALL.into_iter().filter(|t| t.takes_any_input())
     }
 
+    /// The first ml-commons version with the type: `ag_ui` arrived in 3.5 (#4549),
+    /// `conversational_v2` in 3.6 (#4732); the others are older than any version with a `model`
+    /// block.
+    #[must_use]
+    pub const fn since(self) -> Version {
+        match self {
+            Self::AgUi => Version::new(3, 5),
+            Self::ConversationalV2 => Version::new(3, 6),
+            _ => Version::new(2, 0),
+        }
+    }
+
+    /// The types a registration with a `model` block can have on ml-commons `version` through
+    /// `api`: through the unified API every type the version has; through the legacy calls only
+    /// those whose runners read `_llm_interface` (`conversational`, `plan_execute_and_reflect`).
+    #[must_use]
+    pub fn registrable(version: Version, api: Api) -> Vec<AgentType> {
+        match api {
+            Api::Unified => Self::ALL.into_iter().filter(|t| t.since() <= version).collect(),
+            Api::Legacy => vec![Self::Conversational, Self::PlanExecuteAndReflect],
+        }
+    }
+
+    /// The type to offer first for an input of `form` among `offered`, and why: `conversational`
+    /// for a text; for content blocks or messages the first offered type that takes them
+    /// (`ag_ui`, which needs no memory container, before `conversational_v2`), or
+    /// `conversational` with the reason none can when none is offered.
+    #[must_use]
+    pub fn default_for(form: InputType, offered: &[AgentType]) -> (AgentType, String) {
+        let first = offered.first().copied().unwrap_or_default();
+        if form == InputType::Text {
+            let pick = if offered.contains(&Self::Conversational) { Self::Conversational } else { first };
+            return (pick, format!("{}: every agent type takes a text", pick.name()));
+        }
+        let refuses = words(form);
+        match offered.iter().copied().find(|t| t.takes_any_input()) {
+            Some(pick) => (
+                pick,
+                format!(
+                    "{}: the input has {refuses}, which a conversational agent with a `model` block refuses (it takes text only); {} take text, content blocks and messages",
+                    pick.name(),
+                    list(&offered.iter().copied().filter(|t| t.takes_any_input()).map(Self::name).collect::<Vec<_>>()),
+                ),
+            ),
+            None => (
+                first,
+                format!(
+                    "{}: no agent type offered here takes {refuses} (ag_ui arrived in 3.5 and conversational_v2 in 3.6, both through the unified API); this agent takes text only",
+                    first.name()
+                ),
+            ),
+        }
+    }
+
     /// Whether the input of `request` is one this agent type takes: for a V1 type other than
     /// `ag_ui`, only a text. The error is at the input, names the form refused and the types that
     /// take it, and quotes ml-commons' own 400.
@@ -103,15 +157,15 @@ impl AgentType {
     /// # Errors
     /// `unsupported_by_agent_type` when the agent refuses the input's form.
     pub fn check_input(self, request: &ExecuteRequest<'_>) -> Result<(), Diagnostic> {
-        self.check_form(InputForm::of(&request.input), &request.input_path)
+        self.check_form(request.input.input_type(), &request.input_path)
     }
 
     /// [`AgentType::check_input`] for an input of `form` at `path`.
     ///
     /// # Errors
     /// `unsupported_by_agent_type` when the agent refuses the form.
-    pub fn check_form(self, form: InputForm, path: &Path) -> Result<(), Diagnostic> {
-        if form == InputForm::Text || self.takes_any_input() {
+    pub fn check_form(self, form: InputType, path: &Path) -> Result<(), Diagnostic> {
+        if form == InputType::Text || self.takes_any_input() {
             return Ok(());
         }
         let takers: Vec<&str> = Self::multimodal().map(Self::name).collect();
@@ -121,8 +175,8 @@ impl AgentType {
             format!(
                 "a {} agent registered with a `model` block takes text input only, not {}: ml-commons answers 400 \"V1 agents with unified agent interface only support TEXT input type. Found input type: {}\". Send a text, or use an agent of type {}, which take text, content blocks and messages",
                 self.name(),
-                form.words(),
-                form.ml_commons_name(),
+                words(form),
+                form.as_str(),
                 list_or(&takers),
             ),
         )
@@ -131,44 +185,12 @@ impl AgentType {
     }
 }
 
-/// The form of an input, as ml-commons' `InputType` tells them apart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputForm {
-    /// A string (or the legacy `parameters.question`).
-    Text,
-    /// An array of content blocks.
-    ContentBlocks,
-    /// An array of messages.
-    Messages,
-}
-
-impl InputForm {
-    /// The form of `input`.
-    #[must_use]
-    pub const fn of(input: &AgentInput<'_>) -> Self {
-        match input {
-            AgentInput::Text(_) => Self::Text,
-            AgentInput::Blocks(_) => Self::ContentBlocks,
-            AgentInput::Messages(_) => Self::Messages,
-        }
-    }
-
-    /// `InputType`'s name.
-    #[must_use]
-    pub const fn ml_commons_name(self) -> &'static str {
-        match self {
-            Self::Text => "TEXT",
-            Self::ContentBlocks => "CONTENT_BLOCKS",
-            Self::Messages => "MESSAGES",
-        }
-    }
-
-    const fn words(self) -> &'static str {
-        match self {
-            Self::Text => "text",
-            Self::ContentBlocks => "content blocks",
-            Self::Messages => "messages",
-        }
+/// An input form in words.
+const fn words(form: InputType) -> &'static str {
+    match form {
+        InputType::Text => "text",
+        InputType::ContentBlocks => "content blocks",
+        InputType::Messages => "messages",
     }
 }
 
