@@ -462,7 +462,7 @@ mod tests {
             assert!(got.body.contains(r#""s3Location":"s3:\/\/bucket\/a.png""#), "{}", got.body);
             assert_eq!(warnings.len(), 1);
             assert_eq!(warnings[0].code, Code::MlCommonsKnownIssue);
-            assert!(warnings[0].message.contains("issue 5036"));
+            assert!(warnings[0].message.contains("ml-commons issue 5036"));
         }
         let (_, warnings) = predict(ProviderId::BedrockConverse, AgentType::AgUi, LATEST, IMAGE).unwrap();
         assert!(warnings.is_empty());
