@@ -211,7 +211,7 @@ function runScript(script, env) {
 }
 
 describe('deploy to OpenSearch', () => {
-  for (const name of ['bedrock_legacy', 'unified']) {
+  for (const name of ['bedrock_legacy', 'unified', 'unified_by_type']) {
     test(`the plan for ${name} (ml-commons ${registrationFixture(name).version}) is the fixture's, copyable for Dev Tools and as curl`, async () => {
       const fixture = registrationFixture(name);
       await openDeploy();
