@@ -558,6 +558,22 @@ mod tests {
     }
 
     #[test]
+    fn agent_paths_name_their_agent_and_inputs_their_form() {
+        let id = |path: &str| Target::of(path, None).unwrap().agent_id().map(str::to_string);
+        assert_eq!(id("/_plugins/_ml/agents/a%20b/_execute").as_deref(), Some("a b"));
+        assert_eq!(id("/_plugins/_ml/agents/x/_execute/stream").as_deref(), Some("x"));
+        assert_eq!(id("/_plugins/_ml/memory/m"), None);
+        let form = |body: &str| check_request(body.as_bytes(), 1 << 20, false).unwrap().1.unwrap().0;
+        assert_eq!(form(r#"{"input": "hi"}"#), InputType::Text);
+        assert_eq!(form(r#"{"parameters": {"question": "hi"}}"#), InputType::Text);
+        assert_eq!(form(r#"{"input": [{"type": "text", "text": "hi"}]}"#), InputType::ContentBlocks);
+        assert_eq!(
+            form(r#"{"input": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}"#),
+            InputType::Messages
+        );
+    }
+
+    #[test]
     fn paths_cannot_climb_out() {
         let base: reqwest::Url = "https://c.example:9200/prefix/".parse().unwrap();
         let target = Target::of("/_plugins/_ml/agents/a%20b/_execute", Some("x=1")).unwrap();
