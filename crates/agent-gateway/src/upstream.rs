@@ -309,7 +309,9 @@ impl Proxy {
             return Ok(());
         }
         match self.agent_type(agent_id).await {
-            Some(Known::Unified(agent_type)) => agent_type.check_form(form, &path).map_err(ApiError::invalid_one),
+            Some(Known::Unified(agent_type)) => {
+                agent_type.check_form(form, &path).map_or(Ok(()), |d| Err(ApiError::invalid_one(d)))
+            }
             Some(Known::Other) | None => Ok(()),
         }
     }

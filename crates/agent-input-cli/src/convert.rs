@@ -87,11 +87,12 @@ pub(crate) struct ConvertArgs {
     /// them, bugs included (bedrock-converse, openai-chat, gemini only).
     #[arg(long)]
     ml_commons: bool,
-    /// With --ml-commons: the agent's type (default conversational). ag_ui and
-    /// conversational_v2 take text, content blocks and messages; conversational,
-    /// plan_execute_and_reflect, flow and conversational_flow take text only and refuse the rest
-    /// (`unsupported_by_agent_type`). ag_ui and the text-only types map the input by its form and
-    /// extract the question; conversational_v2 maps every input as messages and extracts none.
+    /// With --ml-commons: the agent's type (default `conversational`). `ag_ui` and
+    /// `conversational_v2` take text, content blocks and messages; `conversational`,
+    /// `plan_execute_and_reflect`, `flow` and `conversational_flow` take text only and refuse the
+    /// rest (`unsupported_by_agent_type`). `ag_ui` and the text-only types map the input by its
+    /// form and extract the question; `conversational_v2` maps every input as messages and
+    /// extracts none.
     #[arg(long, value_name = "TYPE", requires = "ml_commons", value_parser = parse_agent_type)]
     agent_type: Option<AgentType>,
     /// With --ml-commons: the ml-commons version (3.6, 3.7, 3.8 or 3.9; default 3.9). From 3.7

@@ -279,6 +279,16 @@ pub fn preview_registration(
     JSON::parse(&preview(&registration, &request))
 }
 
+/// `MlCommonsPrediction`.
+#[derive(Serialize)]
+struct Prediction<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<&'a agent_input::convert::mlcommons::Parameters>,
+    errors: Vec<JsDiagnostic<'a>>,
+    warnings: Vec<JsDiagnostic<'a>>,
+}
+
 /// The `MlCommonsPrediction` report of one request (JSON text) for `options` (a JSON value).
 pub(crate) fn predict(text: &str, options: &Value) -> String {
     use agent_input::ProviderId;
@@ -335,14 +345,6 @@ pub(crate) fn predict(text: &str, options: &Value) -> String {
             }
         },
     };
-    #[derive(Serialize)]
-    struct Prediction<'a> {
-        ok: bool,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        parameters: Option<&'a mlcommons::Parameters>,
-        errors: Vec<JsDiagnostic<'a>>,
-        warnings: Vec<JsDiagnostic<'a>>,
-    }
     let failed = |report: &Report| {
         to_json(&Prediction {
             ok: false,

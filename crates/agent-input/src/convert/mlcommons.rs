@@ -21,6 +21,7 @@
 //! URL prefix, `USER` → `user`), so they are read from the request document itself.
 
 use serde::Serialize;
+use serde_json::json;
 
 use super::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
@@ -154,22 +155,20 @@ impl AgentType {
     /// `ag_ui`, only a text. The error is at the input, names the form refused and the types that
     /// take it, and quotes ml-commons' own 400.
     ///
-    /// # Errors
-    /// `unsupported_by_agent_type` when the agent refuses the input's form.
-    pub fn check_input(self, request: &ExecuteRequest<'_>) -> Result<(), Diagnostic> {
+    /// The refusal is `unsupported_by_agent_type`; none when the agent takes the input.
+    #[must_use]
+    pub fn check_input(self, request: &ExecuteRequest<'_>) -> Option<Diagnostic> {
         self.check_form(request.input.input_type(), &request.input_path)
     }
 
     /// [`AgentType::check_input`] for an input of `form` at `path`.
-    ///
-    /// # Errors
-    /// `unsupported_by_agent_type` when the agent refuses the form.
-    pub fn check_form(self, form: InputType, path: &Path) -> Result<(), Diagnostic> {
+    #[must_use]
+    pub fn check_form(self, form: InputType, path: &Path) -> Option<Diagnostic> {
         if form == InputType::Text || self.takes_any_input() {
-            return Ok(());
+            return None;
         }
         let takers: Vec<&str> = Self::multimodal().map(Self::name).collect();
-        Err(Diagnostic::new(
+        Some(Diagnostic::new(
             Code::UnsupportedByAgentType,
             path.clone(),
             format!(
@@ -218,7 +217,7 @@ pub fn parse_version(raw: &str) -> Result<Version, String> {
 
 /// What ml-commons' agent executor puts into the parameters map, and what its provider's request
 /// template adds to every call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Parameters {
     /// The question, extracted as ml-commons does; none for a `conversational_v2` agent.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,28 +229,21 @@ pub struct Parameters {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_escape_params: Option<&'static str>,
     /// The fields the provider's request template adds to every call when the agent's
-    /// `model_parameters` set none (from 3.7, ml-commons 12def21d1), as JSON text (written as
-    /// JSON); none before.
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_json")]
-    pub defaults: Option<&'static str>,
-}
-
-/// JSON text written as the JSON it is.
-fn as_json<S: serde::Serializer>(text: &Option<&'static str>, serializer: S) -> Result<S::Ok, S::Error> {
-    let value: Option<serde_json::Value> = text.and_then(|t| serde_json::from_str(t).ok());
-    value.serialize(serializer)
+    /// `model_parameters` set none (from 3.7, ml-commons 12def21d1); none before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defaults: Option<serde_json::Value>,
 }
 
 /// The settings each provider's request template adds from 3.7 (ml-commons #4833, commit
 /// 12def21d1): 4096 tokens and temperature 1.0 when `model_parameters` set neither.
-fn defaults(provider: ProviderId, version: Version) -> Option<&'static str> {
+fn defaults(provider: ProviderId, version: Version) -> Option<serde_json::Value> {
     if version < Version::new(3, 7) {
         return None;
     }
     match provider {
-        ProviderId::BedrockConverse => Some(r#"{"inferenceConfig":{"maxTokens":4096,"temperature":1.0}}"#),
-        ProviderId::Gemini => Some(r#"{"generationConfig":{"maxOutputTokens":4096,"temperature":1.0}}"#),
-        ProviderId::OpenAiChat => Some(r#"{"max_completion_tokens":4096,"temperature":1.0}"#),
+        ProviderId::BedrockConverse => Some(json!({"inferenceConfig": {"maxTokens": 4096, "temperature": 1.0}})),
+        ProviderId::Gemini => Some(json!({"generationConfig": {"maxOutputTokens": 4096, "temperature": 1.0}})),
+        ProviderId::OpenAiChat => Some(json!({"max_completion_tokens": 4096, "temperature": 1.0})),
         _ => None,
     }
 }
@@ -301,7 +293,7 @@ pub fn parameters_for(
         return Err(report);
     };
     // The executor refuses the form before any provider maps it.
-    if let Err(refused) = agent.check_input(request) {
+    if let Some(refused) = agent.check_input(request) {
         let mut report = Report::default();
         report.push(refused);
         return Err(report);
@@ -445,8 +437,7 @@ mod tests {
             assert_eq!(old.defaults, None);
             for version in &VERSIONS[1..] {
                 let (new, _) = predict(provider, AgentType::Conversational, *version, text).unwrap();
-                let defaults: serde_json::Value = serde_json::from_str(new.defaults.unwrap()).unwrap();
-                let text = defaults.to_string();
+                let text = new.defaults.unwrap().to_string();
                 assert!(text.contains("4096") && text.contains("1.0"), "{provider:?} {version}: {text}");
                 assert_eq!(new.body, old.body);
             }
