@@ -132,7 +132,7 @@ test('predictMlCommons predicts what each agent type sends or refuses, per ml-co
   }
   for (const agentType of ['ag_ui', 'conversational_v2']) assert.equal(register.predictMlCommons(image, { provider: 'openai-chat', agentType }).ok, true, agentType);
   // Bedrock refuses the S3 location ml-commons writes as a string (ml-commons issue 5036).
-  const s3 = register.predictMlCommons({ input: [{ type: 'image', source: { type: 'url', format: 'png', data: 's3://b/a.png' } }] }, { provider: 'bedrock-converse', agentType: 'ag_ui' });
+  const s3 = register.predictMlCommons({ input: [{ type: 'image', source: { type: 'url', format: 'png', data: 's3://bucket/a.png' } }] }, { provider: 'bedrock-converse', agentType: 'ag_ui' });
   assert.deepEqual(s3.warnings.map((w) => w.code), ['ml_commons_known_issue']);
   // Bad options are errors at their path.
   const bad = register.predictMlCommons('{"input": "Hi"}', { provider: 'x', agentType: 'chat', mlCommonsVersion: '3.5' });
