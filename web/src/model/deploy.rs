@@ -35,7 +35,7 @@ fn agent_types(form: InputType) -> Value {
     for minor in 0..=Version::LATEST.minor {
         let version = Version::new(3, minor);
         let api = if version >= Version::UNIFIED_API { Api::Unified } else { Api::Legacy };
-        let offered = AgentType::registrable(version, api);
+        let offered = register::agent_types(version, api);
         let (pick, why) = AgentType::default_for(form, &offered);
         let names: Vec<&str> = offered.iter().map(|t| t.name()).collect();
         by_version.insert(version.to_string(), json!({"offered": names, "pick": pick.name(), "why": why}));

@@ -21,16 +21,15 @@
 //! URL prefix, `USER` → `user`), so they are read from the request document itself.
 
 use serde::Serialize;
-use serde_json::json;
 
 use super::ProviderId;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::json::Document;
 use crate::model::{AgentInput, ExecuteRequest, InputType};
 use crate::path::Path;
-use crate::providers::common::mlcommons::Out;
+use crate::providers::common::mlcommons::{MlCommons, Out};
 use crate::providers::dispatch;
-use crate::register::{Api, Version};
+use crate::version::Version;
 
 pub use crate::providers::common::mlcommons::escape_json;
 
@@ -106,17 +105,6 @@ impl AgentType {
             Self::AgUi => Version::new(3, 5),
             Self::ConversationalV2 => Version::new(3, 6),
             _ => Version::new(2, 0),
-        }
-    }
-
-    /// The types a registration with a `model` block can have on ml-commons `version` through
-    /// `api`: through the unified API every type the version has; through the legacy calls only
-    /// those whose runners read `_llm_interface` (`conversational`, `plan_execute_and_reflect`).
-    #[must_use]
-    pub fn registrable(version: Version, api: Api) -> Vec<AgentType> {
-        match api {
-            Api::Unified => Self::ALL.into_iter().filter(|t| t.since() <= version).collect(),
-            Api::Legacy => vec![Self::Conversational, Self::PlanExecuteAndReflect],
         }
     }
 
@@ -234,18 +222,13 @@ pub struct Parameters {
     pub defaults: Option<serde_json::Value>,
 }
 
-/// The settings each provider's request template adds from 3.7 (ml-commons #4833, commit
+/// The settings the provider's request template adds from 3.7 (ml-commons #4833, commit
 /// 12def21d1): 4096 tokens and temperature 1.0 when `model_parameters` set neither.
-fn defaults(provider: ProviderId, version: Version) -> Option<serde_json::Value> {
+fn defaults(ml_commons: &MlCommons, version: Version) -> Option<serde_json::Value> {
     if version < Version::new(3, 7) {
         return None;
     }
-    match provider {
-        ProviderId::BedrockConverse => Some(json!({"inferenceConfig": {"maxTokens": 4096, "temperature": 1.0}})),
-        ProviderId::Gemini => Some(json!({"generationConfig": {"maxOutputTokens": 4096, "temperature": 1.0}})),
-        ProviderId::OpenAiChat => Some(json!({"max_completion_tokens": 4096, "temperature": 1.0})),
-        _ => None,
-    }
+    serde_json::from_str(ml_commons.defaults_from_3_7).ok()
 }
 
 /// Builds ml-commons' parameters for a provider it has, as a `conversational` agent of the newest
@@ -318,29 +301,27 @@ pub fn parameters_for(
     if !out.report.is_ok() {
         return Err(out.report);
     }
-    let warnings = known_issues(provider, request, &out.body);
+    let warnings = known_issues(ml_commons, request, &out.body);
     Ok((
         Parameters {
             question: (agent != AgentType::ConversationalV2).then(|| request.input.question()),
             body: out.body,
             no_escape_params: as_messages.then_some("_chat_history,_tools,_interactions,tool_configs,body"),
-            defaults: defaults(provider, version),
+            defaults: defaults(ml_commons, version),
         },
         warnings,
     ))
 }
 
-/// ml-commons' open issues that make the provider refuse a body it sends: Bedrock refuses an S3
-/// location written as a string, which every modelled version writes (ml-commons issue 5036).
-fn known_issues(provider: ProviderId, request: &ExecuteRequest<'_>, body: &str) -> Vec<Diagnostic> {
-    if provider != ProviderId::BedrockConverse || !body.contains(r#""s3Location":""#) {
-        return Vec::new();
-    }
-    vec![Diagnostic::new(
-        Code::MlCommonsKnownIssue,
-        request.input_path.clone(),
-        "ml-commons 3.6–3.9 sends Bedrock an S3 source as a string (`\"s3Location\":\"s3://…\"`), which Bedrock refuses (\"Unexpected field type\"): it takes `{\"s3Location\":{\"uri\":…}}` (ml-commons issue 5036, open). Send the media as base64 until it is fixed",
-    )]
+/// ml-commons' open issues that make the provider refuse a body it sends (the provider's
+/// `known_issues`: what in the body shows it, and the warning).
+fn known_issues(ml_commons: &MlCommons, request: &ExecuteRequest<'_>, body: &str) -> Vec<Diagnostic> {
+    ml_commons
+        .known_issues
+        .iter()
+        .filter(|(shows, _)| body.contains(shows))
+        .map(|(_, message)| Diagnostic::new(Code::MlCommonsKnownIssue, request.input_path.clone(), *message))
+        .collect()
 }
 
 /// `a, b and c`.

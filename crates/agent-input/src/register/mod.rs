@@ -177,6 +177,17 @@ fn choose_api(options: &PlanOptions, registration: Option<&Registration>, report
     }
 }
 
+/// The types a registration with a `model` block can have on ml-commons `version` through `api`:
+/// through the unified API every type the version has; through the legacy calls only those whose
+/// runners read `_llm_interface` (`conversational`, `plan_execute_and_reflect`).
+#[must_use]
+pub fn agent_types(version: Version, api: Api) -> Vec<AgentType> {
+    match api {
+        Api::Unified => AgentType::ALL.into_iter().filter(|t| t.since() <= version).collect(),
+        Api::Legacy => vec![AgentType::Conversational, AgentType::PlanExecuteAndReflect],
+    }
+}
+
 /// A type the version does not have yet.
 fn check_type_version(registration: &Registration, version: Version, report: &mut Report) {
     if let Some(agent_type) = AgentType::parse(&registration.agent_type)
@@ -192,7 +203,7 @@ fn check_type_version(registration: &Registration, version: Version, report: &mu
                     agent_type.since()
                 ),
             )
-            .expected(AgentType::registrable(version, Api::Unified).into_iter().map(AgentType::name))
+            .expected(agent_types(version, Api::Unified).into_iter().map(AgentType::name))
             .received(agent_type.name()),
         );
     }
