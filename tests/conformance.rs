@@ -5,7 +5,7 @@
 use agent_input::{Code, ProviderId, Severity, convert, validate};
 use conformance::{
     Case, ImportCase, ResponseCase, Subject, check_conversion, check_import, check_response, check_validation,
-    convert_options, load_all, load_imports, load_responses, ml_commons,
+    convert_options, load_all, load_imports, load_responses, ml_commons, ml_commons_agent,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::json;
@@ -65,9 +65,12 @@ fn run(case: &Case) -> Result<(), Failed> {
                 json!({"ok": false, "body": null, "errors": report.errors, "warnings": report.warnings})
             }
             Ok((request, report)) if ml_commons(entry) => {
-                match convert::mlcommons::parameters(provider, &document, &request) {
-                    Ok(parameters) => {
-                        json!({"ok": true, "body": parameters, "errors": [], "warnings": report.warnings})
+                let agent = convert::mlcommons::AgentType::parse(ml_commons_agent(entry)).unwrap_or_default();
+                let version = convert::mlcommons::VERSIONS[0];
+                match convert::mlcommons::parameters_for(provider, agent, version, &document, &request) {
+                    Ok((parameters, warnings)) => {
+                        let warnings: Vec<_> = report.warnings.into_iter().chain(warnings).collect();
+                        json!({"ok": true, "body": parameters, "errors": [], "warnings": warnings})
                     }
                     Err(errors) => {
                         json!({"ok": false, "body": null, "errors": errors.errors, "warnings": report.warnings})

@@ -475,11 +475,22 @@ pub fn convert_options(entry: &Value) -> ((agent_input::ConvertOptions, agent_in
     let allow_prefill =
         options.as_object_mut().and_then(|o| o.remove("allow_prefill")).and_then(|v| v.as_bool()).unwrap_or(false);
     options.as_object_mut().map(|o| o.remove("ml_commons"));
+    options.as_object_mut().map(|o| o.remove("agent_type"));
     (agent_input::ConvertOptions::read_json(&options), allow_prefill)
 }
 
 /// Whether a provider entry asks for ml-commons parity mode (`"options": {"ml_commons": true}`):
 /// its `body` is then `{"question", "body", "no_escape_params"?}`.
+///
+/// Parity entries hold what a real ml-commons 3.6 node sends for an agent that maps the input by
+/// its form (`ag_ui`; a `conversational` agent takes text only), so they are run as
+/// `--ml-commons --agent-type ag_ui --ml-commons-version 3.6` (tests/opensearch checks the node),
+/// unless the entry names another `agent_type`.
 pub fn ml_commons(entry: &Value) -> bool {
     entry["options"]["ml_commons"].as_bool().unwrap_or(false)
+}
+
+/// The agent type a parity entry is for: its `agent_type` option, or `ag_ui`.
+pub fn ml_commons_agent(entry: &Value) -> &str {
+    entry["options"]["agent_type"].as_str().unwrap_or("ag_ui")
 }

@@ -1,5 +1,5 @@
-// The entry `agent-input/register` from the packed package: `planRegistration` and
-// `previewRegistration` against the same expectations as the core's tests/registration.rs and the
+// The entry `agent-input/register` from the packed package: `planRegistration`,
+// `previewRegistration` and `predictMlCommons` against the same expectations as the core's tests/registration.rs and the
 // CLI's register-plan tests (crates/agent-input/tests/data/registration/: connector fields from
 // ml-commons' model providers at the commit each fixture names).
 
@@ -22,7 +22,7 @@ const load = (name) => JSON.parse(readFileSync(join(data, name), 'utf8'));
 const diagnostics = (list) => [...new Set((list ?? []).map((d) => `${d.code} ${d.path}`))].sort();
 
 test('agent-input/register exports exactly its functions; the base entry none of them', () => {
-  assert.deepEqual(Object.keys(register).sort(), ['planRegistration', 'previewRegistration']);
+  assert.deepEqual(Object.keys(register).sort(), ['planRegistration', 'predictMlCommons', 'previewRegistration']);
   for (const name of Object.keys(register)) assert.equal(pkg[name], undefined, `the base entry exports ${name}`);
 });
 
@@ -106,4 +106,38 @@ test('previewRegistration fills the template as ml-commons does', () => {
     if (c.expect.message_contains) assert.ok(JSON.stringify(preview.errors).includes(c.expect.message_contains), c.name);
   }
   assert.equal(register.previewRegistration('{', {}).errors[0].path, '/registration');
+});
+
+test('predictMlCommons predicts what each agent type sends or refuses, per ml-commons version', () => {
+  const image = { input: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', format: 'png', data: 'iVBORw0KGgo=' } }] };
+  // What the 3.6 node sent Bedrock for a text (tests/opensearch): no inference settings.
+  const text = register.predictMlCommons({ input: 'Hi / there' }, { provider: 'bedrock-converse', mlCommonsVersion: '3.6' });
+  assert.deepEqual(text, { ok: true, parameters: { question: 'Hi / there', body: '{"role":"user","content":[{"text":"Hi \\/ there"}]}' }, errors: [], warnings: [] });
+  // From 3.7 (ml-commons 12def21d1) the template adds 4096 tokens and temperature 1.0.
+  for (const [provider, defaults] of [
+    ['bedrock-converse', { inferenceConfig: { maxTokens: 4096, temperature: 1.0 } }],
+    ['gemini/v1beta/generatecontent', { generationConfig: { maxOutputTokens: 4096, temperature: 1.0 } }],
+    ['openai-chat', { max_completion_tokens: 4096, temperature: 1.0 }],
+  ]) {
+    for (const mlCommonsVersion of ['3.7', '3.8', '3.9', undefined]) {
+      assert.deepEqual(register.predictMlCommons('{"input": "Hi"}', { provider, mlCommonsVersion }).parameters.defaults, defaults, `${provider} ${mlCommonsVersion}`);
+    }
+  }
+  // A conversational agent takes text only; ag_ui and conversational_v2 take the image.
+  for (const agentType of ['conversational', 'plan_execute_and_reflect', 'flow', 'conversational_flow']) {
+    const refused = register.predictMlCommons(image, { provider: 'openai-chat', agentType });
+    assert.equal(refused.ok, false);
+    assert.deepEqual(refused.errors.map((e) => [e.code, e.path]), [['unsupported_by_agent_type', '/input']]);
+    assert.match(refused.errors[0].message, /Found input type: CONTENT_BLOCKS".*ag_ui or conversational_v2/);
+  }
+  for (const agentType of ['ag_ui', 'conversational_v2']) assert.equal(register.predictMlCommons(image, { provider: 'openai-chat', agentType }).ok, true, agentType);
+  // Bedrock refuses the S3 location ml-commons writes as a string (ml-commons issue 5036).
+  const s3 = register.predictMlCommons({ input: [{ type: 'image', source: { type: 'url', format: 'png', data: 's3://bucket/a.png' } }] }, { provider: 'bedrock-converse', agentType: 'ag_ui' });
+  assert.deepEqual(s3.warnings.map((w) => w.code), ['ml_commons_known_issue']);
+  // Bad options are errors at their path.
+  const bad = register.predictMlCommons('{"input": "Hi"}', { provider: 'x', agentType: 'chat', mlCommonsVersion: '3.5' });
+  assert.deepEqual(bad.errors.map((e) => e.path), ['/options/provider', '/options/agentType', '/options/mlCommonsVersion']);
+  assert.match(bad.errors[2].message, /use one of 3\.6, 3\.7, 3\.8, 3\.9$/);
+  // ml-commons has no Anthropic provider.
+  assert.equal(register.predictMlCommons('{"input": "Hi"}', { provider: 'anthropic-messages' }).errors[0].code, 'unsupported_by_provider');
 });

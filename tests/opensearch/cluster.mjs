@@ -164,12 +164,17 @@ export function cli(args, stdin = '') {
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** The ml-commons version of the node `scripts/opensearch` starts: the oracle for this version. */
+export const NODE_VERSION = '3.6';
+
 /**
- * What `agent-input convert --ml-commons` predicts ml-commons builds for `requestText` with an
- * agent of `agentType`: `{ok, body: {question?, body, no_escape_params?}, errors, warnings}`.
+ * What `agent-input convert --ml-commons` predicts ml-commons `version` (default the node's)
+ * builds for `requestText` with an agent of `agentType`: `{ok, body: {question?, body,
+ * no_escape_params?, defaults?}, errors, warnings}`.
  */
-export function predict(requestText, provider, agentType) {
-  const run = cli(['convert', '--to', provider.id, '--ml-commons', '--agent-type', agentType, '--report', '--compact'], requestText);
+export function predict(requestText, provider, agentType, version = NODE_VERSION) {
+  const args = ['convert', '--to', provider.id, '--ml-commons', '--ml-commons-version', version, '--agent-type', agentType, '--report', '--compact'];
+  const run = cli(args, requestText);
   return JSON.parse(run.stdout);
 }
 

@@ -2,13 +2,14 @@
 // ml-commons: its Deploy view's curl script registers an agent on the node, and Execute runs the
 // playground's input on that agent through the proxy, the node calling the provider stub. A
 // streamed Execute shows what the node's _execute/stream sends (this node has no stream
-// transport: docs/ml-commons-node.md).
+// transport: docs/ml-commons-node.md). An image input deployed with the view's defaults gets an
+// agent type that takes it, and runs.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
-import { TEXT_INPUT, launchBrowser, openPlayground, settled, startGateway } from '../playground/support.mjs';
+import { TEXT_INPUT, launchBrowser, openPlayground, setJson, settled, startGateway } from '../playground/support.mjs';
 import { PROVIDERS, call, capturedResponse, startProviderStub, url } from './cluster.mjs';
 
 const bedrock = PROVIDERS.find((p) => p.id === 'bedrock-converse');
@@ -82,4 +83,36 @@ test('a streamed Execute shows what the node streams back', async () => {
   await page.waitForFunction((text) => document.querySelector('[data-testid="chat"]')?.textContent.includes(text), reason.slice(0, 60), {
     timeout: 60_000,
   });
+});
+
+test('an image input deployed with the defaults gets an agent type that takes it, and runs', async () => {
+  await page.click('[data-testid="chat-new-conversation"]');
+  if (await page.isChecked('[data-testid="stream-toggle"]')) await page.uncheck('[data-testid="stream-toggle"]');
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  await setJson(page, JSON.stringify({ input: [{ type: 'text', text: 'What is in this image?' }, { type: 'image', source: { type: 'base64', format: 'png', data: png } }] }));
+  await settled(page);
+  // The body was edited for the first agent: start again from the settings, on 3.6 with the
+  // version's default API.
+  if (await page.isVisible('[data-testid="deploy-rebuild"]')) await page.click('[data-testid="deploy-rebuild"]');
+  await page.selectOption('[data-testid="deploy-version"]', '3.6');
+  await page.selectOption('[data-testid="deploy-api"]', '');
+  await page.waitForFunction(() => document.querySelector('[data-testid="deploy-type"]').value === 'ag_ui');
+  assert.match(await page.textContent('[data-testid="deploy-type-why"]'), /^Picked ag_ui: the input has content blocks/);
+  const body = JSON.parse(await page.inputValue('[data-testid="deploy-body"]'));
+  assert.equal(body.type, 'ag_ui');
+  body.model.model_id = `${MODEL}-image`;
+  body.model.credential = bedrock.credential;
+  await page.fill('[data-testid="deploy-body"]', JSON.stringify(body));
+  await page.waitForFunction((model) => document.querySelector('[data-testid="deploy-curl"]')?.textContent.includes(model), `${MODEL}-image`);
+  const run = spawnSync('bash', ['-c', await page.textContent('[data-testid="deploy-curl"]')], { env: { ...process.env, OPENSEARCH_URL: url }, encoding: 'utf8' });
+  assert.equal(run.status, 0, `${run.stderr}\n${run.stdout}`);
+  const agent = run.stdout.trim().split('\n').at(-1);
+  assert.equal((await call('GET', `/_plugins/_ml/agents/${agent}`)).json?.type, 'ag_ui');
+
+  await page.fill('[data-testid="agent-id-input"]', agent);
+  stub.take(`${MODEL}-image`);
+  await page.click('[data-testid="execute-button"]');
+  await page.waitForSelector('[data-testid="chat-assistant"][data-status="finished"]', { timeout: 60_000 });
+  const [sent] = stub.take(`${MODEL}-image`);
+  assert.deepEqual(JSON.parse(sent.body).messages.at(-1).content[1], { image: { format: 'png', source: { bytes: png } } });
 });

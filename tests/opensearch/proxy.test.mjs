@@ -130,3 +130,31 @@ test('invalid input is answered by the gateway and never reaches the node', asyn
   assert.equal(bad.status, 400, bad.text);
   assert.ok(bad.text.includes('/model/model_provider'), bad.text);
 });
+
+test("input the agent's type refuses is answered by the gateway, which knows the type from the registration or by reading the agent", async () => {
+  const viaProxy = await viaGateway('POST', '/_plugins/_ml/agents/_register', registration('typed via gateway', 'conversational', 'proxy-typed'));
+  const direct = await call('POST', '/_plugins/_ml/agents/_register', registration('typed direct', 'conversational', 'proxy-typed'));
+  assert.equal(viaProxy.status, 200, viaProxy.text);
+  assert.equal(direct.status, 200, direct.text);
+  const blocks = { input: [{ type: 'text', text: 'What is the capital of France?' }] };
+  for (const agent of [viaProxy.json.agent_id, direct.json.agent_id]) {
+    const path = `/_plugins/_ml/agents/${agent}/_execute`;
+    stub.take('proxy-typed');
+    const refused = await viaGateway('POST', path, blocks);
+    assert.equal(refused.status, 400, refused.text);
+    const [diagnostic] = refused.json.error.details;
+    assert.equal(diagnostic.code, 'unsupported_by_agent_type', refused.text);
+    assert.equal(diagnostic.path, '/input');
+    assert.deepEqual(diagnostic.expected, ['ag_ui', 'conversational_v2']);
+    assert.match(diagnostic.message, /^a conversational agent registered with a `model` block takes text input only, not content blocks/);
+    assert.equal(stub.take('proxy-typed').length, 0, 'the node was not called');
+    // The node itself refuses it with the words the gateway quotes.
+    const node = await call('POST', path, blocks);
+    assert.equal(node.status, 400, node.text);
+    assert.ok(diagnostic.message.includes(`"${node.json.error.details.split('. Please')[0]}"`), `${diagnostic.message}\n${node.text}`);
+    // A text goes through.
+    const text = await viaGateway('POST', path, { input: 'What is the capital of France?' });
+    assert.equal(text.status, 200, text.text);
+    assert.equal(stub.take('proxy-typed').length, 1);
+  }
+});

@@ -211,7 +211,7 @@ function runScript(script, env) {
 }
 
 describe('deploy to OpenSearch', () => {
-  for (const name of ['bedrock_legacy', 'unified']) {
+  for (const name of ['bedrock_legacy', 'unified', 'unified_by_type']) {
     test(`the plan for ${name} (ml-commons ${registrationFixture(name).version}) is the fixture's, copyable for Dev Tools and as curl`, async () => {
       const fixture = registrationFixture(name);
       await openDeploy();
@@ -317,6 +317,54 @@ describe('deploy to OpenSearch', () => {
     await page.waitForSelector('[data-testid="deploy-unavailable"]');
     assert.match(await page.textContent('[data-testid="deploy-unavailable"]'), /no provider for Anthropic/);
     await page.selectOption('[data-testid="provider-select"]', 'bedrock-converse');
+    assert.deepEqual(seen.errors, []);
+  });
+
+  test('the agent type is one the version registers, by default one that takes the input, saying why', async () => {
+    await openDeploy();
+    if (await page.isVisible('[data-testid="deploy-rebuild"]')) await page.click('[data-testid="deploy-rebuild"]');
+    const offered = () => page.$$eval('[data-testid="deploy-type"] option', (os) => os.map((o) => o.value));
+    const typeIs = (type) => page.waitForFunction((t) => document.querySelector('[data-testid="deploy-type"]').value === t, type);
+    const bodyType = async () => JSON.parse(await page.inputValue('[data-testid="deploy-body"]')).type;
+    const why = () => page.textContent('[data-testid="deploy-type-why"]');
+
+    // A text: every type takes it; conversational is picked.
+    await setJson(page, JSON.stringify({ input: 'What is OpenSearch?' }));
+    await settled(page);
+    await setDeploy('[data-testid="deploy-version"]', '3.9');
+    await typeIs('conversational');
+    assert.deepEqual(await offered(), ['flow', 'conversational', 'conversational_flow', 'plan_execute_and_reflect', 'ag_ui', 'conversational_v2']);
+    assert.equal(await why(), 'Picked conversational: every agent type takes a text.');
+
+    // An image: a conversational agent with a model block refuses it; ag_ui is picked, and planned.
+    const image = { type: 'image', source: { type: 'base64', format: 'png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' } };
+    await setJson(page, JSON.stringify({ input: [{ type: 'text', text: 'What is in this image?' }, image] }));
+    await settled(page);
+    await typeIs('ag_ui');
+    assert.equal(await bodyType(), 'ag_ui');
+    assert.match(await why(), /^Picked ag_ui: the input has content blocks, which a conversational agent with a `model` block refuses \(it takes text only\); ag_ui and conversational_v2 take text, content blocks and messages\.$/);
+    // On 3.6 the unified API registers it (the legacy calls cannot): the setting, then the agent.
+    await setDeploy('[data-testid="deploy-version"]', '3.6');
+    await page.waitForFunction(() => document.querySelector('[data-testid="deploy-status"]')?.dataset.api === 'unified');
+    assert.deepEqual((await shownSteps()).map((s) => s.path), ['/_cluster/settings', '/_plugins/_ml/agents/_register']);
+
+    // The user's choice stands while the version registers it; conversational_v2 gets agentic memory.
+    await setDeploy('[data-testid="deploy-type"]', 'conversational_v2');
+    await page.waitForFunction(() => document.querySelector('[data-testid="deploy-body"]').value.includes('agentic_memory'));
+    assert.equal(await page.isVisible('[data-testid="deploy-type-why"]'), false);
+    // 3.5 has no conversational_v2: the pick for the input again, saying why.
+    await setDeploy('[data-testid="deploy-version"]', '3.5');
+    await typeIs('ag_ui');
+    assert.ok(!(await offered()).includes('conversational_v2'));
+    // Before the unified API no type takes an image through a model block: said so.
+    await setDeploy('[data-testid="deploy-version"]', '3.4');
+    await typeIs('conversational');
+    assert.deepEqual(await offered(), ['conversational', 'plan_execute_and_reflect']);
+    assert.match(await why(), /no agent type offered here takes content blocks/);
+    await setDeploy('[data-testid="deploy-version"]', '3.9');
+    await setJson(page, JSON.stringify({ input: 'What is OpenSearch?' }));
+    await settled(page);
+    await shot(page, 'deploy-agent-type');
     assert.deepEqual(seen.errors, []);
   });
 });

@@ -3,7 +3,9 @@
 // registration body is built from what the conversion settings give (`update`, from the app:
 // provider, credentials, model parameters), editable; the module plans its registration for the
 // chosen ml-commons version; the plan is shown call by call, as Dev Tools console text and as
-// the curl script the app writes with the core's `register::curl_script`.
+// the curl script the app writes with the core's `register::curl_script`. The agent type is
+// chosen among those the version registers (`facts.agent_types`, from the core): by default the
+// one that takes the input being built, with the reason shown, until the user picks one.
 
 // The ml-commons versions offered, oldest first (the plan refuses versions before 3.0).
 const VERSIONS = ['3.0', '3.1', '3.2', '3.3', '3.4', '3.5', '3.6', '3.7', '3.8', '3.9'];
@@ -32,7 +34,20 @@ export function registration(facts, fields) {
   if (Object.keys(parameters).length) model.model_parameters = parameters;
   const body = { name: fields.name, type: fields.type, model };
   if (fields.type === 'conversational') body.memory = { type: 'conversation_index' };
+  // A conversational_v2 agent keeps its conversation in agentic memory, in a container made first.
+  if (fields.type === 'conversational_v2') body.memory = { type: 'agentic_memory', memory_container_id: '{{memory_container_id}}' };
   return { body };
+}
+
+/**
+ * The agent type for the version: the user's choice while the version registers it, else the
+ * one picked for the input (`facts.agent_types[version]`); with the reason when it is the pick.
+ */
+export function agentType(facts, version, chosen) {
+  const types = facts.agent_types?.[version];
+  if (!types) return { type: chosen ?? 'conversational', offered: [chosen ?? 'conversational'], why: '' };
+  if (chosen && types.offered.includes(chosen)) return { type: chosen, offered: types.offered, why: '' };
+  return { type: types.pick, offered: types.offered, why: types.why };
 }
 
 /**
@@ -66,6 +81,8 @@ function problemItem([severity, d]) {
  */
 export function mount(host, planRegistration, curl, facts) {
   const fields = { name: 'Playground agent', type: 'conversational', model: '', region: '', version: VERSIONS.at(-1), api: '' };
+  // The type the user picked (none: the one that takes the input).
+  let chosenType = null;
   let edited = null;
   // What the settings gave when the body was last built or edited: a change after an edit makes
   // the body out of date until it is rebuilt.
@@ -89,6 +106,12 @@ export function mount(host, planRegistration, curl, facts) {
     });
     return el('div', { class: 'field' }, el('label', { for: id }, label), field);
   };
+  const typeSelect = el('select', { id: 'deploy-type', 'data-testid': 'deploy-type' });
+  typeSelect.addEventListener('change', () => {
+    chosenType = typeSelect.value;
+    refresh();
+  });
+  const typeWhy = el('p', { class: 'hint', role: 'status', 'data-testid': 'deploy-type-why' });
   const [name, nameField] = input('deploy-name', 'Agent name', 'name');
   const [model, modelField] = input('deploy-model', 'Model id', 'model');
   const [region, regionField] = input('deploy-region', 'Region (AWS)', 'region');
@@ -125,6 +148,14 @@ export function mount(host, planRegistration, curl, facts) {
 
   function refresh() {
     if (!fields.model && document.activeElement !== model) model.value = facts.example_model;
+    const typed = agentType(facts, fields.version, chosenType);
+    fields.type = typed.type;
+    if ([...typeSelect.options].map((o) => o.value).join() !== typed.offered.join()) {
+      typeSelect.replaceChildren(...typed.offered.map((t) => el('option', { value: t }, t)));
+    }
+    typeSelect.value = typed.type;
+    typeWhy.hidden = !typed.why;
+    typeWhy.textContent = typed.why ? `Picked ${typed.why}.` : '';
     const built = registration(facts, fields);
     // Rebuild is offered once the body is edited, and stands out when the settings moved on.
     const outOfDate = edited !== null && builtFrom !== JSON.stringify(facts);
@@ -180,9 +211,10 @@ export function mount(host, planRegistration, curl, facts) {
     el('p', { class: 'hint' }, 'The calls that register an agent with these conversion settings (provider, system prompt, max tokens, temperature, top p) on an OpenSearch cluster. Credentials are written as ', credentials, ' placeholders: replace them before sending. Tools, stop sequences, tool choice, caching and structured output are not part of the registration.'),
     el('div', { class: 'row' }, nameField, modelField, regionField),
     el('div', { class: 'row' },
-      select('deploy-type', 'Agent type', 'type', [['conversational', 'conversational'], ['plan_execute_and_reflect', 'plan_execute_and_reflect']]),
+      el('div', { class: 'field' }, el('label', { for: 'deploy-type' }, 'Agent type'), typeSelect),
       select('deploy-version', 'ml-commons version', 'version', VERSIONS.map((v) => [v, v])),
       select('deploy-api', 'API', 'api', [['', "the version's default"], ['legacy', 'legacy (connector, model, agent)'], ['unified', 'unified']])),
+    typeWhy,
     el('div', { class: 'field' }, el('label', { for: 'deploy-body' }, 'Registration body (built from the settings; edit it freely)'), text, stale, rebuild),
     result,
     el('div', { class: 'actions' },

@@ -22,15 +22,21 @@
 //! second agent or add a second turn to the memory. The gateway acknowledges only what the cluster
 //! answered, so nothing it acknowledged lives anywhere but in the cluster.
 //!
+//! Each agent's type is known here ([`agents`]: from the registration forwarded, or by reading
+//! the agent once): input the type refuses (content blocks or messages for a V1 agent with a
+//! `model` block other than `ag_ui`) is answered with the gateway's 400 before the cluster is
+//! called, saying which agent types take it.
+//!
 //! Below the handlers: it imports the configuration and the error type only.
 
+mod agents;
 mod nodes;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use agent_input::json::Json;
-use agent_input::{Code, Diagnostic, Path, validate};
+use agent_input::{Code, Diagnostic, InputType, Path, validate};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -41,6 +47,7 @@ use serde_json::Value;
 
 use crate::config::{Config, UpstreamAuth};
 use crate::error::{ApiError, ErrorKind};
+use agents::{Agents, Known};
 use nodes::Nodes;
 
 /// Longest cluster error body read (to check its shape); a longer one is cut.
@@ -59,6 +66,8 @@ pub struct Proxy {
     fresh: reqwest::Client,
     max_body_bytes: usize,
     timeout: Duration,
+    /// The agents' types, as far as known.
+    agents: Agents,
 }
 
 impl Proxy {
@@ -93,6 +102,7 @@ impl Proxy {
             fresh,
             max_body_bytes: config.max_body_bytes,
             timeout: config.provider_timeout,
+            agents: Agents::default(),
         }))
     }
 }
@@ -156,15 +166,30 @@ async fn register(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<R
         warnings = report.warnings;
     }
     let target = Target::of(parts.uri.path(), parts.uri.query())?;
-    proxy.send(Method::POST, &target, Some(body.into()), &warnings).await
+    let answer = proxy.send(Method::POST, &target, Some(body.into()), &warnings).await?;
+    if !answer.status().is_success() {
+        return Ok(answer);
+    }
+    // The new agent's id, to keep the type it was registered with.
+    let (parts, body) = answer.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_ERROR_BODY).await.map_err(|e| {
+        ApiError::new(ErrorKind::UpstreamError, format!("the cluster's answer to the registration broke off: {e}"))
+    })?;
+    if let Some(agent_id) =
+        serde_json::from_slice::<Value>(&bytes).ok().as_ref().and_then(|v| v.get("agent_id")).and_then(Value::as_str)
+    {
+        proxy.agents.insert(agent_id, Known::of(&value));
+    }
+    Ok(Response::from_parts(parts, Body::from(bytes)))
 }
 
 /// `POST …/_execute`: the standard request, validated for an ml-commons target.
 async fn execute(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
     let (parts, body) = request.into_parts();
     let body = read_body(body, proxy.max_body_bytes).await?;
-    let warnings = check_request(&body, proxy.max_body_bytes, false)?;
+    let (warnings, input) = check_request(&body, proxy.max_body_bytes, false)?;
     let target = Target::of(parts.uri.path(), parts.uri.query())?;
+    proxy.check_agent_type(&target, input).await?;
     proxy.send(Method::POST, &target, Some(body.into()), &warnings).await
 }
 
@@ -173,19 +198,28 @@ async fn execute(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Re
 async fn execute_stream(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
     let (parts, body) = request.into_parts();
     let body = read_body(body, proxy.max_body_bytes).await?;
-    let warnings = check_request(&body, proxy.max_body_bytes, true)?;
+    let (warnings, input) = check_request(&body, proxy.max_body_bytes, true)?;
     let target = Target::of(parts.uri.path(), parts.uri.query())?;
+    proxy.check_agent_type(&target, input).await?;
     proxy.send(Method::POST, &target, Some(body.into()), &warnings).await
 }
 
 /// Reads without a body (`GET` an agent or a memory, `DELETE` an agent): forwarded as they are.
 async fn pass(State(proxy): State<Arc<Proxy>>, request: Request) -> Result<Response, ApiError> {
     let target = Target::of(request.uri().path(), request.uri().query())?;
+    if request.method() == Method::DELETE
+        && let Some(agent_id) = target.agent_id()
+    {
+        proxy.agents.forget(agent_id);
+    }
     proxy.send(request.method().clone(), &target, None, &[]).await
 }
 
-/// Validates an execute body as the cluster will receive it; its warnings, or the 400.
-fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec<Diagnostic>, ApiError> {
+/// The form and place of a standard input, for the agent type's rules; none for an AG-UI body.
+type Input = Option<(InputType, Path)>;
+
+/// Validates an execute body as the cluster will receive it; its warnings and input, or the 400.
+fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<(Vec<Diagnostic>, Input), ApiError> {
     let text = crate::error::body_text(body)?;
     let limits = validate::Limits { max_body_bytes, ..validate::Limits::default() };
     let options = validate::Options { limits, allow_prefill: false, ml_commons: true };
@@ -199,11 +233,11 @@ fn check_request(body: &[u8], max_body_bytes: usize, stream: bool) -> Result<Vec
         let value = document.root.to_value();
         if agent_input::agui::is_run_agent_input(&value) {
             let run = agent_input::agui::from_agui(&value, &options).map_err(ApiError::invalid)?;
-            return Ok(run.warnings);
+            return Ok((run.warnings, None));
         }
     }
-    let (_, report) = validate::validate_request(&document, &options).into_result().map_err(ApiError::invalid)?;
-    Ok(report.warnings)
+    let (request, report) = validate::validate_request(&document, &options).into_result().map_err(ApiError::invalid)?;
+    Ok((report.warnings, Some((request.input.input_type(), request.input_path))))
 }
 
 /// A gateway path as it is sent to any node: its decoded segments and its query.
@@ -221,6 +255,14 @@ impl Target {
             return Err(ApiError::not_found(format!("no route for {path}")));
         }
         Ok(Self { segments, query: query.map(str::to_string) })
+    }
+
+    /// The agent id of an agent path (`/_plugins/_ml/agents/<id>/…`).
+    fn agent_id(&self) -> Option<&str> {
+        match self.segments.as_slice() {
+            [plugins, ml, agents, id, ..] if plugins == "_plugins" && ml == "_ml" && agents == "agents" => Some(id),
+            _ => None,
+        }
     }
 
     /// The same path under a node's base URL.
@@ -260,6 +302,38 @@ impl Failure {
 }
 
 impl Proxy {
+    /// Refuses `input` when the agent of `target` is of a type that does not take its form.
+    async fn check_agent_type(&self, target: &Target, input: Input) -> Result<(), ApiError> {
+        let (Some((form, path)), Some(agent_id)) = (input, target.agent_id()) else { return Ok(()) };
+        if form == InputType::Text {
+            return Ok(());
+        }
+        match self.agent_type(agent_id).await {
+            Some(Known::Unified(agent_type)) => {
+                agent_type.check_form(form, &path).map_or(Ok(()), |d| Err(ApiError::invalid_one(d)))
+            }
+            Some(Known::Other) | None => Ok(()),
+        }
+    }
+
+    /// The agent's type: kept, or read from the cluster once. None when the cluster cannot say
+    /// (no such agent, no node answered): the cluster then answers the request itself.
+    async fn agent_type(&self, agent_id: &str) -> Option<Known> {
+        if let Some(known) = self.agents.get(agent_id) {
+            return Some(known);
+        }
+        let target =
+            Target { segments: ["_plugins", "_ml", "agents", agent_id].map(str::to_string).to_vec(), query: None };
+        let answer = self.send(Method::GET, &target, None, &[]).await.ok()?;
+        if answer.status() != StatusCode::OK {
+            return None;
+        }
+        let bytes = axum::body::to_bytes(answer.into_body(), MAX_ERROR_BODY).await.ok()?;
+        let known = Known::of(&serde_json::from_slice::<Value>(&bytes).ok()?);
+        self.agents.insert(agent_id, known);
+        Some(known)
+    }
+
     /// Sends one request to the cluster, to the next node in service (and on to the others when
     /// that is safe), and answers with the cluster's answer.
     async fn send(
@@ -470,7 +544,9 @@ mod tests {
     use agent_input::Report;
 
     fn warnings_of(body: &str) -> Result<Vec<Diagnostic>, Report> {
-        check_request(body.as_bytes(), 1 << 20, false).map_err(|e| Report { errors: e.details, warnings: Vec::new() })
+        check_request(body.as_bytes(), 1 << 20, false)
+            .map(|(warnings, _)| warnings)
+            .map_err(|e| Report { errors: e.details, warnings: Vec::new() })
     }
 
     #[test]
@@ -481,6 +557,22 @@ mod tests {
         assert!(header.to_str().unwrap().starts_with("299 agent-gateway \"template_placeholder at /input: "));
         let errors = warnings_of(r#"{"input": []}"#).unwrap_err();
         assert_eq!(errors.errors[0].code, Code::EmptyInput);
+    }
+
+    #[test]
+    fn agent_paths_name_their_agent_and_inputs_their_form() {
+        let id = |path: &str| Target::of(path, None).unwrap().agent_id().map(str::to_string);
+        assert_eq!(id("/_plugins/_ml/agents/a%20b/_execute").as_deref(), Some("a b"));
+        assert_eq!(id("/_plugins/_ml/agents/x/_execute/stream").as_deref(), Some("x"));
+        assert_eq!(id("/_plugins/_ml/memory/m"), None);
+        let form = |body: &str| check_request(body.as_bytes(), 1 << 20, false).unwrap().1.unwrap().0;
+        assert_eq!(form(r#"{"input": "hi"}"#), InputType::Text);
+        assert_eq!(form(r#"{"parameters": {"question": "hi"}}"#), InputType::Text);
+        assert_eq!(form(r#"{"input": [{"type": "text", "text": "hi"}]}"#), InputType::ContentBlocks);
+        assert_eq!(
+            form(r#"{"input": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}"#),
+            InputType::Messages
+        );
     }
 
     #[test]

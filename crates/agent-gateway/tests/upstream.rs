@@ -116,9 +116,8 @@ async fn answer(State(cluster): State<Cluster>, request: Request) -> Response {
                 .body(Body::from_stream(stream))
                 .unwrap()
         }
-        ("GET", "/_plugins/_ml/agents/stub-agent-1") => {
-            json_ok(json!({"name": "Stub agent", "type": "conversational"}))
-        }
+        ("GET", "/_plugins/_ml/agents/stub-agent-1") => json_ok(json!({"name": "Stub agent", "type": "conversational",
+                "model": {"model_id": "gpt-4o", "model_provider": "openai/v1/chat/completions"}})),
         ("DELETE", "/_plugins/_ml/agents/stub-agent-1") => {
             json_ok(json!({"_index": ".plugins-ml-agent", "_id": "stub-agent-1", "result": "deleted"}))
         }
@@ -283,12 +282,50 @@ async fn send(gateway: &Gateway, method: reqwest::Method, path: &str) -> reqwest
 }
 
 #[tokio::test]
+async fn input_the_agents_type_refuses_is_answered_here() {
+    let stub = stub().await;
+    let scratch = Scratch::new("upstream-agent-type");
+    let messages = r#"{"input": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}"#;
+    let refused = |response: Value| {
+        assert_eq!(response["error"]["details"][0]["code"], "unsupported_by_agent_type", "{response}");
+        assert_eq!(response["error"]["details"][0]["expected"], json!(["ag_ui", "conversational_v2"]));
+    };
+    // The type from the registration the gateway forwarded: no read of the agent.
+    let gateway = gateway(&scratch, &stub.url, &[]);
+    let registration = r#"{"name": "W", "type": "conversational", "model": {"model_id": "gpt-4o",
+        "model_provider": "openai/v1/chat/completions", "credential": {"openai_api_key": "sk-x"}}}"#;
+    assert_eq!(post(&gateway, "/_plugins/_ml/agents/_register", registration).await.status(), 200);
+    let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute", messages).await;
+    assert_eq!(response.status(), 400);
+    refused(response.json().await.unwrap());
+    assert_eq!(stub.seen().len(), 1, "only the registration reached the cluster");
+    drop(gateway);
+
+    // An agent registered elsewhere: read once, then kept; a text goes through.
+    let scratch = Scratch::new("upstream-agent-type-read");
+    let gateway = self::gateway(&scratch, &stub.url, &[]);
+    for _ in 0..2 {
+        let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute", messages).await;
+        assert_eq!(response.status(), 400);
+        refused(response.json().await.unwrap());
+    }
+    let response = post(&gateway, "/_plugins/_ml/agents/stub-agent-1/_execute", r#"{"input": "Hi"}"#).await;
+    assert_eq!(response.status(), 200);
+    let seen = stub.seen();
+    let targets: Vec<(&str, &str)> = seen[1..].iter().map(|s| (s.method.as_str(), s.target.as_str())).collect();
+    assert_eq!(
+        targets,
+        [("GET", "/_plugins/_ml/agents/stub-agent-1"), ("POST", "/_plugins/_ml/agents/stub-agent-1/_execute")]
+    );
+}
+
+#[tokio::test]
 async fn the_agent_api_is_forwarded_with_the_clusters_credentials() {
     let stub = stub().await;
     let scratch = Scratch::new("upstream-forward");
     let gateway = gateway(&scratch, &stub.url, &[]);
 
-    let registration = r#"{"name": "Weather", "type": "conversational", "model": {"model_id": "gpt-4o",
+    let registration = r#"{"name": "Weather", "type": "conversational_v2", "model": {"model_id": "gpt-4o",
         "model_provider": "openai/v1/chat/completions", "credential": {"openai_api_key": "sk-x"}}}"#;
     let response = post(&gateway, "/_plugins/_ml/agents/_register", registration).await;
     assert_eq!(response.status(), 200);

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use agent_input::convert::mlcommons::AgentType;
+use agent_input::convert::mlcommons::{self, AgentType};
 use agent_input::json::Document;
+use agent_input::register::Version;
 use agent_input::{ConvertOptions, Diagnostic, ExecuteRequest, ProviderId, Report, ToolSpec, validate};
 use clap::Args;
 use serde_json::value::RawValue;
@@ -87,18 +88,25 @@ pub(crate) struct ConvertArgs {
     /// them, bugs included (bedrock-converse, openai-chat, gemini only).
     #[arg(long)]
     ml_commons: bool,
-    /// With --ml-commons: the agent's type. `conversational` (and every other type with a
-    /// `model` block) maps the input by its form and extracts the question;
-    /// `conversational_v2` maps every input as messages and extracts none.
+    /// With --ml-commons: the agent's type (default `conversational`). `ag_ui` and
+    /// `conversational_v2` take text, content blocks and messages; `conversational`,
+    /// `plan_execute_and_reflect`, `flow` and `conversational_flow` take text only and refuse the
+    /// rest (`unsupported_by_agent_type`). `ag_ui` and the text-only types map the input by its
+    /// form and extract the question; `conversational_v2` maps every input as messages and
+    /// extracts none.
     #[arg(long, value_name = "TYPE", requires = "ml_commons", value_parser = parse_agent_type)]
     agent_type: Option<AgentType>,
+    /// With --ml-commons: the ml-commons version (3.6, 3.7, 3.8 or 3.9; default 3.9). From 3.7
+    /// its providers add default settings (`defaults`: 4096 tokens, temperature 1.0).
+    #[arg(long, value_name = "X.Y", requires = "ml_commons", value_parser = mlcommons::parse_version)]
+    ml_commons_version: Option<Version>,
 }
 
 fn parse_agent_type(raw: &str) -> Result<AgentType, String> {
-    [AgentType::Conversational, AgentType::ConversationalV2]
-        .into_iter()
-        .find(|t| t.name() == raw.to_ascii_lowercase())
-        .ok_or_else(|| format!("unknown agent type '{raw}'; use conversational or conversational_v2"))
+    AgentType::parse(raw).ok_or_else(|| {
+        let names: Vec<&str> = AgentType::ALL.iter().map(|t| t.name()).collect();
+        format!("unknown agent type '{raw}'; use one of {}", names.join(", "))
+    })
 }
 
 /// `convert --report` output. The body stays raw JSON text so nothing in it is re-parsed
@@ -135,6 +143,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         report: as_report,
         ml_commons,
         agent_type,
+        ml_commons_version,
     } = args;
     let tools = match tools {
         None => Vec::new(),
@@ -207,7 +216,8 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         let pretty = !common.compact && !as_report;
         if ml_commons {
             let agent = agent_type.unwrap_or_default();
-            return ml_commons_parameters(&document, bare, to, agent, &options, pretty);
+            let version = ml_commons_version.unwrap_or(mlcommons::LATEST);
+            return ml_commons_parameters(&document, bare, to, (agent, version), &options, pretty);
         }
         convert(&document, bare, to, &convert_options, &options, pretty)
     });
@@ -264,15 +274,16 @@ fn ml_commons_parameters(
     document: &Document<'_>,
     bare: bool,
     provider: ProviderId,
-    agent: AgentType,
+    (agent, version): (AgentType, Version),
     validation: &validate::Options,
     pretty: bool,
 ) -> Result<(String, Vec<Diagnostic>), Report> {
     let (request, mut report) = validated(document, bare, validation)?;
-    match agent_input::convert::mlcommons::parameters_for(provider, agent, document, &request) {
-        Ok(parameters) => {
+    match mlcommons::parameters_for(provider, agent, version, document, &request) {
+        Ok((parameters, warnings)) => {
             let text =
                 if pretty { serde_json::to_string_pretty(&parameters) } else { serde_json::to_string(&parameters) };
+            report.warnings.extend(warnings);
             Ok((text.unwrap_or_default(), report.warnings))
         }
         Err(errors) => {

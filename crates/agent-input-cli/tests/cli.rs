@@ -84,7 +84,16 @@ fn convert_args(entry: &Value, dir: &std::path::Path) -> Result<Vec<String>, Vec
             }
             "allow_prefill" | "ml_commons" if value == &json!(false) => {}
             "allow_prefill" if value == &json!(true) => args.push("--allow-prefill".into()),
-            "ml_commons" if value == &json!(true) => args.push("--ml-commons".into()),
+            // As the 3.6 node the parity entries were checked against runs them (`ml_commons`).
+            "ml_commons" if value == &json!(true) => {
+                let agent = conformance::ml_commons_agent(entry);
+                args.extend([
+                    "--ml-commons".into(),
+                    format!("--agent-type={agent}"),
+                    "--ml-commons-version=3.6".into(),
+                ]);
+            }
+            "agent_type" => {}
             "tools" => {
                 let path = dir.join("tools.json");
                 *typed &= std::fs::write(&path, value.to_string()).is_ok();

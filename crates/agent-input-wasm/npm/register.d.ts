@@ -1,10 +1,13 @@
 // The declarations of `agent-input/register`: registration plans for an ml-commons cluster.
-export { planRegistration, previewRegistration } from './agent_input_register.js';
+export { planRegistration, predictMlCommons, previewRegistration } from './agent_input_register.js';
 
 export type {
   AgentRegistration,
   Diagnostic,
   ExecuteRequest,
+  MlCommonsOptions,
+  MlCommonsParameters,
+  MlCommonsPrediction,
   PlanOptions,
   RegistrationPlan,
   RegistrationPreview,

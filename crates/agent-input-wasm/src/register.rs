@@ -37,6 +37,33 @@ export interface AgentRegistration {
   [key: string]: unknown;
 }
 
+/** What `predictMlCommons` predicts for. */
+export interface MlCommonsOptions {
+  /** The provider: `bedrock-converse`, `openai-chat` or `gemini` (or ml-commons' name of it). */
+  provider: string;
+  /** The agent's type (default `"conversational"`): `ag_ui` and `conversational_v2` take every input form, the other types text only. */
+  agentType?: "flow" | "conversational" | "conversational_flow" | "plan_execute_and_reflect" | "ag_ui" | "conversational_v2";
+  /** The ml-commons version, `"3.6"` to `"3.9"` (default `"3.9"`, the newest modelled). */
+  mlCommonsVersion?: string;
+}
+
+/** What ml-commons puts into the agent's parameters for one `_execute` request. */
+export interface MlCommonsParameters {
+  /** The question ml-commons extracts; absent for a `conversational_v2` agent. */
+  question?: string;
+  /** The provider's `body` parameter (for messages, objects joined with `,`). */
+  body: string;
+  /** For messages input, the parameters ml-commons does not escape again. */
+  no_escape_params?: string;
+  /** The settings the provider's template adds from 3.7 (4096 tokens, temperature 1.0). */
+  defaults?: { [key: string]: unknown };
+}
+
+/** The outcome of `predictMlCommons`. */
+export type MlCommonsPrediction =
+  | { ok: true; parameters: MlCommonsParameters; errors: []; warnings: ValidationWarning[] }
+  | { ok: false; parameters?: undefined; errors: ValidationError[]; warnings: ValidationWarning[] };
+
 /** How to plan. */
 export interface PlanOptions {
   /** The cluster's ml-commons version, `"X.Y"` (a patch and a suffix are ignored); default the newest known, `"3.9"`. */
@@ -252,6 +279,131 @@ pub fn preview_registration(
     JSON::parse(&preview(&registration, &request))
 }
 
+/// `MlCommonsPrediction`.
+#[derive(Serialize)]
+struct Prediction<'a> {
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<&'a agent_input::convert::mlcommons::Parameters>,
+    errors: Vec<JsDiagnostic<'a>>,
+    warnings: Vec<JsDiagnostic<'a>>,
+}
+
+/// The `MlCommonsPrediction` report of one request (JSON text) for `options` (a JSON value).
+pub(crate) fn predict(text: &str, options: &Value) -> String {
+    use agent_input::ProviderId;
+    use agent_input::convert::mlcommons::{self, AgentType};
+    let mut report = Report::default();
+    let at = |key: &str| Path::root().key("options").key(key);
+    let string = |key: &str| options.get(key).and_then(Value::as_str);
+    let provider = match string("provider").map(|raw| (raw, ProviderId::parse(raw))) {
+        Some((_, Some(provider))) => Some(provider),
+        found => {
+            let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
+            let mut d = Diagnostic::new(
+                Code::InvalidParameter,
+                at("provider"),
+                "provider must name one of ml-commons' providers",
+            )
+            .expected(ids);
+            if let Some((raw, _)) = found {
+                d = d.received(raw);
+            }
+            report.push(d);
+            None
+        }
+    };
+    let agent = match options.get("agentType") {
+        None | Some(Value::Null) => Some(AgentType::default()),
+        Some(raw) => raw.as_str().and_then(AgentType::parse).or_else(|| {
+            report.push(
+                Diagnostic::new(
+                    Code::InvalidParameter,
+                    at("agentType"),
+                    "agentType must name an ml-commons agent type",
+                )
+                .expected(AgentType::ALL.iter().map(|t| t.name())),
+            );
+            None
+        }),
+    };
+    let version = match options.get("mlCommonsVersion") {
+        None | Some(Value::Null) => Some(mlcommons::LATEST),
+        Some(raw) => match raw.as_str().map(mlcommons::parse_version) {
+            Some(Ok(version)) => Some(version),
+            Some(Err(message)) => {
+                report.push(Diagnostic::new(Code::InvalidParameter, at("mlCommonsVersion"), message));
+                None
+            }
+            None => {
+                report.push(Diagnostic::new(
+                    Code::InvalidParameter,
+                    at("mlCommonsVersion"),
+                    "mlCommonsVersion must be a string \"X.Y\"",
+                ));
+                None
+            }
+        },
+    };
+    let failed = |report: &Report| {
+        to_json(&Prediction {
+            ok: false,
+            parameters: None,
+            errors: list(&report.errors),
+            warnings: list(&report.warnings),
+        })
+    };
+    let (Some(provider), Some(agent), Some(version)) = (provider, agent, version) else {
+        return failed(&report);
+    };
+    let validation = validate::Options { ml_commons: true, ..validate::Options::default() };
+    let document = match validate::parse(text, &validation.limits) {
+        Ok(document) => document,
+        Err(errors) => {
+            report.extend(errors);
+            return failed(&report);
+        }
+    };
+    let (request, input_report) = match validate::validate_request(&document, &validation).into_result() {
+        Ok(validated) => validated,
+        Err(errors) => {
+            report.extend(errors);
+            return failed(&report);
+        }
+    };
+    report.extend(input_report);
+    match mlcommons::parameters_for(provider, agent, version, &document, &request) {
+        Ok((parameters, warnings)) => {
+            report.warnings.extend(warnings);
+            to_json(&Prediction {
+                ok: true,
+                parameters: Some(&parameters),
+                errors: Vec::new(),
+                warnings: list(&report.warnings),
+            })
+        }
+        Err(errors) => {
+            report.extend(errors);
+            failed(&report)
+        }
+    }
+}
+
+/// What ml-commons' own provider builds for one `_execute` request (a JavaScript value or its
+/// JSON text) on an agent of `agentType` on ml-commons `mlCommonsVersion`: the `question` and
+/// `body` parameters exactly as its provider writes them, bugs included, and the default settings
+/// its template adds; input the agent type refuses is an error (`unsupported_by_agent_type`), as
+/// the cluster refuses it. `agent-input convert --ml-commons` in the CLI.
+#[wasm_bindgen(js_name = predictMlCommons, unchecked_return_type = "MlCommonsPrediction")]
+pub fn predict_ml_commons(
+    #[wasm_bindgen(unchecked_param_type = "ExecuteRequest | string")] request: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "MlCommonsOptions")] options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let options = crate::options_text(options)?.map_or(Value::Null, |text| agent_input::options::parse(&text));
+    let text = String::from(value_or_text(request, "request")?);
+    JSON::parse(&predict(&text, &options))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +415,30 @@ mod tests {
 
     const OPENAI: &str = r#"{"name": "Weather", "type": "conversational", "model": {"model_id": "gpt-4o",
         "model_provider": "openai/v1/chat/completions", "credential": {"openai_api_key": "sk-..."}}}"#;
+
+    #[test]
+    fn a_prediction_has_the_parameters_or_every_problem() {
+        let image =
+            r#"{"input": [{"type": "image", "source": {"type": "base64", "format": "png", "data": "iVBORw0KGgo="}}]}"#;
+        let got = parse(&predict(
+            image,
+            &json!({"provider": "bedrock-converse", "agentType": "ag_ui", "mlCommonsVersion": "3.7"}),
+        ));
+        assert_eq!(got["ok"], true, "{got}");
+        assert_eq!(got["parameters"]["defaults"], json!({"inferenceConfig": {"maxTokens": 4096, "temperature": 1.0}}));
+        let refused = parse(&predict(image, &json!({"provider": "bedrock/converse"})));
+        assert_eq!(refused["ok"], false);
+        assert_eq!(refused["errors"][0]["code"], "unsupported_by_agent_type");
+        assert_eq!(refused["errors"][0]["path"], "/input");
+        let bad = parse(&predict(
+            r#"{"input": "hi"}"#,
+            &json!({"provider": "x", "agentType": "chat", "mlCommonsVersion": "3.5"}),
+        ));
+        let paths: Vec<&str> = bad["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+        assert_eq!(paths, ["/options/provider", "/options/agentType", "/options/mlCommonsVersion"]);
+        let v36 = parse(&predict(r#"{"input": "hi"}"#, &json!({"provider": "gemini", "mlCommonsVersion": "3.6"})));
+        assert_eq!(v36["parameters"], json!({"question": "hi", "body": r#"{"role":"user","parts":[{"text":"hi"}]}"#}));
+    }
 
     #[test]
     fn a_plan_has_its_steps_or_every_problem() {

@@ -156,14 +156,15 @@ export type ErrorCode =
   | "role_not_supported" | "media_not_allowed_in_role" | "document_requires_text"
   | "unanswered_tool_call" | "unmatched_tool_result" | "invalid_for_provider" | "provider_limit"
   | "invalid_parameter" | "schema_violation" | "invalid_schema" | "import_unsupported"
-  | "unknown_provider";
+  | "unknown_provider" | "unsupported_by_agent_type";
 
 /** Codes of problems worth knowing that leave input usable. Never renamed. */
 export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
   | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped"
-  | "empty_tool_list" | "unknown_model" | "schema_rewritten" | "provider_item_dropped";
+  | "empty_tool_list" | "unknown_model" | "schema_rewritten" | "provider_item_dropped"
+  | "ml_commons_known_issue";
 
 export type Code = ErrorCode | WarningCode;
 

@@ -166,6 +166,12 @@ codes! {
     UnknownProvider = "unknown_provider", Error;
     /// Another provider's item (a hosted tool's call or result), left out of the body.
     ProviderItemDropped = "provider_item_dropped", Warning;
+    /// An input form the ml-commons agent type refuses (a V1 agent with a `model` block takes
+    /// only text).
+    UnsupportedByAgentType = "unsupported_by_agent_type", Error;
+    /// ml-commons sends this in a form the provider refuses: a known ml-commons bug, named in the
+    /// message.
+    MlCommonsKnownIssue = "ml_commons_known_issue", Warning;
 }
 
 impl fmt::Display for Code {

@@ -66,6 +66,7 @@ mod text;
 pub mod units;
 pub mod url;
 pub mod validate;
+mod version;
 
 pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
 pub use diagnostic::{Code, Diagnostic, MAX_RECEIVED_CHARS, Report, Severity};

@@ -124,6 +124,11 @@ fn unified_forced_enables_the_setting_first() {
 }
 
 #[test]
+fn a_type_only_the_unified_api_builds_gets_it_by_default() {
+    check_plan_fixture("unified_by_type.json");
+}
+
+#[test]
 fn the_legacy_default_until_3_8_and_unified_from_3_9() {
     let registration = load("gemini_legacy.json")["registration"].clone();
     for (version, api, steps) in

@@ -14,7 +14,9 @@ import {
 } from 'agent-input/agui';
 import {
   planRegistration,
+  predictMlCommons,
   previewRegistration,
+  type MlCommonsPrediction,
   type RegistrationPlan,
   type RegistrationPreview,
   type RegistrationStep,
@@ -98,3 +100,12 @@ planRegistration('{}', { version: 3.4 });
 planRegistration('{}', { api: 'new' });
 const preview: RegistrationPreview = previewRegistration('{}', { input: 'Hi' });
 void preview;
+const predicted: MlCommonsPrediction = predictMlCommons({ input: 'Hi' }, { provider: 'gemini', agentType: 'ag_ui', mlCommonsVersion: '3.7' });
+if (predicted.ok) {
+  const body: string = predicted.parameters.body;
+  void body;
+}
+// @ts-expect-error: not an agent type
+predictMlCommons('{}', { provider: 'gemini', agentType: 'chat' });
+// @ts-expect-error: the provider is required
+predictMlCommons('{}', {});

@@ -5,8 +5,9 @@
 
 use std::cell::RefCell;
 
-use agent_input::ProviderId;
+use agent_input::convert::mlcommons::AgentType;
 use agent_input::register::{self, Api, Method, Plan, Step, Version};
+use agent_input::{InputType, ProviderId};
 use serde_json::{Map, Value, json};
 
 use super::settings::Settings;
@@ -26,7 +27,32 @@ fn example_model(provider: ProviderId) -> &'static str {
 /// (the system prompt, max tokens, temperature and top p), the example model id, whether the
 /// provider takes a region; or why there is no body (`unavailable`): ml-commons' `model` block has
 /// no provider for the Responses API or Anthropic's Messages API.
-pub(crate) fn facts(settings: &Settings) -> Value {
+/// The agent types each version offered by the view registers with a `model` block (through the
+/// unified API from 3.5, the legacy calls before), and the one picked for an input of `form`
+/// with the reason: `{"3.6": {"offered": [...], "pick": "ag_ui", "why": "..."}, ...}`.
+fn agent_types(form: InputType) -> Value {
+    let mut by_version = Map::new();
+    for minor in 0..=Version::LATEST.minor {
+        let version = Version::new(3, minor);
+        let api = if version >= Version::UNIFIED_API { Api::Unified } else { Api::Legacy };
+        let offered = register::agent_types(version, api);
+        let (pick, why) = AgentType::default_for(form, &offered);
+        let names: Vec<&str> = offered.iter().map(|t| t.name()).collect();
+        by_version.insert(version.to_string(), json!({"offered": names, "pick": pick.name(), "why": why}));
+    }
+    Value::Object(by_version)
+}
+
+/// The input form of an analysis' `input_type` (`TEXT`, …); a text while the input is invalid.
+pub(crate) fn input_form(input_type: Option<&str>) -> InputType {
+    match input_type {
+        Some("CONTENT_BLOCKS") => InputType::ContentBlocks,
+        Some("MESSAGES") => InputType::Messages,
+        _ => InputType::Text,
+    }
+}
+
+pub(crate) fn facts(settings: &Settings, form: InputType) -> Value {
     let Some(provider) = settings.provider.ml_commons_name() else {
         return json!({"unavailable": format!(
             "ml-commons' model block has no provider for {}: choose Bedrock Converse, OpenAI Chat Completions or Gemini in the conversion settings",
@@ -53,6 +79,7 @@ pub(crate) fn facts(settings: &Settings) -> Value {
         "model_parameters": parameters,
         "example_model": example_model(settings.provider),
         "region": settings.provider == ProviderId::BedrockConverse,
+        "agent_types": agent_types(form),
     })
 }
 
@@ -117,16 +144,47 @@ mod tests {
 
     #[test]
     fn the_settings_give_the_model_block() {
+        let mut got = facts(&settings(ProviderId::BedrockConverse), InputType::Text);
+        got.as_object_mut().unwrap().remove("agent_types");
         assert_eq!(
-            facts(&settings(ProviderId::BedrockConverse)),
+            got,
             json!({"model": {"model_provider": "bedrock/converse",
                     "credential": {"access_key": "{{access_key}}", "secret_key": "{{secret_key}}"}},
                 "model_parameters": {"system_prompt": "Be brief.", "max_tokens": "512", "temperature": "0.5"},
                 "example_model": "us.anthropic.claude-3-7-sonnet-20250219-v1:0", "region": true})
         );
-        assert_eq!(facts(&settings(ProviderId::Gemini))["region"], false);
-        let why = facts(&settings(ProviderId::AnthropicMessages));
+        assert_eq!(facts(&settings(ProviderId::Gemini), InputType::Text)["region"], false);
+        let why = facts(&settings(ProviderId::AnthropicMessages), InputType::Text);
         assert!(why["unavailable"].as_str().unwrap().contains("Anthropic"), "{why}");
+    }
+
+    #[test]
+    fn each_version_offers_its_types_and_picks_one_that_takes_the_input() {
+        let text = agent_types(InputType::Text);
+        assert_eq!(text["3.9"]["pick"], "conversational");
+        assert_eq!(text["3.4"]["offered"], json!(["conversational", "plan_execute_and_reflect"]));
+        assert_eq!(
+            text["3.6"]["offered"],
+            json!([
+                "flow",
+                "conversational",
+                "conversational_flow",
+                "plan_execute_and_reflect",
+                "ag_ui",
+                "conversational_v2"
+            ])
+        );
+        assert_eq!(text["3.5"]["offered"].as_array().unwrap().len(), 5);
+        let blocks = agent_types(InputType::ContentBlocks);
+        assert_eq!(blocks["3.6"]["pick"], "ag_ui");
+        let why = blocks["3.6"]["why"].as_str().unwrap();
+        assert!(why.contains("the input has content blocks, which a conversational agent"), "{why}");
+        assert_eq!(agent_types(InputType::Messages)["3.5"]["pick"], "ag_ui");
+        let early = agent_types(InputType::Messages);
+        assert_eq!(early["3.4"]["pick"], "conversational");
+        assert!(early["3.4"]["why"].as_str().unwrap().contains("no agent type offered here takes messages"));
+        assert_eq!(input_form(Some("CONTENT_BLOCKS")), InputType::ContentBlocks);
+        assert_eq!(input_form(None), InputType::Text);
     }
 
     /// `planRegistration`'s report for the text, as `agent-input/register` writes it

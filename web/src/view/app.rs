@@ -224,7 +224,7 @@ pub(crate) fn App() -> impl IntoView {
             </main>
             <section class="pane wide" aria-labelledby="import-title"><ImportPane editor=editor /></section>
             <section class="pane wide" aria-labelledby="compare-title"><ComparePane editor=editor analyzer=analyzer judged=judged /></section>
-            <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings /></section>
+            <section class="pane wide" aria-labelledby="deploy-title"><DeployPane settings=settings analysis=analysis /></section>
             <div class="drop-overlay" aria-hidden="true">"Drop files to add them as content blocks"</div>
         </div>
     }

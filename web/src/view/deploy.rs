@@ -4,21 +4,28 @@
 //! change), plan it for the chosen ml-commons version and copy the plan as Dev Tools console text
 //! or as a curl script (`model::deploy::curl_script`).
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
 use crate::browser::register_module;
 use crate::browser::schema_module::Load;
+use crate::model::analysis::Analysis;
 use crate::model::deploy;
 use crate::model::settings::Settings;
 
 #[component]
 #[allow(unreachable_pub)] // the component macro's expansion
-pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
+pub(super) fn DeployPane(settings: RwSignal<Settings>, analysis: RwSignal<Arc<Analysis>>) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
     let state = RwSignal::new(Load::NotLoaded);
+    // The input's form decides which agent types take it.
+    let form = Memo::new(move |_| analysis.with(|a| deploy::input_form(a.input_type)));
+    let facts = move || settings.with(|s| deploy::facts(s, form.get()));
+    let facts_untracked = move || settings.with_untracked(|s| deploy::facts(s, form.get_untracked()));
     Effect::new(move |_| {
         if matches!(state.get(), Load::Loading | Load::Ready) {
-            register_module::settings(&settings.with(deploy::facts).to_string());
+            register_module::settings(&facts().to_string());
         }
     });
     let on_toggle = move |ev: leptos::ev::Event| {
@@ -28,7 +35,7 @@ pub(super) fn DeployPane(settings: RwSignal<Settings>) -> impl IntoView {
         }
         let Some(host) = host.get_untracked() else { return };
         // The view is drawn with the settings of the moment; the effect above hands on the rest.
-        register_module::settings(&settings.with_untracked(deploy::facts).to_string());
+        register_module::settings(&facts_untracked().to_string());
         state.set(Load::Loading);
         let curl = |report: String, version: String| deploy::curl_script(&report, &version).unwrap_or_default();
         leptos::task::spawn_local(async move { state.set(register_module::open(&host, curl).await) });

@@ -44,6 +44,7 @@ pub use preview::{Preview, preview};
 pub use script::curl_script;
 pub use template::{SubstitutionError, escape_parameter, substitute};
 
+use crate::convert::mlcommons::AgentType;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::path::Path;
 
@@ -90,7 +91,13 @@ pub fn plan(body: &Value, options: &PlanOptions) -> Result<Plan, Report> {
         return Err(report);
     };
     let steps = match api {
-        Api::Unified => unified_steps(&registration, options.version),
+        Api::Unified => {
+            check_type_version(&registration, options.version, &mut report);
+            if !report.is_ok() {
+                return Err(report);
+            }
+            unified_steps(&registration, options.version)
+        }
         Api::Legacy if LEGACY_TYPES.contains(&registration.agent_type.as_str()) => legacy_steps(&registration),
         Api::Legacy => {
             report.push(
@@ -159,7 +166,46 @@ fn choose_api(options: &PlanOptions, registration: Option<&Registration>, report
         }
         Some(api) => Some(api),
         None if version >= Version::UNIFIED_API_DEFAULT_ON => Some(Api::Unified),
+        // A type the legacy calls cannot build is registered through the unified API where the
+        // version has it.
+        None if version >= Version::UNIFIED_API
+            && registration.is_some_and(|r| !LEGACY_TYPES.contains(&r.agent_type.as_str())) =>
+        {
+            Some(Api::Unified)
+        }
         None => Some(Api::Legacy),
+    }
+}
+
+/// The types a registration with a `model` block can have on ml-commons `version` through `api`:
+/// through the unified API every type the version has; through the legacy calls only those whose
+/// runners read `_llm_interface` (`conversational`, `plan_execute_and_reflect`).
+#[must_use]
+pub fn agent_types(version: Version, api: Api) -> Vec<AgentType> {
+    match api {
+        Api::Unified => AgentType::ALL.into_iter().filter(|t| t.since() <= version).collect(),
+        Api::Legacy => vec![AgentType::Conversational, AgentType::PlanExecuteAndReflect],
+    }
+}
+
+/// A type the version does not have yet.
+fn check_type_version(registration: &Registration, version: Version, report: &mut Report) {
+    if let Some(agent_type) = AgentType::parse(&registration.agent_type)
+        && agent_type.since() > version
+    {
+        report.push(
+            Diagnostic::new(
+                Code::InvalidParameter,
+                Path::root().key("type"),
+                format!(
+                    "ml-commons {version} has no {} agent type (it arrived in {}); choose a later version or another type",
+                    agent_type.name(),
+                    agent_type.since()
+                ),
+            )
+            .expected(agent_types(version, Api::Unified).into_iter().map(AgentType::name))
+            .received(agent_type.name()),
+        );
     }
 }
 
@@ -206,6 +252,32 @@ fn legacy_steps(registration: &Registration) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn body(agent_type: &str) -> Value {
+        serde_json::json!({"name": "a", "type": agent_type,
+            "model": {"model_id": "m", "model_provider": "openai/v1/chat/completions",
+                "credential": {"openai_api_key": "k"}}})
+    }
+
+    #[test]
+    fn types_only_the_unified_api_registers_get_it_where_the_version_has_it() {
+        let at = |v: Version, t: &str| plan(&body(t), &PlanOptions::new(v));
+        assert_eq!(at(Version::new(3, 6), "conversational").unwrap().api, Api::Legacy);
+        let ag_ui = at(Version::new(3, 6), "ag_ui").unwrap();
+        assert_eq!((ag_ui.api, ag_ui.steps.len()), (Api::Unified, 2));
+        assert_eq!(at(Version::new(3, 6), "conversational_v2").unwrap().api, Api::Unified);
+        let early = at(Version::new(3, 5), "conversational_v2").unwrap_err();
+        assert_eq!(early.errors[0].path.to_string(), "/type");
+        assert!(
+            early.errors[0]
+                .message
+                .starts_with("ml-commons 3.5 has no conversational_v2 agent type (it arrived in 3.6)"),
+            "{}",
+            early.errors[0].message
+        );
+        // Before the unified API, the legacy calls cannot build it.
+        assert_eq!(at(Version::new(3, 4), "ag_ui").unwrap_err().errors[0].path.to_string(), "/type");
+    }
 
     #[test]
     fn versions_parse_with_or_without_patch_and_suffix() {

@@ -36,6 +36,11 @@ pub(crate) const ML_COMMONS: MlCommons = MlCommons {
         message,
         block,
     },
+    defaults_from_3_7: r#"{"inferenceConfig": {"maxTokens": 4096, "temperature": 1.0}}"#,
+    known_issues: &[(
+        r#""s3Location":""#,
+        "ml-commons 3.6–3.9 sends Bedrock an S3 source as a string (`\"s3Location\":\"s3://…\"`), which Bedrock refuses (\"Unexpected field type\"): it takes `{\"s3Location\":{\"uri\":…}}` (ml-commons issue 5036, open). Send the media as base64 until it is fixed",
+    )],
 };
 
 /// `REQUEST_BODY_TEMPLATE`.

@@ -47,6 +47,11 @@ pub(crate) struct MlCommons {
     pub(crate) empty_tool_list: Option<&'static str>,
     /// The `--ml-commons` parity writer's provider-specific steps.
     pub(crate) parity: Parity,
+    /// The settings the request template adds from 3.7 (12def21d1), as JSON text.
+    pub(crate) defaults_from_3_7: &'static str,
+    /// Open ml-commons issues the provider refuses: what in the parity body shows one, and the
+    /// warning (`ml_commons_known_issue`).
+    pub(crate) known_issues: &'static [(&'static str, &'static str)],
 }
 
 /// A connector's fixed fields.

@@ -29,6 +29,8 @@ pub(crate) const ML_COMMONS: MlCommons = MlCommons {
     needs_unified_api: true,
     empty_tool_list: None,
     parity: Parity { text: (r#"{"role":"user","parts":[{"text":""#, r#""}]}"#), blocks_key: "parts", message, block },
+    defaults_from_3_7: r#"{"generationConfig": {"maxOutputTokens": 4096, "temperature": 1.0}}"#,
+    known_issues: &[],
 };
 
 /// `REQUEST_BODY_TEMPLATE`.

@@ -29,6 +29,8 @@ pub(crate) const ML_COMMONS: MlCommons = MlCommons {
     needs_unified_api: false,
     empty_tool_list: None,
     parity: Parity { text: (r#"{"role":"user","content":""#, r#""}"#), blocks_key: "content", message, block },
+    defaults_from_3_7: r#"{"max_completion_tokens": 4096, "temperature": 1.0}"#,
+    known_issues: &[],
 };
 
 /// `REQUEST_BODY_TEMPLATE`.
