@@ -95,7 +95,9 @@ impl<'s> Splice<'s> {
     #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
     /// With texts marked: whether `text`, written as a JSON string, can be taken from a source as
     /// it stands there ([`Marked::Yes`]: its span there is recorded, and the caller writes a
-    /// mark), or else is known to need no escaping.
+    /// mark), or else is known to need no escaping. A text holding U+FFFD is never marked: where
+    /// the caller's copy of the source holds what its conversion to UTF-8 replaced (a JavaScript
+    /// string's unpaired surrogate), the body must hold U+FFFD, as it would unspliced.
     pub(crate) fn mark_text(&self, text: &str) -> Marked {
         if !self.texts || text.len() < Literal::FROM {
             return Marked::No;
@@ -105,14 +107,16 @@ impl<'s> Splice<'s> {
             // A slice of a source that needs no escaping is its own literal; in ASCII, copying it
             // costs less than taking it from the source.
             match crate::json::write::plain(text.as_bytes()) {
-                Some(true) => (at, text.len()),
-                Some(false) => return Marked::Plain,
+                Some(true) if !text.contains(char::REPLACEMENT_CHARACTER) => (at, text.len()),
+                Some(_) => return Marked::Plain,
                 None => return Marked::No,
             }
         } else {
             let literals = self.literals.borrow();
             match literals.binary_search_by_key(&at, |literal| literal.0) {
-                Ok(i) if literals[i].1 == text.len() => (literals[i].2, literals[i].3),
+                Ok(i) if literals[i].1 == text.len() && !text.contains(char::REPLACEMENT_CHARACTER) => {
+                    (literals[i].2, literals[i].3)
+                }
                 _ => return Marked::No,
             }
         };
@@ -427,7 +431,8 @@ mod tests {
     /// With texts marked, every text of at least [`Literal::FROM`] bytes that the request holds
     /// as the body would is a mark, its span the literal in the request: plain text, text whose
     /// escapes are as written (quotes, line breaks, `\u001f`), beside text whose escapes are
-    /// not (`\/`, `\u00e9`, `\u000A`), which is written. Put back, the body is the same bytes.
+    /// not (`\/`, `\u00e9`, `\u000A`), which is written, as is text with U+FFFD. Put back, the
+    /// body is the same bytes.
     #[test]
     fn every_provider_writes_texts_as_the_request_holds_them_as_marks() {
         use crate::convert::{ConvertOptions, ProviderId, convert_into, convert_into_spliced};
@@ -449,6 +454,9 @@ mod tests {
             input.push(serde_json::json!({"role": "user", "content": [{"type": "text", "text": format!("OTHER{k}")}]}));
             input.push(serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": "SHORT"}]}));
         }
+        // U+FFFD may stand for what the caller's copy holds otherwise (an unpaired surrogate).
+        input.push(serde_json::json!({"role": "user", "content": [{"type": "text", "text": "A text of some length with \u{fffd} in it, é"}]}));
+        input.push(serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": "An escaped \"text\" of some length with \u{fffd}"}]}));
         input.push(serde_json::json!({"role": "user", "content": [{"type": "text", "text": "And?"}]}));
         let mut text = serde_json::json!({"input": input})
             .to_string()
@@ -460,7 +468,7 @@ mod tests {
         }
         let options = validate::Options::default();
         let document = validate::parse(&text, &options.limits).unwrap();
-        assert_eq!(document.literals().len(), 1, "{:?}", document.literals());
+        assert_eq!(document.literals().len(), 2, "{:?}", document.literals());
         let (request, _) = validate::validate_request(&document, &options).into_result().unwrap();
         let expected = [(0, text.find(plain).unwrap(), plain.len()), (0, text.find(escaped).unwrap(), escaped.len())];
         for &provider in ProviderId::ALL {
