@@ -4,6 +4,9 @@
 // where in the request string each payload is; the body is then joined from slices of that
 // string, so the megabytes are neither written into the body in wasm memory nor decoded back
 // out of it (docs/decisions/npm.md, "Limits before copies, and payloads spliced in JavaScript").
+// Node's module leaves texts out the same way where the request holds them as the body does
+// (non-ASCII text, and text whose escapes are as the body writes them), so text in a request of
+// 16 Ki characters or more is not decoded out of wasm memory either.
 // The module returns the body text alone when there is nothing to report; the result is made
 // here, rather than written as JSON in wasm and parsed.
 export function splicing(convertJsonRaw, takeSplices) {

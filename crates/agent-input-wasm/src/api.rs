@@ -124,7 +124,10 @@ pub(crate) fn validate_into<R>(
 /// With `splice` (the request's length in UTF-16 code units, as JavaScript holds it), large
 /// payloads are left out of `body`, each a [`MARK`] there, and [`take_splices`] gives where each
 /// stands in the request's JavaScript string: the package's `convertJson` puts them back from that
-/// string, so megabytes of base64 are not copied out of wasm memory and decoded again.
+/// string, so megabytes of base64 are not copied out of wasm memory and decoded again. The Node
+/// module's writer leaves out longer texts the same way, where the request holds them as the
+/// body would ([`Splice::with_texts`]): the body's text is then not decoded out of wasm memory,
+/// and costs JavaScript a slice of a string it has.
 pub(crate) fn convert(
     text: Text<'_>,
     subject: Subject,
@@ -137,7 +140,7 @@ pub(crate) fn convert(
     let (Ok(source), Some(units)) = (text, splice) else {
         return convert_whole(text, subject, settings, report, body, None);
     };
-    let splice = Splice::new(&[source]);
+    let splice = Splice::with_texts(&[source]);
     let result = convert_whole(text, subject, settings, report, body, Some(&splice));
     let spans: Vec<(usize, usize)> = splice.into_spans().into_iter().map(|(_, start, len)| (start, len)).collect();
     if spans.is_empty() {
@@ -168,29 +171,48 @@ pub(crate) fn take_splices() -> Vec<u32> {
     SPLICES.with_borrow_mut(std::mem::take)
 }
 
-/// Byte ranges of `source` (of ASCII text: base64) as UTF-16 code-unit ranges. When every
-/// character is one byte (`units` is the byte length) they are the same; else each range's start
-/// counts the code units before it (a 4-byte character is a surrogate pair, any other one unit),
-/// from the previous range on when the ranges come in order.
+/// Byte ranges of `source` as UTF-16 code-unit ranges. When every character is one byte (`units`
+/// is the byte length) they are the same; else the code units before each range and in it are
+/// counted (a 4-byte character is a surrogate pair, any other one unit), from the end of the
+/// previous range on when the ranges come in order.
 fn utf16_spans(source: &str, units: usize, spans: &[(usize, usize)]) -> Vec<u32> {
     let ascii = source.len() == units;
     let bytes = source.as_bytes();
     let (mut at, mut counted) = (0, 0);
     let mut out = Vec::with_capacity(spans.len() * 2);
     for &(start, len) in spans {
-        if !ascii {
+        let (start, len) = if ascii {
+            (start, len)
+        } else {
             if start < at {
                 (at, counted) = (0, 0);
             }
-            counted +=
-                bytes[at..start].iter().map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum::<usize>();
-            at = start;
-        }
-        let start = if ascii { start } else { counted };
+            let before = counted + utf16_len(&bytes[at..start]);
+            let within = utf16_len(&bytes[start..start + len]);
+            (at, counted) = (start + len, before + within);
+            (before, within)
+        };
         #[allow(clippy::cast_possible_truncation)] // JavaScript strings are shorter than 2^32 units
         out.extend([start as u32, len as u32]);
     }
     out
+}
+
+/// How many UTF-16 code units the UTF-8 `bytes` are: one a character, two for a character of four
+/// bytes; eight bytes at a time (a byte `10xxxxxx` continues a character, `11110xxx` starts one
+/// of four bytes).
+fn utf16_len(bytes: &[u8]) -> usize {
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut units = 0;
+    for word in words.by_ref() {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        // Each byte's own bits, shifted up to its high bit: bit 6 for `x << 1`, and so on.
+        let continuation = x & !(x << 1) & HIGHS;
+        let four = x & (x << 1) & (x << 2) & (x << 3) & !(x << 4) & HIGHS;
+        units += 8 - continuation.count_ones() as usize + four.count_ones() as usize;
+    }
+    units + words.remainder().iter().map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum::<usize>()
 }
 
 fn convert_whole(
@@ -207,6 +229,9 @@ fn convert_whole(
         Ok(document) => document,
         Err(errors) => return failed(merged(report, errors)),
     };
+    if let Some(splice) = splice {
+        splice.add_literals(document.literals());
+    }
     let (request, mut validated) = match run(&document, subject, &settings.validation).into_result() {
         Ok(valid) => valid,
         Err(errors) => return failed(merged(report, errors)),
@@ -625,6 +650,18 @@ mod tests {
         assert_eq!(input_type("not json"), None);
     }
 
+    #[test]
+    fn utf16_length_of_every_kind_of_character_at_every_offset() {
+        for c in ['a', '\u{7f}', 'é', '\u{7ff}', '東', '\u{ffff}', '🙂', '\u{10ffff}'] {
+            for before in 0..9 {
+                for after in 0..9 {
+                    let text = format!("{}{c}{}", "x".repeat(before), "y".repeat(after));
+                    assert_eq!(super::utf16_len(text.as_bytes()), text.encode_utf16().count(), "{text:?}");
+                }
+            }
+        }
+    }
+
     /// Byte ranges become the UTF-16 ranges JavaScript slices: one unit a character, two for one
     /// of four bytes, whatever the order of the ranges.
     #[test]
@@ -642,5 +679,12 @@ mod tests {
         }
         assert_eq!(spans, [10, 4, 5, 4, 10, 4]);
         assert_eq!(utf16_spans("xxQUJD", 6, &[(2, 4)]), [2, 4]);
+        // Texts, whose ranges hold other characters than base64's.
+        let texts = [(1, "é日🙂QUJD".len()), (at("🙂", 0), 5), (0, text.len())];
+        let spans = utf16_spans(text, units, &texts);
+        for (pair, (start, len)) in spans.chunks(2).zip(texts) {
+            let range = pair[0] as usize..(pair[0] + pair[1]) as usize;
+            assert_eq!(String::from_utf16(&utf16[range]).unwrap(), text[start..start + len]);
+        }
     }
 }

@@ -79,7 +79,11 @@ fn read_within<'b>(text: &JsString, max: usize, buffer: &'b mut Vec<u8>) -> Resu
         Ok(written)
     })?;
     // encodeInto writes well-formed UTF-8 (an unpaired surrogate becomes U+FFFD).
-    Ok(std::str::from_utf8(&buffer[..written]).unwrap_or_default())
+    #[cfg(feature = "speed")]
+    let text = simdutf8::basic::from_utf8(&buffer[..written]).ok();
+    #[cfg(not(feature = "speed"))]
+    let text = std::str::from_utf8(&buffer[..written]).ok();
+    Ok(text.unwrap_or_default())
 }
 
 /// The length of `text` in UTF-8 (as `encodeInto` writes it), encoded a window at a time into the

@@ -183,7 +183,7 @@ pub fn convert_into_spliced(
         text.reserve(request.input.payload_len() + 4096);
         // Always written compact, then indented as text: one serializer per wire type instead of
         // two keeps the WebAssembly build small.
-        P::write_text(&converted.body, &mut text)?;
+        P::write_text(&converted.body, &mut text, splice)?;
         *out = if pretty { conversion::indent(&text) } else { text };
         Ok(converted.warnings)
     }

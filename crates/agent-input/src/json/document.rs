@@ -8,7 +8,7 @@ use super::value::{Json, exceeds_depth};
 pub const PARSER_MAX_DEPTH: usize = 128;
 
 /// A parsed request: the tree and, when it was parsed from text, that text.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct Document<'a> {
     /// The root value. Validation takes the depth the parser measured as this tree's: build a
     /// new document rather than put another tree here.
@@ -17,6 +17,43 @@ pub struct Document<'a> {
     pub text: Option<&'a str>,
     /// How deep the arrays and objects nest (a top-level one is 1), when the parser measured it.
     depth: Option<usize>,
+    /// The escaped strings of the tree that a writer can take from the text as they stand there.
+    literals: Vec<Literal<'a>>,
+}
+
+/// A string the parser decoded from escapes that are all as `serde_json` writes them, so writing
+/// the decoded text gives back the literal as it stands in the request: the decoded text by its
+/// address and length, and the literal between its quotes. Only strings the tree owns are
+/// listed; those it borrows are slices of the text anyway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Literal<'a> {
+    pub(crate) address: usize,
+    pub(crate) len: usize,
+    pub(crate) raw: &'a str,
+}
+
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+impl<'a> Literal<'a> {
+    /// Shorter strings are not listed: writing them costs less than taking them from the text.
+    pub(crate) const FROM: usize = 32;
+
+    pub(crate) fn new(decoded: &str, raw: &'a str) -> Self {
+        Self { address: decoded.as_ptr() as usize, len: decoded.len(), raw }
+    }
+}
+
+/// A copy owns new strings, at other addresses: it lists no literals.
+impl Clone for Document<'_> {
+    fn clone(&self) -> Self {
+        Self { root: self.root.clone(), text: self.text, depth: self.depth, literals: Vec::new() }
+    }
+}
+
+/// The same tree from the same text; where the strings lie does not count.
+impl PartialEq for Document<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root && self.text == other.text && self.depth == other.depth
+    }
 }
 
 impl<'a> Document<'a> {
@@ -25,22 +62,25 @@ impl<'a> Document<'a> {
     /// # Errors
     /// `serde_json`'s error for text that is not JSON or nests deeper than 128 levels.
     pub fn parse(text: &'a str) -> Result<Self, serde_json::Error> {
-        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
-        let parsed = super::parse::parse(text);
         // The browsers' npm module keeps serde_json's parser alone, for its size.
-        #[cfg(not(any(not(target_arch = "wasm32"), feature = "speed")))]
-        let parsed = None;
-        let (root, depth) = match parsed {
-            Some((root, depth)) => (root, Some(depth)),
-            // What the fast parser leaves (errors, deep nesting): serde_json's tree or its error.
-            None => (serde_json::from_str(text)?, None),
-        };
-        Ok(Self { root, text: Some(text), depth })
+        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+        if let Some(parsed) = super::parse::parse(text) {
+            let super::parse::Parsed { root, depth, literals } = parsed;
+            return Ok(Self { root, text: Some(text), depth: Some(depth), literals });
+        }
+        // What the fast parser leaves (errors, deep nesting): serde_json's tree or its error.
+        Ok(Self { root: serde_json::from_str(text)?, text: Some(text), depth: None, literals: Vec::new() })
     }
 
     /// A tree over a `serde_json::Value`, borrowing its strings.
     pub fn from_value(value: &'a Value) -> Self {
-        Self { root: Json::from_value(value), text: None, depth: None }
+        Self { root: Json::from_value(value), text: None, depth: None, literals: Vec::new() }
+    }
+
+    /// The escaped strings of the tree that can be taken from the text as they stand there (see
+    /// [`Literal`]), for a [`Splice`](crate::convert::Splice). Valid while the tree is.
+    pub fn literals(&self) -> &[Literal<'a>] {
+        &self.literals
     }
 
     /// Whether the arrays and objects nest deeper than `max_depth`: the depth the parser measured,

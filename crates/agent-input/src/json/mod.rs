@@ -9,10 +9,10 @@ mod document;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod parse;
 mod value;
-
-pub use document::{Document, PARSER_MAX_DEPTH};
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
-pub(crate) use value::escapes_in;
+pub(crate) mod write;
+
+pub use document::{Document, Literal, PARSER_MAX_DEPTH};
 pub use value::{Json, JsonObject, JsonType, JsonValue, Object, type_name};
 pub(crate) use value::{KeySet, compact, exceeds_depth, plain_byte, same_key};
 

@@ -213,7 +213,7 @@ pub(crate) const fn plain_byte(byte: u8) -> bool {
 
 /// The bytes of `word` that are not [`plain_byte`]s, each as its high bit: the "has less than" and
 /// "has zero byte" tricks, exact as to whether there is one (a false hit only ever lies above a
-/// true one). For the Converse writer's check and the parser's string scan.
+/// true one). For the parser's and the body writer's string scans.
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 pub(crate) fn escapes_in(word: [u8; 8]) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;

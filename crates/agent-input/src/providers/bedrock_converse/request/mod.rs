@@ -7,8 +7,6 @@
 
 pub mod names;
 pub mod wire;
-#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
-mod write;
 
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
@@ -154,12 +152,6 @@ impl Provider for BedrockConverse {
 
             _ => Err(cx.report),
         }
-    }
-
-    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
-    fn write_text(body: &ConverseRequest<'_>, out: &mut String) -> Result<(), Report> {
-        out.clear();
-        write::converse(body, out).map_err(|e| crate::providers::common::convert::serialize_failure(Self::ID, &e))
     }
 }
 

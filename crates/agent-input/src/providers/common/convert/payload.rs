@@ -7,6 +7,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::value::RawValue;
 
+use crate::json::Literal;
+
 /// Payloads of at least this many bytes are written raw, never through the escaper, or as splice
 /// marks (see [`Splice`]); every writer of a body uses this one threshold.
 pub(crate) const RAW_FROM: usize = 16 * 1024;
@@ -29,17 +31,106 @@ pub const MARK: &str = "\\uFFFF";
 /// that a parser read as a string without unescaping is, by construction; checked base64 is too.
 /// Text copied raw from the request (tool arguments) could hold a mark too: the caller counts
 /// the marks, and any extra one means converting again without a splice.
+///
+/// A splice [`with_texts`](Splice::with_texts) leaves out text strings too, where the body's
+/// writer (the fast one: native builds and the npm package's Node module) can take them from a
+/// source as they stand there: a slice of a source with nothing to escape, or an escaped
+/// string whose escapes are as the writer would write them ([`Splice::add_literals`]).
 #[derive(Debug)]
 pub struct Splice<'s> {
     sources: Vec<&'s str>,
     /// (source, start, length) of each payload marked, in the order the marks were written.
     spans: RefCell<Vec<(usize, usize, usize)>>,
+    /// Whether text strings are marked too (by the fast writer only).
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "speed")), allow(dead_code))]
+    texts: bool,
+    /// The escaped strings that can be taken from a source, by address: the decoded text's
+    /// address and length, the literal's address and length (addresses alone, so the splice
+    /// stays covariant in the sources' lifetime).
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "speed")), allow(dead_code))]
+    literals: RefCell<Vec<(usize, usize, usize, usize)>>,
 }
 
 impl<'s> Splice<'s> {
     /// A splice of the payloads that lie in `sources`.
     pub fn new(sources: &[&'s str]) -> Self {
-        Self { sources: sources.to_vec(), spans: RefCell::new(Vec::new()) }
+        Self { sources: sources.to_vec(), spans: RefCell::new(Vec::new()), texts: false, literals: RefCell::default() }
+    }
+
+    /// A splice of the payloads and the text strings of at least [`Literal::FROM`] bytes that lie
+    /// in `sources` as the body would hold them.
+    pub fn with_texts(sources: &[&'s str]) -> Self {
+        Self { texts: true, ..Self::new(sources) }
+    }
+
+    /// Adds escaped strings a source's parse decoded ([`Document::literals`]): each of them,
+    /// written into the body, is then left out as a mark for its literal. They must stay where
+    /// they are while the splice marks: the document they come from must outlive the writing.
+    ///
+    /// [`Document::literals`]: crate::json::Document::literals
+    pub fn add_literals(&self, literals: &[Literal<'_>]) {
+        // Only the fast writer marks texts; elsewhere the parser lists none anyway.
+        #[cfg(not(any(not(target_arch = "wasm32"), feature = "speed")))]
+        let _ = literals;
+        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+        if self.texts {
+            let mut kept = self.literals.borrow_mut();
+            kept.extend(literals.iter().map(|l| (l.address, l.len, l.raw.as_ptr() as usize, l.raw.len())));
+            kept.sort_unstable_by_key(|literal| literal.0);
+        }
+    }
+
+    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+    /// How many marks have been written.
+    pub(crate) fn marked(&self) -> usize {
+        self.spans.borrow().len()
+    }
+
+    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+    /// Forgets the marks after the first `n`, for a body written again without them.
+    pub(crate) fn forget_after(&self, n: usize) {
+        self.spans.borrow_mut().truncate(n);
+    }
+
+    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+    /// With texts marked: whether `text`, written as a JSON string, can be taken from a source as
+    /// it stands there ([`Marked::Yes`]: its span there is recorded, and the caller writes a
+    /// mark), or else is known to need no escaping. A text holding U+FFFD is never marked: where
+    /// the caller's copy of the source holds what its conversion to UTF-8 replaced (a JavaScript
+    /// string's unpaired surrogate), the body must hold U+FFFD, as it would unspliced.
+    pub(crate) fn mark_text(&self, text: &str) -> Marked {
+        if !self.texts || text.len() < Literal::FROM {
+            return Marked::No;
+        }
+        let at = text.as_ptr() as usize;
+        let (raw_at, raw_len) = if self.lying_in(at, text.len()).is_some() {
+            // A slice of a source that needs no escaping is its own literal; in ASCII, copying it
+            // costs less than taking it from the source.
+            match crate::json::write::plain(text.as_bytes()) {
+                Some(true) if !text.contains(char::REPLACEMENT_CHARACTER) => (at, text.len()),
+                Some(_) => return Marked::Plain,
+                None => return Marked::No,
+            }
+        } else {
+            let literals = self.literals.borrow();
+            match literals.binary_search_by_key(&at, |literal| literal.0) {
+                Ok(i) if literals[i].1 == text.len() && !text.contains(char::REPLACEMENT_CHARACTER) => {
+                    (literals[i].2, literals[i].3)
+                }
+                _ => return Marked::No,
+            }
+        };
+        let Some((i, start)) = self.lying_in(raw_at, raw_len) else { return Marked::No };
+        self.spans.borrow_mut().push((i, start, raw_len));
+        Marked::Yes
+    }
+
+    /// Which source the `len` bytes at address `at` lie in, and where.
+    fn lying_in(&self, at: usize, len: usize) -> Option<(usize, usize)> {
+        self.sources.iter().enumerate().find_map(|(i, source)| {
+            let start = source.as_ptr() as usize;
+            (at >= start && at + len <= start + source.len()).then(|| (i, at - start))
+        })
     }
 
     /// The payloads marked so far, in the order of their marks: (index in the sources, start,
@@ -53,11 +144,7 @@ impl<'s> Splice<'s> {
         if part.len() < RAW_FROM {
             return None;
         }
-        let at = part.as_ptr() as usize;
-        self.sources.iter().enumerate().find_map(|(i, source)| {
-            let start = source.as_ptr() as usize;
-            (at >= start && at + part.len() <= start + source.len()).then(|| (i, at - start))
-        })
+        self.lying_in(part.as_ptr() as usize, part.len())
     }
 
     /// `parts`, joined, as a JSON string with each large part that lies in a source replaced by
@@ -93,6 +180,18 @@ impl<'s> Splice<'s> {
     pub(crate) fn mark_base64(&self, text: &str) -> Option<Box<RawValue>> {
         self.mark(&[text], |_| false)
     }
+}
+
+/// What [`Splice::mark_text`] made of a text.
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Marked {
+    /// Left out: the caller writes a mark.
+    Yes,
+    /// Not left out, and nothing in it needs escaping.
+    Plain,
+    /// Not left out.
+    No,
 }
 
 fn unescaped(part: &str) -> bool {
@@ -326,6 +425,69 @@ mod tests {
             assert_eq!(splice.into_spans(), [(0, at, data.len())], "{provider:?}");
             assert_eq!(marked.matches(super::MARK).count(), 1, "{provider:?}");
             assert_eq!(marked.replace(super::MARK, &data), whole, "{provider:?}");
+        }
+    }
+
+    /// With texts marked, every text of at least [`Literal::FROM`] bytes that the request holds
+    /// as the body would is a mark, its span the literal in the request: plain text, text whose
+    /// escapes are as written (quotes, line breaks, `\u001f`), beside text whose escapes are
+    /// not (`\/`, `\u00e9`, `\u000A`), which is written, as is text with U+FFFD. Put back, the
+    /// body is the same bytes.
+    #[test]
+    fn every_provider_writes_texts_as_the_request_holds_them_as_marks() {
+        use crate::convert::{ConvertOptions, ProviderId, convert_into, convert_into_spliced};
+        use crate::validate;
+
+        let plain = "A plain question of some length — with é and 東京 🙂, nothing escaped.";
+        let escaped = r#"A \"quoted\" question\nover two lines,\twith a tab and \\ and \u001f — é"#;
+        let other = [
+            r"Escaped as no writer writes it: a \/ slash and more",
+            r"An \u00e9 written as an escape, and more text",
+            r"A line break in capitals\u000A and more text",
+        ];
+        let short = r#"short \"one\""#;
+        let mut input = vec![
+            serde_json::json!({"role": "user", "content": [{"type": "text", "text": "PLAIN"}]}),
+            serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": "ESCAPED"}]}),
+        ];
+        for k in 0..other.len() {
+            input.push(serde_json::json!({"role": "user", "content": [{"type": "text", "text": format!("OTHER{k}")}]}));
+            input.push(serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": "SHORT"}]}));
+        }
+        // U+FFFD may stand for what the caller's copy holds otherwise (an unpaired surrogate).
+        input.push(serde_json::json!({"role": "user", "content": [{"type": "text", "text": "A text of some length with \u{fffd} in it, é"}]}));
+        input.push(serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": "An escaped \"text\" of some length with \u{fffd}"}]}));
+        input.push(serde_json::json!({"role": "user", "content": [{"type": "text", "text": "And?"}]}));
+        let mut text = serde_json::json!({"input": input})
+            .to_string()
+            .replace("PLAIN", plain)
+            .replace("ESCAPED", escaped)
+            .replace("SHORT", short);
+        for (k, other) in other.iter().enumerate() {
+            text = text.replace(&format!("OTHER{k}"), other);
+        }
+        let options = validate::Options::default();
+        let document = validate::parse(&text, &options.limits).unwrap();
+        assert_eq!(document.literals().len(), 2, "{:?}", document.literals());
+        let (request, _) = validate::validate_request(&document, &options).into_result().unwrap();
+        let expected = [(0, text.find(plain).unwrap(), plain.len()), (0, text.find(escaped).unwrap(), escaped.len())];
+        for &provider in ProviderId::ALL {
+            let convert = ConvertOptions::default();
+            let mut whole = String::new();
+            convert_into(provider, &request, &convert, false, &mut whole).unwrap();
+            let mut marked = String::new();
+            let splice = Splice::with_texts(&[&text]);
+            splice.add_literals(document.literals());
+            convert_into_spliced(provider, &request, &convert, false, &mut marked, Some(&splice)).unwrap();
+            let spans = splice.into_spans();
+            assert_eq!(spans, expected, "{provider:?}");
+            let mut pieces = marked.split(super::MARK);
+            let mut joined = pieces.next().unwrap().to_string();
+            for ((_, start, len), piece) in spans.iter().zip(pieces) {
+                joined.push_str(&text[*start..start + len]);
+                joined.push_str(piece);
+            }
+            assert_eq!(joined, whole, "{provider:?}");
         }
     }
 }

@@ -104,13 +104,29 @@ pub trait Provider {
         serde_json::to_writer(out, body)
     }
 
-    /// Replaces `out` with `body` as compact JSON text ([`Provider::write_body`]'s bytes, checked
-    /// as UTF-8), reusing its allocation. A provider may write the same text faster itself (Bedrock
-    /// Converse, in native builds), which also skips the check of the whole body.
+    /// Replaces `out` with `body` as compact JSON text ([`Provider::write_body`]'s bytes),
+    /// reusing its allocation. Native builds and the npm package's Node module write it with the
+    /// crate's own writer (`json::write`), straight into text, and with a `splice` that marks
+    /// texts, leave such texts out; elsewhere `serde_json` writes bytes that are then checked as
+    /// UTF-8.
     ///
     /// # Errors
     /// When the body cannot be written, or its bytes are not UTF-8.
-    fn write_text(body: &Self::Request<'_>, out: &mut String) -> Result<(), Report> {
+    fn write_text(body: &Self::Request<'_>, out: &mut String, splice: Option<&Splice<'_>>) -> Result<(), Report> {
+        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+        {
+            let marked = splice.map(Splice::marked);
+            out.clear();
+            if crate::json::write::write(body, out, splice).is_ok() {
+                return Ok(());
+            }
+            // What the writer leaves to `serde_json`: written again, without the marks so far.
+            if let (Some(splice), Some(marked)) = (splice, marked) {
+                splice.forget_after(marked);
+            }
+        }
+        #[cfg(not(any(not(target_arch = "wasm32"), feature = "speed")))]
+        let _ = splice;
         let mut buffer = std::mem::take(out).into_bytes();
         buffer.clear();
         let written = Self::write_body(body, &mut buffer);
