@@ -59,6 +59,7 @@ export type {
   UrlSource,
   Usage,
   ValidateOptions,
+  ValidateRequestOptions,
   ValidationError,
   ValidationReport,
   ValidationWarning,
