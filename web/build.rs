@@ -1,5 +1,8 @@
 //! Picks the playground's examples out of the conformance fixtures (tests/fixtures), so the
-//! examples are cases every layer is tested on, and writes them to `$OUT_DIR/examples.json`.
+//! examples are cases every layer is tested on, and writes them to `$OUT_DIR/examples.json`; and
+//! the model ids the capability table was generated from (scripts/models/litellm-subset.json),
+//! by provider, as the model field's suggestions, to `$OUT_DIR/model_ids.rs` (a Rust array: no
+//! JSON reader for them in the app).
 
 use std::path::Path;
 
@@ -38,4 +41,40 @@ fn main() {
     }
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("examples.json");
     std::fs::write(dest, serde_json::to_string(&out).expect("serializable")).expect("writable OUT_DIR");
+    model_ids(Path::new(&manifest_dir));
+}
+
+/// The providers whose API takes the ids of each of the source's `litellm_provider`s.
+const MODEL_PROVIDERS: &[(&str, &[&str])] = &[
+    ("openai", &["openai-chat", "openai-responses"]),
+    ("anthropic", &["anthropic-messages"]),
+    ("gemini", &["gemini"]),
+    ("vertex_ai-language-models", &["gemini"]),
+    ("bedrock_converse", &["bedrock-converse"]),
+    ("bedrock", &["bedrock-converse"]),
+];
+
+/// `&[(provider, id), …]`: each id as a provider's API takes it (the source's `gemini/` and
+/// `bedrock/<region>/` prefixes left out), once per provider, in the source's order.
+fn model_ids(manifest_dir: &Path) {
+    let path = manifest_dir.join("../scripts/models/litellm-subset.json");
+    println!("cargo::rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let subset: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let models = subset["models"].as_object().unwrap_or_else(|| panic!("{}: no models", path.display()));
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (key, facts) in models {
+        let id = key.rsplit('/').next().unwrap_or(key);
+        let source = facts["litellm_provider"].as_str().unwrap_or_default();
+        let providers = MODEL_PROVIDERS.iter().find(|(name, _)| *name == source).map_or(&[][..], |(_, p)| p);
+        for provider in providers {
+            let pair = ((*provider).to_string(), id.to_string());
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+    }
+    let items: Vec<String> = out.iter().map(|(provider, id)| format!("({provider:?}, {id:?})")).collect();
+    let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("model_ids.rs");
+    std::fs::write(dest, format!("&[{}]", items.join(", "))).expect("writable OUT_DIR");
 }

@@ -108,8 +108,11 @@ describe('exports', () => {
       './response-node.js',
       './import.js',
       './import-node.js',
+      './models.js',
+      './models-node.js',
     ]);
     assert.deepEqual(manifest.exports['./import'], { types: './import.d.ts', node: './import-node.js', default: './import.js' });
+    assert.deepEqual(manifest.exports['./models'], { types: './models.d.ts', node: './models-node.js', default: './models.js' });
     for (const file of manifest.files) readFileSync(join(installed, file)); // every listed file is packed
     assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
     assert.match(readFileSync(join(installed, 'README.md'), 'utf8'), /import \{[^}]*validate/);

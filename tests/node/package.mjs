@@ -49,6 +49,14 @@ writeFileSync(importEntry, "export * from 'agent-input/import';\n");
 /** The exports of `agent-input/import`. */
 export const importPkg = await import(pathToFileURL(importEntry).href);
 
+// And for `agent-input/models` (the base entry's functions and `importRequest` with the model
+// table: `model` checked, and the pixel limits).
+const modelsEntry = join(project, 'models-entry.mjs');
+writeFileSync(modelsEntry, "export * from 'agent-input/models';\n");
+
+/** The exports of `agent-input/models`. */
+export const modelsPkg = await import(pathToFileURL(modelsEntry).href);
+
 // The module browsers and bundlers load (index.js; built for size, where node.js's is built for
 // speed), run here too: the bindings imported again under another URL are a second instance,
 // given agent_input_bg.wasm, with convertJson's splicing as index.js adds it.

@@ -35,7 +35,7 @@ test('publint finds nothing in the tarball, suggestions included', async () => {
 
 test('@arethetypeswrong/cli: every entry typed under Node\'s and bundlers\' ESM resolution; ES modules only', () => {
   const wasm = Object.keys(manifest.exports).filter((e) => e.endsWith('.wasm'));
-  assert.deepEqual(entries, ['.', './schema', './agui', './register', './response', './import']);
+  assert.deepEqual(entries, ['.', './schema', './agui', './register', './response', './import', './models']);
   const attw = join(here, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   let output;
   try {

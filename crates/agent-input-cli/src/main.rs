@@ -177,12 +177,8 @@ fn run(cli: Cli) -> Result<bool, UsageError> {
                     if let Some(schema) = &schema {
                         validation = agent_input::schema::extend_validation(validation, schema);
                     }
-                    if let (Some(model), Some(request)) = (&model, &validation.request) {
-                        let checked = agent_input::convert::check_model_alone(model, request);
-                        if !checked.is_ok() {
-                            validation.request = None;
-                        }
-                        validation.report.extend(checked);
+                    if let Some(model) = &model {
+                        validation.check_model(model);
                     }
                     serde_json::to_value(validation.summary()).map_err(|e| UsageError(e.to_string()))?
                 }

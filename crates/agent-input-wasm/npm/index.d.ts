@@ -60,6 +60,7 @@ export type {
   UrlSource,
   Usage,
   ValidateOptions,
+  ValidateRequestOptions,
   ValidationError,
   ValidationReport,
   ValidationWarning,

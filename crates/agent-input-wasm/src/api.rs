@@ -30,9 +30,41 @@ thread_local! {
 }
 
 /// The options of the `validate` family from their JSON text (`None`: no options).
+#[cfg(any(test, feature = "agui", feature = "schema"))]
 pub(crate) fn validate_options(text: Option<&str>) -> (validate::Options, Report) {
     validate::Options::read_json(&text.map_or(Value::Null, agent_input::options::parse))
 }
+
+/// The options of the base entry's `validate` family: [`validate_options`] and `model`, which is
+/// not a validation option but the model check's ([`validate::Validation::check_model`]), read as
+/// the conversion options read it.
+pub(crate) fn validate_model_options(text: Option<&str>) -> ValidateSettings {
+    let mut value = text.map_or(Value::Null, agent_input::options::parse);
+    let mut model = None;
+    if let Value::Object(options) = &value {
+        let mut rest = serde_json::Map::new();
+        for (key, option) in options {
+            if key == "model" {
+                model = Some(option.clone());
+            } else {
+                rest.insert(key.clone(), option.clone());
+            }
+        }
+        value = Value::Object(rest);
+    }
+    let (options, mut report) = validate::Options::read_json(&value);
+    let model = model.and_then(|model| {
+        let mut only = serde_json::Map::new();
+        only.insert("model".to_string(), model);
+        let (read, problems) = agent_input::ConvertOptions::read_json(&Value::Object(only));
+        report.extend(problems);
+        read.model
+    });
+    (options, report, model)
+}
+
+/// The base entry's validation options, the problems found reading them, and the model.
+pub(crate) type ValidateSettings = (validate::Options, Report, Option<String>);
 
 /// The settings of the `convert` family from their JSON text, reused while the text is one of the
 /// last [`KEPT_SETTINGS`] read.
@@ -89,8 +121,15 @@ fn merged(mut options_report: Report, report: Report) -> Report {
 
 /// Validates JSON text; returns the report as JSON (`{valid, inputType, errors, warnings}`).
 /// `report` holds the problems found reading the options.
-pub(crate) fn validate(text: Text<'_>, subject: Subject, options: &validate::Options, report: &Report) -> String {
-    validate_into(text, subject, options, report, |report| to_json(report))
+/// With `model`, the model's rules are checked on a valid request.
+pub(crate) fn validate(
+    text: Text<'_>,
+    subject: Subject,
+    options: &validate::Options,
+    report: &Report,
+    model: Option<&str>,
+) -> String {
+    validate_into(text, subject, options, report, model, |report| to_json(report))
 }
 
 /// Like [`validate`], handing the report to `write`.
@@ -99,6 +138,7 @@ pub(crate) fn validate_into<R>(
     subject: Subject,
     options: &validate::Options,
     report: &Report,
+    model: Option<&str>,
     write: impl FnOnce(&JsValidationReport<'_>) -> R,
 ) -> R {
     let report = report.clone();
@@ -106,7 +146,10 @@ pub(crate) fn validate_into<R>(
         Ok(document) => document,
         Err(errors) => return write(&JsValidationReport::failed(&merged(report, errors), None)),
     };
-    let validation = run(&document, subject, options);
+    let mut validation = run(&document, subject, options);
+    if let Some(model) = model {
+        validation.check_model(model);
+    }
     if report.is_ok() {
         write(&JsValidationReport::of(&validation))
     } else {
@@ -412,10 +455,10 @@ mod tests {
         }
     }
 
-    /// Validates with options given as JSON, as the binding reads them.
+    /// Validates with options given as JSON, as the base entry's binding reads them.
     fn validate(text: &str, subject: Subject, options: &Value) -> String {
-        let (options, report) = validate::Options::read_json(options);
-        super::validate(Ok(text), subject, &options, &report)
+        let (options, report, model) = validate_model_options(Some(&options.to_string()));
+        super::validate(Ok(text), subject, &options, &report, model.as_deref())
     }
 
     /// Converts with settings given as JSON, as the binding reads them.
@@ -436,7 +479,7 @@ mod tests {
     fn text_measured_over_the_limit_is_too_large_like_text_read() {
         // The binding passes only the length of text over the body limit.
         let (options, report) = validate::Options::read_json(&json!({"limits": {"maxBodyBytes": 5}}));
-        let measured = parse(&super::validate(Err(18), Subject::Request, &options, &report));
+        let measured = parse(&super::validate(Err(18), Subject::Request, &options, &report, None));
         let read = parse(&validate(r#"{"input": "Hello"}"#, Subject::Request, &json!({"limits": {"maxBodyBytes": 5}})));
         assert_eq!(measured, read);
         assert_eq!(measured["errors"][0]["actual"], 18);
@@ -579,6 +622,25 @@ mod tests {
         assert_eq!(report["errors"][0]["code"], "url_not_supported_by_provider");
         assert_eq!(report["errors"][0]["path"], "/1/source/data");
         assert_eq!(report["warnings"][0]["code"], "format_normalized");
+    }
+
+    #[test]
+    fn validation_takes_the_model_beside_its_options() {
+        let request = r#"{"input": "Hello"}"#;
+        let report = parse(&validate(request, Subject::Request, &json!({"model": " o3-mini ", "allowPrefill": true})));
+        assert_eq!(report["valid"], true, "{report}");
+        // Built without the model table (the base module): the warning says where the table is.
+        assert_eq!(report["warnings"][0]["code"], "unknown_model");
+        assert_eq!(report["warnings"][0]["path"], "/options/model");
+        assert_eq!(report["warnings"][0]["received"], "o3-mini");
+        assert!(report["warnings"][0]["message"].as_str().unwrap().contains("import agent-input/models"));
+        // A model that is not an id is an option error, beside the other options' own.
+        let report = parse(&validate(request, Subject::Request, &json!({"model": 5, "allowPrefill": 1})));
+        let paths: Vec<_> = report["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap()).collect();
+        assert_eq!(paths, ["/options/allowPrefill", "/options/model"]);
+        assert_eq!(report["valid"], false);
+        // Without a model, nothing about one.
+        assert_eq!(parse(&validate(request, Subject::Request, &json!({})))["warnings"], json!([]));
     }
 
     #[test]

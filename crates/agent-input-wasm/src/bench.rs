@@ -43,7 +43,9 @@ pub fn validate_serde(text: &JsValue) -> Result<JsValue, JsValue> {
     let options = agent_input::validate::Options::default();
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     crate::text::with_str_within(&text, options.limits.max_body_bytes, |text| {
-        api::validate_into(text, Subject::Request, &options, &Report::default(), |report| report.serialize(&serializer))
+        api::validate_into(text, Subject::Request, &options, &Report::default(), None, |report| {
+            report.serialize(&serializer)
+        })
     })
     .map_err(JsValue::from)
 }

@@ -29,6 +29,8 @@ pub mod bench;
 mod dto;
 #[cfg(feature = "import")]
 pub mod import;
+#[cfg(feature = "models")]
+pub mod models;
 #[cfg(feature = "register")]
 pub mod register;
 #[cfg(feature = "response")]
@@ -50,9 +52,9 @@ pub mod native {
     /// text; `options` is the options' JSON text.
     #[must_use]
     pub fn validate(text: &str, input: bool, options: Option<&str>) -> String {
-        let (options, report) = api::validate_options(options);
+        let (options, report, model) = api::validate_model_options(options);
         let text = within(text, options.limits.max_body_bytes);
-        api::validate(text, subject(input), &options, &report)
+        api::validate(text, subject(input), &options, &report, model.as_deref())
     }
 
     /// What `convertJson` (`input: false`) or `convertInput` (`input: true`) returns: whether it
@@ -79,7 +81,6 @@ pub mod native {
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agent_input::{Report, validate};
 use js_sys::{Array, JSON, JsString, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -135,8 +136,10 @@ fn default_max() -> usize {
     agent_input::options::Limits::default().max_body_bytes
 }
 
-/// The options of the `validate` family, optional.
-fn validate_options(options: &JsValue) -> Result<(validate::Options, Report), JsValue> {
+/// The options of the `validate` family, optional (the entries `agui` and `schema`; the base
+/// entry's also take `model`).
+#[cfg(any(feature = "agui", feature = "schema"))]
+fn validate_options(options: &JsValue) -> Result<(agent_input::validate::Options, agent_input::Report), JsValue> {
     Ok(api::validate_options(options_text(options)?.as_deref()))
 }
 
@@ -150,10 +153,19 @@ fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
 }
 
 #[cfg(feature = "base")]
+/// The options of the base entry's `validate` family, `model` among them.
+fn validate_model_options(options: &JsValue) -> Result<api::ValidateSettings, JsValue> {
+    Ok(api::validate_model_options(options_text(options)?.as_deref()))
+}
+
+#[cfg(feature = "base")]
 /// The validation report of JSON text, as plain objects.
-fn validated(text: &JsString, subject: Subject, options: &(validate::Options, Report)) -> Result<JsValue, JsValue> {
-    let max = options.0.limits.max_body_bytes;
-    JSON::parse(&text::with_str_within(text, max, |text| api::validate(text, subject, &options.0, &options.1)))
+fn validated(text: &JsString, subject: Subject, options: &api::ValidateSettings) -> Result<JsValue, JsValue> {
+    let (options, report, model) = options;
+    let max = options.limits.max_body_bytes;
+    JSON::parse(&text::with_str_within(text, max, |text| {
+        api::validate(text, subject, options, report, model.as_deref())
+    }))
 }
 
 /// Talc, not Rust's default dlmalloc: a sixth of the code in the package's `.wasm`, growing the
@@ -224,9 +236,9 @@ fn convert_text(
 #[wasm_bindgen(js_name = validate, unchecked_return_type = "ValidationReport")]
 pub fn validate_request(
     #[wasm_bindgen(unchecked_param_type = "unknown")] request: &JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateRequestOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = validate_options(options)?;
+    let options = validate_model_options(options)?;
     let text = json_text(request, "request")?;
     validated(&text, Subject::Request, &options)
 }
@@ -237,9 +249,9 @@ pub fn validate_request(
 #[wasm_bindgen(js_name = validateInput, unchecked_return_type = "ValidationReport")]
 pub fn validate_input(
     #[wasm_bindgen(unchecked_param_type = "unknown")] input: &JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateRequestOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = validate_options(options)?;
+    let options = validate_model_options(options)?;
     let text = json_text(input, "input")?;
     validated(&text, Subject::Input, &options)
 }
@@ -252,9 +264,9 @@ pub fn validate_input(
 #[wasm_bindgen(js_name = validateJson, unchecked_return_type = "ValidationReport")]
 pub fn validate_json(
     #[wasm_bindgen(unchecked_param_type = "string")] text: &JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ValidateRequestOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = validate_options(options)?;
+    let options = validate_model_options(options)?;
     let text = text_argument(text, "text")?;
     validated(&text, Subject::Request, &options)
 }

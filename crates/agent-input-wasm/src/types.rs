@@ -226,6 +226,16 @@ export interface ValidateOptions {
   limits?: Limits;
 }
 
+/** The options of `validate`, `validateInput` and `validateJson`: those of every validation, and
+ * the model. */
+export interface ValidateRequestOptions extends ValidateOptions {
+  /**
+   * The model id, checked as `ConvertOptions.model` is, by the rules of the API its family's
+   * vendor runs (Anthropic Messages for Claude): its errors make the request invalid.
+   */
+  model?: string;
+}
+
 /** A provider request format. */
 export type ProviderId = "bedrock-converse" | "openai-chat" | "openai-responses" | "anthropic-messages" | "gemini";
 
@@ -275,9 +285,10 @@ export interface ConvertOptions extends ValidateOptions {
    * The model id as the provider's API or ml-commons writes it (`"gpt-4o"`, `"claude-sonnet-4-5"`,
    * `"us.anthropic.claude-sonnet-4-5-20250929-v1:0"`, `"gemini-2.5-pro"`): what the model refuses
    * (sampling with reasoning, thinking budgets, images, system prompts) is refused too, by the
-   * capability table of model families. This package's modules are built without the table, for
-   * their size budgets: here a `model` is the warning `unknown_model` and only the provider's own
-   * rules are checked; the CLI (`--model`), the Rust library and the gateway check it.
+   * capability table of model families. The table and the providers' pixel limits are in the
+   * entry `agent-input/models`, out of the base module for its size: the base entry takes a
+   * `model` with the warning `unknown_model` ("import agent-input/models to check it") and checks
+   * the provider's own rules only. A model the table does not know is that warning everywhere.
    */
   model?: string;
 }

@@ -13,6 +13,7 @@ pub(crate) mod input_form;
 pub(crate) mod jsonpos;
 pub(crate) mod location;
 pub(crate) mod media;
+pub(crate) mod models;
 pub(crate) mod placeholders;
 pub(crate) mod pointer;
 pub(crate) mod reasoning;

@@ -35,6 +35,8 @@ pub(crate) struct Settings {
     /// An agent's `parameters_schema`, as typed, and whether the parameters are checked against it.
     pub(crate) schema: String,
     pub(crate) schema_on: bool,
+    /// The model id typed for each provider, in the order of `ProviderId::ALL` (empty: none).
+    pub(crate) models: Vec<String>,
 }
 
 impl Default for Settings {
@@ -58,11 +60,25 @@ impl Default for Settings {
             response_name: String::new(),
             schema: String::new(),
             schema_on: false,
+            models: vec![String::new(); ProviderId::ALL.len()],
         }
     }
 }
 
 impl Settings {
+    /// The model id typed for the chosen provider.
+    pub(crate) fn model(&self) -> &str {
+        self.models.get(provider_index(self.provider)).map_or("", String::as_str)
+    }
+
+    /// Sets the chosen provider's model id.
+    pub(crate) fn set_model(&mut self, model: String) {
+        let at = provider_index(self.provider);
+        if let Some(slot) = self.models.get_mut(at) {
+            *slot = model;
+        }
+    }
+
     /// The options as JSON in the shape `ConvertOptions::read_json` reads (numbers as typed
     /// text: it takes numeric strings, and reports what is not a number at `/options/<key>`).
     pub(crate) fn options_json(&self) -> (Value, Report) {
@@ -71,6 +87,9 @@ impl Settings {
         let text = |s: &str| (!s.trim().is_empty()).then(|| Value::String(s.trim().to_string()));
         if !self.system.is_empty() {
             object.insert("system".into(), Value::String(self.system.clone()));
+        }
+        if let Some(model) = text(self.model()) {
+            object.insert("model".into(), model);
         }
         for (name, value) in
             [("max_tokens", &self.max_tokens), ("temperature", &self.temperature), ("top_p", &self.top_p)]
@@ -141,8 +160,12 @@ impl Settings {
         }
     }
 
-    /// The settings `features_json` writes, read back from options JSON (a share link's).
+    /// The settings `features_json` writes, and the model, read back from options JSON (a share
+    /// link's).
     pub(crate) fn read_features(&mut self, options: &Value) {
+        if let Some(model) = options.get("model").and_then(Value::as_str) {
+            self.set_model(model.to_string());
+        }
         match options.get("tool_choice") {
             Some(Value::String(choice)) => self.tool_choice.clone_from(choice),
             Some(Value::Object(named)) => {
@@ -197,6 +220,11 @@ fn not_json(key: &str, e: &serde_json::Error) -> Diagnostic {
     )
 }
 
+/// A provider's place in `ProviderId::ALL`.
+fn provider_index(provider: ProviderId) -> usize {
+    ProviderId::ALL.iter().position(|&p| p == provider).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +257,21 @@ mod tests {
         let bad = Settings { response_schema: "{".into(), ..Settings::default() };
         let (_, report) = bad.options_json();
         assert_eq!(report.errors[0].path.to_string(), "/options/response_format");
+    }
+
+    #[test]
+    fn a_model_for_each_provider() {
+        let mut settings = Settings { provider: ProviderId::OpenAiChat, ..Settings::default() };
+        settings.set_model(" o3-mini ".into());
+        assert_eq!(settings.options_json().0, json!({"model": "o3-mini"}));
+        settings.provider = ProviderId::Gemini;
+        assert_eq!(settings.model(), "");
+        assert_eq!(settings.options_json().0, json!({}));
+        settings.set_model("gemini-2.5-pro".into());
+        settings.provider = ProviderId::OpenAiChat;
+        assert_eq!(settings.model(), " o3-mini ");
+        let mut read = Settings { provider: ProviderId::Gemini, ..Settings::default() };
+        read.read_features(&json!({"model": "gemini-2.5-flash"}));
+        assert_eq!(read.model(), "gemini-2.5-flash");
     }
 }

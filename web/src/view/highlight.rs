@@ -62,24 +62,39 @@ fn setting_of(path: &str) -> Option<String> {
 }
 
 /// Outlines the settings the conversion refuses (a temperature out of the provider's range, a
-/// number that is not one), the message as the field's description.
+/// number that is not one, what the model refuses) and those it warns about (a model the table
+/// does not know), the message as the field's description.
 fn mark_settings(analysis: &Analysis) {
-    if let Ok(marked) = document().query_selector_all(".settings-invalid") {
+    if let Ok(marked) = document().query_selector_all(".settings-invalid, .settings-warning") {
         for el in
             (0..marked.length()).filter_map(|i| marked.get(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
         {
-            let _ = el.class_list().remove_2("settings-invalid", "has-error");
+            let _ = el.class_list().remove_4("settings-invalid", "settings-warning", "has-error", "has-warning");
             let _ = el.remove_attribute("aria-invalid");
             let _ = el.remove_attribute("title");
         }
     }
-    let Conversion::Failed(report) = &analysis.conversion else { return };
-    for d in &report.errors {
-        if let Some(el) = setting_of(&d.path.to_string()).and_then(|id| document().get_element_by_id(&id)) {
-            let _ = el.class_list().add_2("settings-invalid", "has-error");
-            let _ = el.set_attribute("aria-invalid", "true");
-            let _ = el.set_attribute("title", &d.message);
+    let mark = |list: &[agent_input::Diagnostic], classes: (&str, &str)| {
+        for d in list {
+            if let Some(el) = setting_of(&d.path.to_string()).and_then(|id| document().get_element_by_id(&id)) {
+                if classes.0 == "settings-warning" && el.class_list().contains("settings-invalid") {
+                    continue;
+                }
+                let _ = el.class_list().add_2(classes.0, classes.1);
+                if classes.0 == "settings-invalid" {
+                    let _ = el.set_attribute("aria-invalid", "true");
+                }
+                let _ = el.set_attribute("title", &d.message);
+            }
         }
+    };
+    match &analysis.conversion {
+        Conversion::Failed(report) => {
+            mark(&report.errors, ("settings-invalid", "has-error"));
+            mark(&report.warnings, ("settings-warning", "has-warning"));
+        }
+        Conversion::Converted { warnings, .. } => mark(warnings, ("settings-warning", "has-warning")),
+        Conversion::Invalid => {}
     }
 }
 

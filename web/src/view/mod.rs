@@ -13,6 +13,7 @@ mod execute_pane;
 mod forms;
 mod highlight;
 mod import_pane;
+mod model_field;
 mod output_pane;
 mod reasoning_badge;
 mod run_notice;

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use super::code_export::code_export;
 use super::copy::copy;
 use super::diagnostics::diagnostic_items;
+use super::model_field::ModelField;
 use crate::model::analysis::{Analysis, Conversion, full_body};
 use crate::model::display::human_bytes;
 use crate::model::export;
@@ -79,7 +80,11 @@ pub(super) fn OutputPane(
     let provider_call = move || {
         let current = settings.get_untracked();
         let body = editor.body_value().and_then(|v| full_body(&v, &current))?;
-        export::provider_call(current.provider, export::example_model(current.provider), &body)
+        let model = match current.model().trim() {
+            "" => export::example_model(current.provider),
+            chosen => chosen,
+        };
+        export::provider_call(current.provider, model, &body)
             .ok_or_else(|| format!("no code is written for {}", current.provider.display_name()))
     };
     // The provider needs its tools declared: specs from the calls, one click away.
@@ -108,6 +113,7 @@ pub(super) fn OutputPane(
             </div>
         </div>
         <p class="hint">"The "<strong data-testid="output-provider">{provider_name}</strong>" request body for this input, as agent-gateway would send it."</p>
+        <ModelField settings />
         <div class="row common-settings">
             {setting_field(settings, "max-tokens", "Max tokens", initial.max_tokens.clone(), || "4096".to_string(), |s, v| s.max_tokens = v)}
             {setting_field(settings, "temperature", "Temperature", initial.temperature.clone(), temperature_hint, |s, v| s.temperature = v)}

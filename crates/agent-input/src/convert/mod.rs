@@ -63,6 +63,7 @@ pub fn check_model(provider: ProviderId, request: &ExecuteRequest<'_>, options: 
 /// The rules of `model` for `request` where no provider is chosen (`validate --model`): those of
 /// the provider that serves the model's family (the vendor's own API first), without
 /// converting. An id no family matches is an `unknown_model` warning and nothing else.
+#[cfg(feature = "models")]
 pub fn check_model_alone(model: &str, request: &ExecuteRequest<'_>) -> Report {
     let family = crate::providers::models::lookup(model);
     // The vendor's own API first (Anthropic Messages for Claude, not Bedrock).
@@ -78,11 +79,23 @@ pub fn check_model_alone(model: &str, request: &ExecuteRequest<'_>) -> Report {
             "the model \"{model}\" is not in the capability table ({}); only the request's own rules are checked",
             crate::providers::models::SOURCE
         );
-        let at = crate::path::Path::root().key("options").key("model");
-        return Report::from(Diagnostic::new(crate::diagnostic::Code::UnknownModel, at, message).received(model));
+        return Report::from(unchecked_model(model, message));
     };
     let options = ConvertOptions { model: Some(model.to_string()), ..ConvertOptions::default() };
     check_model(provider, request, &options)
+}
+
+/// Without feature `models` (the npm package's base module) no model is checked: the warning
+/// says where the model's rules are.
+#[cfg(not(feature = "models"))]
+pub fn check_model_alone(model: &str, _request: &ExecuteRequest<'_>) -> Report {
+    Report::from(unchecked_model(model, crate::providers::models::NO_TABLE))
+}
+
+/// `unknown_model` at `/options/model`.
+fn unchecked_model(model: &str, message: impl Into<String>) -> Diagnostic {
+    let at = crate::path::Path::root().key("options").key("model");
+    Diagnostic::new(crate::diagnostic::Code::UnknownModel, at, message).received(model)
 }
 
 /// The conversion's result with the model check's problems: its errors refuse the request.

@@ -58,6 +58,18 @@ impl<'a> Validation<'a> {
         self
     }
 
+    /// The rules of `model` for the valid request, where no provider is chosen
+    /// ([`crate::convert::check_model_alone`]): its errors make the request invalid.
+    pub fn check_model(&mut self, model: &str) {
+        if let Some(request) = &self.request {
+            let checked = crate::convert::check_model_alone(model, request);
+            if !checked.is_ok() {
+                self.request = None;
+            }
+            self.report.extend(checked);
+        }
+    }
+
     pub(super) fn failed(report: Report) -> Self {
         Self { request: None, input_type: None, report, prompt_request: None }
     }

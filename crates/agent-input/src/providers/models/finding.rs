@@ -80,6 +80,12 @@ pub fn unknown_model(model_id: &str, provider: ProviderId) -> String {
     )
 }
 
+/// The warning's message for a model given to a build without the capability table (the npm
+/// package's modules but `agent-input/models`, for their size): where the model's rules are.
+#[cfg(not(feature = "models"))]
+pub const NO_TABLE: &str =
+    "the model is not checked: this module has no table of models; import agent-input/models to check it";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,5 +17,7 @@ mod table;
 pub mod thinking;
 
 pub use family::{Family, Support, Vendor};
+#[cfg(not(feature = "models"))]
+pub use finding::NO_TABLE;
 pub use finding::{Finding, Rule, unknown_model};
 pub use lookup::{SOURCE, families, lookup, normalize};

@@ -229,7 +229,7 @@ impl<'p> Conversion<'p> {
         let profile = self.profile;
         #[cfg(not(feature = "models"))]
         if let Some(id) = options.model.as_deref() {
-            let message = "the model is not checked: the npm package has no table of models; only the provider's own rules are checked";
+            let message = crate::providers::models::NO_TABLE;
             self.error(Diagnostic::new(Code::UnknownModel, option_path("model"), message).received(id));
         }
         let max_tokens = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
