@@ -6,13 +6,15 @@
 //! remembers the text, so a converter can copy a payload's JSON literal straight into the body.
 
 mod document;
+mod literal;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 mod parse;
 mod value;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 pub(crate) mod write;
 
-pub use document::{Document, Literal, PARSER_MAX_DEPTH};
+pub use document::{Document, PARSER_MAX_DEPTH};
+pub use literal::Literal;
 pub use value::{Json, JsonObject, JsonType, JsonValue, Object, type_name};
 pub(crate) use value::{KeySet, compact, exceeds_depth, plain_byte, same_key};
 

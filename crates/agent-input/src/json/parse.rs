@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use super::document::Literal;
+use super::literal::Literal;
 use super::value::{Json, Object, escapes_in, plain_byte};
 
 /// The nesting this parser takes; deeper text goes to `serde_json`, whose limit (128) then applies.
