@@ -73,6 +73,8 @@ function readParts(parts, r, held) {
     if (part.thoughtSignature) r.state.push(part.thoughtSignature);
     if (typeof part.text === 'string') r.text += part.text;
     else if (part.functionCall) {
+      // The id Gemini gave a call goes back with it: it is state too.
+      if (part.functionCall.id !== undefined) r.state.push(part.functionCall.id);
       r.calls.push([part.functionCall.id ?? `call_${held.n}`, part.functionCall.name, part.functionCall.args ?? {}]);
       held.n += 1;
     }

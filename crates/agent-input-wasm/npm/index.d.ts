@@ -36,6 +36,7 @@ export type {
   Diagnostic,
   DocumentBlock,
   DocumentFormat,
+  Effort,
   ErrorCode,
   ExecuteRequest,
   GeminiRequest,
