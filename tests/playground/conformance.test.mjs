@@ -173,7 +173,8 @@ test('every conformance fixture through the playground UI', async () => {
     // Validation is checked with default settings and the default provider (as every runner
     // validates); each provider's conversion in a run of its own with its options set (the
     // default provider's rides on the validation run when it needs no options).
-    jobs.push({ id: `${file}/${name}`, c, text, settings: defaults, provider: PROVIDER, schema, check: 'validation' });
+    const validation = { id: `${file}/${name}`, c, text, settings: defaults, provider: PROVIDER, schema, check: 'validation' };
+    jobs.push(validation);
     for (const [provider, entry] of Object.entries(c.expect.convert ?? {})) {
       if (!providers.includes(provider)) {
         skipped.providers++;
@@ -186,7 +187,7 @@ test('every conformance fixture through the playground UI', async () => {
       }
       const plain = !entry.options?.allow_prefill && JSON.stringify(settings) === JSON.stringify(defaults);
       if (plain && provider === PROVIDER) {
-        jobs.at(-1).entry = entry;
+        validation.entry = entry;
       } else {
         jobs.push({ id: `${file}/${name} (${provider})`, c, entry, text, settings, provider, schema, check: 'conversion' });
       }

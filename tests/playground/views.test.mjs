@@ -369,22 +369,26 @@ describe('deploy to OpenSearch', () => {
   });
 });
 
-/** Sets a settings field as a person does (input or change event), hidden or not. */
-function setControl(selector, value) {
+/**
+ * Sets a settings field as a person does (input or change event), hidden or not; `always`: typed
+ * even when the field shows the value (the model field shows the provider's own model, which a
+ * provider chosen just before may not have drawn yet).
+ */
+function setControl(selector, value, always = false) {
   return page.$eval(
     selector,
-    (el, v) => {
+    (el, [v, always]) => {
       if (el.type === 'checkbox') {
         if (el.checked !== v) {
           el.checked = v;
           el.dispatchEvent(new Event('change', { bubbles: true }));
         }
-      } else if (el.value !== v) {
+      } else if (always || el.value !== v) {
         el.value = v;
         el.dispatchEvent(new Event(el.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
       }
     },
-    value,
+    [value, always],
   );
 }
 
@@ -412,8 +416,9 @@ describe('tool choice, prompt caching, reasoning and structured output controls'
     const failures = [];
     const covered = new Set();
     for (const { id, c, provider, entry, fields } of cases) {
-      for (const [selector, value] of [
+      for (const [selector, value, always = false] of [
         ['[data-testid="provider-select"]', provider],
+        ['[data-testid="model"]', fields.model, true],
         ['[data-testid="system-prompt"]', fields.system],
         ['#max-tokens', fields.max_tokens],
         ['#temperature', fields.temperature],
@@ -430,7 +435,7 @@ describe('tool choice, prompt caching, reasoning and structured output controls'
         ['[data-testid="reasoning"]', fields.reasoning],
         ['[data-testid="reasoning-budget"]', fields.reasoning_budget],
       ]) {
-        await setControl(selector, value);
+        await setControl(selector, value, always);
       }
       await setJson(page, JSON.stringify(subject(c).value));
       await settled(page);
@@ -448,7 +453,7 @@ describe('tool choice, prompt caching, reasoning and structured output controls'
     }
     // Leave the settings as they were.
     const defaults = settingsFields({});
-    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools'], ['[data-testid="reasoning"]', 'reasoning']]) {
+    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools'], ['[data-testid="reasoning"]', 'reasoning'], ['[data-testid="model"]', 'model']]) {
       await setControl(selector, defaults[key]);
     }
     console.log(`# controls: ${cases.length} fixture cases through the tool choice, caching, reasoning and structured output controls; bodies for ${[...covered].join(', ')}`);
