@@ -19,7 +19,7 @@ pub(super) fn ShrinkToFit(editor: Editor, d: agent_input::Diagnostic) -> impl In
     let found = editor
         .body_value()
         .ok()
-        .and_then(|body| settings.with_untracked(|s| oversize(&body, &d, s.provider, s.model().trim())));
+        .and_then(move |body| settings.with_untracked(|s| oversize(&body, &d, s.provider, s.model().trim())));
     let busy = RwSignal::new(false);
     found.map(|found| {
         let on_click = move |_| {
@@ -34,8 +34,9 @@ pub(super) fn ShrinkToFit(editor: Editor, d: agent_input::Diagnostic) -> impl In
                 let shrunk: Value = serde_json::from_str(&text).unwrap_or_default();
                 let smaller = shrunk["data"].as_str().map(str::to_string);
                 let size = |key: &str| shrunk[key].as_u64();
-                let notice = match (smaller, size("width"), size("height"), size("bytes")) {
-                    (Some(smaller), Some(w), Some(h), Some(n)) => {
+                let notice = if let (Some(smaller), Some(w), Some(h), Some(n)) =
+                    (smaller, size("width"), size("height"), size("bytes"))
+                {
                         let name = editor.previews.with_value(|p| p.get(&format!("name:{old_key}")).cloned());
                         let preview = shrunk["preview"].as_str().map(str::to_string);
                         editor.keep_preview(preview, preview_key(&smaller), name);
@@ -49,11 +50,9 @@ pub(super) fn ShrinkToFit(editor: Editor, d: agent_input::Diagnostic) -> impl In
                             Ok(()) => format!("Shrunk the image to {w} × {h} px ({format}, {n}) to fit {provider}."),
                             Err(why) => format!("The image could not be shrunk: {why}."),
                         }
-                    }
-                    _ => {
-                        let why = shrunk["error"].as_str().unwrap_or("the browser could not draw it");
-                        format!("The image could not be shrunk: {why}.")
-                    }
+                } else {
+                    let why = shrunk["error"].as_str().unwrap_or("the browser could not draw it");
+                    format!("The image could not be shrunk: {why}.")
                 };
                 editor.notice.set(Some(notice));
             };
