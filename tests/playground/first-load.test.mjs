@@ -3,7 +3,7 @@
 // the WebAssembly, whatever else the page asks for — each file counted at gzip -9, as
 // scripts/build-site and web/README.md count it. What is loaded on demand (the schema validator,
 // the registration planner with the Deploy view, the importers with the Import view, the JSON
-// editor's line numbers) must not be among them; the registration planner and the Deploy view
+// editor's line numbers, "Copy as code", the drawing of "Shrink to fit") must not be among them; the registration planner and the Deploy view
 // must arrive when "Deploy to OpenSearch" is first opened, and plan. Sizes are GNU gzip's
 // (`gzip -9 -c FILE | wc -c`, the figure scripts/build-site prints); Node's zlib at level 9 makes
 // the .wasm about 1 % larger.
@@ -62,7 +62,7 @@ test(`the first load is at most ${BUDGET} B gzip -9, without the on-demand modul
     for (const needed of ['/', '/playground_bg.wasm', '/playground.js', '/boot.js', '/style.css', '/favicon.svg']) {
       assert.ok(names.includes(needed), `${needed} was not fetched: ${names.join(', ')}`);
     }
-    for (const onDemand of ['schema/', 'register/', 'import/', 'editor/', 'export/']) {
+    for (const onDemand of ['schema/', 'register/', 'import/', 'editor/', 'export/', 'shrink/']) {
       assert.deepEqual(names.filter((n) => n.includes(onDemand)), [], `${onDemand} is loaded on demand only`);
     }
     const total = files.reduce((sum, f) => sum + f.gzip, 0);

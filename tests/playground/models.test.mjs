@@ -1,13 +1,14 @@
 // The model in the playground, end to end against a real agent-gateway in headless Chromium: a
-// model field per provider with the model table's ids as suggestions, and what the model refuses
-// marked at the field it is about.
+// model field per provider with the model table's ids as suggestions, what the model refuses
+// marked at the field it is about, and "Shrink to fit" for an image over the chosen provider's
+// bytes or pixels: drawn smaller in the browser in its own format, then checked again.
 //
 // Run: node --test tests/playground/models.test.mjs   (after scripts/build-site and cargo build -p agent-gateway)
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { diagnostics, launchBrowser, openPlayground, settled, showForm, startGateway } from './support.mjs';
+import { copied, diagnostics, launchBrowser, openPlayground, settled, showForm, startGateway } from './support.mjs';
 
 let gateway;
 let browser;
@@ -55,6 +56,26 @@ async function drawImage(page, { type, width, height, noise = false, quality = 0
     { type, width, height, noise, quality },
   );
   return Buffer.from(base64, 'base64');
+}
+
+/** The image's size as the browser decodes it (so the bytes are a whole image, not a header). */
+function decodedSize(page, bytes, type) {
+  return page.evaluate(
+    async ({ base64, type }) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type }));
+      return [bitmap.width, bitmap.height];
+    },
+    { base64: bytes.toString('base64'), type },
+  );
+}
+
+/** The format the bytes' signature names. */
+function signature(bytes) {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  return 'unknown';
 }
 
 /** Chooses the provider, as the user does. */
@@ -128,6 +149,80 @@ describe('the model in the playground', () => {
       assert.match(await page.getAttribute('.form-area [data-path="/input/1"]', 'class'), /has-refusal/);
       await model(page, 'o4-mini');
       assert.deepEqual(await diagnostics(page, 'conversion-error'), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // Each image the provider refuses for its size, shrunk in its own format until it fits.
+  const cases = [
+    // 9000 px wide: Bedrock Converse takes at most 8000 px a side.
+    { name: 'a PNG over the pixels', type: 'image/png', format: 'png', width: 9000, height: 100, fits: ([w, h]) => w <= 8000 && h <= 8000 },
+    { name: 'a WebP over the pixels', type: 'image/webp', format: 'webp', width: 8500, height: 60, fits: ([w, h]) => w <= 8000 && h <= 8000 },
+    // Random pixels at full quality: over the 3.75 MB Bedrock takes of one image.
+    { name: 'a JPEG over the bytes', type: 'image/jpeg', format: 'jpeg', width: 1600, height: 1600, noise: true, quality: 1, bytes: 3_932_160 },
+  ];
+  for (const c of cases) {
+    test(`Shrink to fit: ${c.name} stays ${c.format.toUpperCase()} and is taken`, async () => {
+      const { page, context, seen } = await openPlayground(browser, gateway.base);
+      try {
+        await provider(page, 'bedrock-converse');
+        await showForm(page, 'blocks');
+        const image = await drawImage(page, c);
+        if (c.bytes) assert.ok(image.length > c.bytes, `the test image is ${image.length} B, not over ${c.bytes} B`);
+        await attach(page, `big.${c.format}`, c.type, image, 1);
+        const refused = await diagnostics(page, 'conversion-error');
+        assert.deepEqual(refused, [{ code: 'provider_limit', path: '/input/1/source/data', severity: 'error' }]);
+        const action = '[data-testid="conversion-error"][data-path="/input/1/source/data"] [data-testid="shrink-to-fit"]';
+        // The drawing script is fetched by the click, not before.
+        const drawing = () => seen.requests.filter((u) => u.includes('/shrink/')).map((u) => new URL(u).pathname);
+        assert.deepEqual(drawing(), []);
+        await page.click(action);
+        await page.waitForFunction(() => /Shrunk the image/.test(document.querySelector('[data-testid="notice"]')?.textContent ?? ''));
+        await settled(page);
+        assert.deepEqual(drawing(), ['/shrink/shrink.js']);
+        assert.deepEqual(await diagnostics(page, 'conversion-error'), []);
+        assert.equal(await page.$(action), null);
+        assert.match(await page.textContent('[data-testid="validation-summary"]'), /^Valid input/);
+
+        // The request now carries the smaller image, in its own format, whole.
+        const body = JSON.parse(await copied(page, '[data-testid="copy-body"]'));
+        const sent = body.messages[0].content[1].image;
+        assert.equal(sent.format, c.format);
+        const bytes = Buffer.from(sent.source.bytes, 'base64');
+        assert.equal(signature(bytes), c.format);
+        const size = await decodedSize(page, bytes, c.type);
+        if (c.fits) assert.ok(c.fits(size), `${size.join(' × ')} px`);
+        if (c.bytes) assert.ok(bytes.length <= c.bytes, `${bytes.length} B`);
+        // The aspect ratio is kept (to the pixel the scaling rounds to).
+        assert.ok(Math.abs(size[0] / size[1] - c.width / c.height) < (c.width / c.height) * 0.05, `${size.join(' × ')} px`);
+        const notice = await page.textContent('[data-testid="notice"]');
+        assert.ok(notice.includes(`${size[0]} × ${size[1]} px (${c.format.toUpperCase()}`), notice);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('Shrink to fit says so when its drawing script does not load, and the next click tries again', async () => {
+    const { page, context, seen } = await openPlayground(browser, gateway.base);
+    try {
+      await provider(page, 'bedrock-converse');
+      await showForm(page, 'blocks');
+      await attach(page, 'wide.png', 'image/png', await drawImage(page, { type: 'image/png', width: 9000, height: 100 }), 1);
+      await page.route('**/shrink/shrink.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+      const action = '[data-testid="conversion-error"][data-path="/input/1/source/data"] [data-testid="shrink-to-fit"]';
+      await page.click(action);
+      await page.waitForFunction(() => /could not be shrunk/.test(document.querySelector('[data-testid="notice"]')?.textContent ?? ''));
+      assert.match(await page.textContent('[data-testid="notice"]'), /The image could not be shrunk: the shrinking script did not load/);
+      // Nothing changed: the image is still refused, with its action.
+      assert.deepEqual(await diagnostics(page, 'conversion-error'), [{ code: 'provider_limit', path: '/input/1/source/data', severity: 'error' }]);
+      await page.unroute('**/shrink/shrink.js');
+      await page.click(action);
+      await page.waitForFunction(() => /Shrunk the image/.test(document.querySelector('[data-testid="notice"]')?.textContent ?? ''));
+      await settled(page);
+      assert.deepEqual(await diagnostics(page, 'conversion-error'), []);
+      assert.deepEqual(seen.errors, []);
     } finally {
       await context.close();
     }

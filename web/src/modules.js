@@ -3,8 +3,9 @@
 // (schema/, when the schema editor is turned on), agent-input/register's planner with the Deploy
 // view's script (register/, when "Deploy to OpenSearch" is opened), agent-input/import's
 // importers with the Import view's script (import/, when "Import a provider request" is opened),
-// the JSON editor's line numbers and bracket matching (editor/, when the JSON tab is shown), and
-// "Copy as code" (export/, when one is first opened).
+// the JSON editor's line numbers and bracket matching (editor/, when the JSON tab is shown),
+// "Copy as code" (export/, when one is first opened), and the drawing of "Shrink to fit" (shrink/,
+// when the button is first clicked).
 // Same-origin module imports, so the page's Content-Security-Policy (script-src 'self'
 // 'wasm-unsafe-eval') allows them. The app passes JSON text both ways.
 const loads = {};
@@ -90,4 +91,16 @@ export function jsonEditorOpen(textarea) {
 /** The app set the JSON editor's text: the line numbers and marks follow. */
 export function jsonEditorRefresh() {
   jsonEditor?.then((refresh) => refresh());
+}
+
+/**
+ * "Shrink to fit": the image (base64 `data` of MIME `type`) drawn smaller by shrink/shrink.js,
+ * imported on the first click; `done` gets its JSON text, or `{ error }` when the script did not
+ * load (a later click tries again).
+ */
+export function shrinkToFit(data, type, maxSide, maxBytes, done) {
+  import(new URL('shrink/shrink.js', document.baseURI).href).then(
+    (m) => m.shrinkToFit(data, type, maxSide, maxBytes, done),
+    (error) => done(JSON.stringify({ error: `the shrinking script did not load (${error?.message ?? error})` })),
+  );
 }

@@ -11,4 +11,5 @@ pub(crate) mod json_editor;
 pub(crate) mod page;
 pub(crate) mod register_module;
 pub(crate) mod schema_module;
+pub(crate) mod shrink_module;
 pub(crate) mod storage;

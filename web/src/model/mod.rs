@@ -20,6 +20,7 @@ pub(crate) mod reasoning;
 pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod share;
+pub(crate) mod shrink;
 pub(crate) mod text_offsets;
 pub(crate) mod tools;
 pub(crate) mod verdict;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::highlight::go_to;
+use super::shrink_to_fit::ShrinkToFit;
 use crate::model::analysis::Analysis;
 use crate::model::location::in_words;
 use crate::model::schema::Finding;
@@ -46,6 +47,7 @@ pub(super) fn diagnostic_items(
                         <span class="path"><span class="where" data-testid="where">{place}</span>" "<code>{shown}</code></span>
                         <span class="message">{d.message.clone()}</span>
                     </button>
+                    {(d.code == agent_input::Code::ProviderLimit).then(|| view! { <ShrinkToFit editor d=d.clone() /> })}
                 </li>
             }
             .into_any()

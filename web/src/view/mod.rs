@@ -18,5 +18,6 @@ mod output_pane;
 mod reasoning_badge;
 mod run_notice;
 mod schema_editor;
+mod shrink_to_fit;
 mod toolbar;
 mod validation_pane;
