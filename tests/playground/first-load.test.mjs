@@ -18,9 +18,10 @@ import { after, before, test } from 'node:test';
 
 import { launchBrowser, openPlayground, site, startGateway } from './support.mjs';
 
-// gzip -9 bytes: 367,404 measured with the chat workbench, its views built type-erased (Leptos'
-// `--cfg erase_components`, scripts/build-site; docs/decisions.md).
-const BUDGET = 400_000;
+// gzip -9 bytes: 414,492 measured with the model field, provider item cards, every agent type in
+// Deploy and the "Shrink to fit" button (367,404 with the chat workbench alone), its views built
+// type-erased (Leptos' `--cfg erase_components`, scripts/build-site; docs/decisions/playground.md).
+const BUDGET = 420_000;
 
 let gateway;
 let browser;
