@@ -283,7 +283,8 @@ fn only_providers_name_a_provider() {
                 if path.file_name().is_some_and(|n| n != "providers") {
                     walk(&path, out);
                 }
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs") && path.file_name().is_some_and(|n| n != "tests.rs") {
+                // A module's tests in a file of their own (`mod tests;`) are tests too.
                 out.push(path);
             }
         }

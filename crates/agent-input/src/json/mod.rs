@@ -15,6 +15,8 @@ pub(crate) mod write;
 
 pub use document::{Document, PARSER_MAX_DEPTH};
 pub use literal::Literal;
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+pub(crate) use value::plain;
 pub use value::{Json, JsonObject, JsonType, JsonValue, Object, type_name};
 pub(crate) use value::{KeySet, compact, exceeds_depth, plain_byte, same_key};
 

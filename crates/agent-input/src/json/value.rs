@@ -225,6 +225,23 @@ pub(crate) fn escapes_in(word: [u8; 8]) -> u64 {
     (control | (quote.wrapping_sub(ONES) & !quote) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGHS
 }
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+/// Whether no byte of `bytes` needs escaping in a JSON string (`None` when one does), and if so
+/// whether any is not ASCII.
+pub(crate) fn plain(bytes: &[u8]) -> Option<bool> {
+    let mut words = bytes.chunks_exact(8);
+    let mut high = 0;
+    for word in words.by_ref() {
+        let word: [u8; 8] = word.try_into().ok()?;
+        if escapes_in(word) != 0 {
+            return None;
+        }
+        high |= u64::from_le_bytes(word);
+    }
+    let rest = words.remainder();
+    rest.iter().all(|&b| plain_byte(b)).then(|| high & 0x8080_8080_8080_8080 != 0 || !rest.is_ascii())
+}
+
 /// The six JSON types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum JsonType {

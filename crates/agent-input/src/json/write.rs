@@ -16,7 +16,6 @@ use std::fmt;
 use serde::ser::{self, Serialize};
 
 use super::parse::special_byte;
-use super::value::{escapes_in, plain_byte};
 use crate::providers::common::convert::payload::{MARK, Marked, Splice};
 
 /// The name `serde_json`'s `RawValue` serializes under, as a struct with one field of that name
@@ -56,22 +55,6 @@ struct Writer<'w, 's> {
     splice: Option<&'w Splice<'s>>,
     /// The next string is a `RawValue`'s JSON text, written as it is.
     raw: bool,
-}
-
-/// Whether no byte of `bytes` needs escaping in a JSON string (`None` when one does), and if so
-/// whether any is not ASCII.
-pub(crate) fn plain(bytes: &[u8]) -> Option<bool> {
-    let mut words = bytes.chunks_exact(8);
-    let mut high = 0;
-    for word in words.by_ref() {
-        let word: [u8; 8] = word.try_into().ok()?;
-        if escapes_in(word) != 0 {
-            return None;
-        }
-        high |= u64::from_le_bytes(word);
-    }
-    let rest = words.remainder();
-    rest.iter().all(|&b| plain_byte(b)).then(|| high & 0x8080_8080_8080_8080 != 0 || !rest.is_ascii())
 }
 
 /// A JSON string of `text`, escaped as `serde_json` escapes it (quotes, backslashes and control

@@ -217,7 +217,7 @@ fn plain_text_and_whether_it_is_ascii() {
         ("a line\nbreak after eight bytes", None),
         ("a long text ending in a backslash \\", None),
     ] {
-        assert_eq!(super::plain(text.as_bytes()), expected, "{text:?}");
+        assert_eq!(crate::json::plain(text.as_bytes()), expected, "{text:?}");
     }
 }
 

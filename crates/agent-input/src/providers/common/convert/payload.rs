@@ -106,7 +106,7 @@ impl<'s> Splice<'s> {
         let (raw_at, raw_len) = if self.lying_in(at, text.len()).is_some() {
             // A slice of a source that needs no escaping is its own literal; in ASCII, copying it
             // costs less than taking it from the source.
-            match crate::json::write::plain(text.as_bytes()) {
+            match crate::json::plain(text.as_bytes()) {
                 Some(true) if !text.contains(char::REPLACEMENT_CHARACTER) => (at, text.len()),
                 Some(_) => return Marked::Plain,
                 None => return Marked::No,

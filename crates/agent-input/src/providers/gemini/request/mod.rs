@@ -10,7 +10,6 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{Effort, Reasoning, ToolChoice as OptionChoice};
-use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
 use crate::providers::common::convert::{Conversion, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};

@@ -5,6 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::providers::common::convert::payload::Payload;
+
 /// The body of `POST /v1beta/models/{model}:generateContent` (the model is in the URL).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -111,7 +113,7 @@ pub struct InlineData<'a> {
     /// The MIME type.
     pub mime_type: &'static str,
     /// Base64.
-    pub data: super::Payload<'a>,
+    pub data: Payload<'a>,
 }
 
 /// A URL the provider fetches.
