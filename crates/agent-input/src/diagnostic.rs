@@ -166,6 +166,9 @@ codes! {
     UnknownProvider = "unknown_provider", Error;
     /// Another provider's item (a hosted tool's call or result), left out of the body.
     ProviderItemDropped = "provider_item_dropped", Warning;
+    /// A Gemini request's model turn whose first `functionCall` had no `thoughtSignature`,
+    /// written back to Gemini with the sentinel Gemini documents for that case.
+    ThoughtSignatureAdded = "thought_signature_added", Warning;
     /// An input form the ml-commons agent type refuses (a V1 agent with a `model` block takes
     /// only text).
     UnsupportedByAgentType = "unsupported_by_agent_type", Error;

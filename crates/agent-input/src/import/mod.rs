@@ -191,6 +191,11 @@ pub fn translate_model(from: ProviderId, body: &Value, to: Option<ProviderId>, m
             for warning in converted.warnings {
                 report.push(moved(&imported.origins, warning));
             }
+            if to == Some(from) {
+                for warning in dispatch::written_back(from, body) {
+                    report.push(warning);
+                }
+            }
             converted.body
         }
         Some(Err(errors)) => {

@@ -81,6 +81,13 @@ pub(crate) trait Adapter: Provider {
     /// Reads a request body of this provider into the standard form.
     fn import(body: &Value) -> Import;
 
+    /// Changes the writer makes to a body of this provider imported and written back to it
+    /// that no other diagnostic names, each a warning at its path into `body`.
+    fn written_back(body: &Value) -> Vec<crate::diagnostic::Diagnostic> {
+        let _ = body;
+        Vec::new()
+    }
+
     /// Reads a response body.
     ///
     /// # Errors

@@ -86,6 +86,11 @@ pub(crate) fn import(provider: ProviderId, body: &Value) -> Import {
     dispatch!(provider, A => A::import(body))
 }
 
+/// [`Adapter::written_back`](super::adapter::Adapter::written_back) of `provider`.
+pub(crate) fn written_back(provider: ProviderId, body: &Value) -> Vec<crate::diagnostic::Diagnostic> {
+    dispatch!(provider, A => A::written_back(body))
+}
+
 /// Reads a response body of `provider`.
 pub(crate) fn parse_response(provider: ProviderId, body: &str) -> Result<ProviderResponse, Report> {
     dispatch!(provider, A => A::parse_response(body))

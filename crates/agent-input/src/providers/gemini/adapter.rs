@@ -48,6 +48,10 @@ impl Adapter for Gemini {
         super::import::read(body)
     }
 
+    fn written_back(body: &Value) -> Vec<crate::diagnostic::Diagnostic> {
+        super::import::signatures_added(body)
+    }
+
     fn parse_response(body: &str) -> Result<ProviderResponse, Report> {
         super::response::parse_gemini(body)
     }

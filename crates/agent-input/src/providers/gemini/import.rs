@@ -378,3 +378,30 @@ fn thinking(im: &mut Import, value: &Value, at: &Path) {
         }
     }
 }
+
+/// Gemini to Gemini: each model turn of `body` whose first `functionCall` part has no
+/// `thoughtSignature` is written back with `skip_thought_signature_validator` (Gemini 3 refuses
+/// the turn without a signature), a change named by a warning at the field it adds. Converted
+/// from another provider the sentinel is no change of a Gemini body, and is not named.
+pub(crate) fn signatures_added(body: &Value) -> Vec<Diagnostic> {
+    let Some(contents) = body.get("contents").and_then(Value::as_array) else { return Vec::new() };
+    let mut added = Vec::new();
+    for (i, content) in contents.iter().enumerate() {
+        if content.get("role").and_then(Value::as_str) != Some("model") {
+            continue;
+        }
+        let Some(parts) = content.get("parts").and_then(Value::as_array) else { continue };
+        let first = parts.iter().position(|part| part.get("functionCall").is_some());
+        if let Some(j) = first.filter(|&j| parts[j].get("thoughtSignature").is_none()) {
+            let at = Path::root().key("contents").index(i).key("parts").index(j).key("thoughtSignature");
+            let message = format!(
+                "the model turn's first functionCall has no thoughtSignature: it is written back with {}, \
+                 the signature Gemini documents for a call its model did not sign (Gemini 3 refuses the \
+                 turn without one)",
+                crate::text::quote(super::request::SKIP_SIGNATURE),
+            );
+            added.push(Diagnostic::new(Code::ThoughtSignatureAdded, at, message));
+        }
+    }
+    added
+}

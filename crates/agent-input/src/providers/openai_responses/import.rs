@@ -217,7 +217,8 @@ fn part(im: &mut Import, part: &Value, at: &Path) {
             if let Some(text) = im.string(object, at, "text", "a text part") {
                 im.text(text, &at.key("text"));
             }
-            &["type", "text", "annotations", "logprobs"]
+            // Annotations (citations) and logprobs have no standard form: named when not empty.
+            &["type", "text"]
         }
         "input_image" => {
             if object.get("detail").and_then(Value::as_str).is_some_and(|d| d != "auto") {
