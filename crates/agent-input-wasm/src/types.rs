@@ -163,7 +163,7 @@ export type WarningCode =
   | "question_ignored" | "format_normalized" | "data_url_prefix_stripped"
   | "base64_whitespace_removed" | "field_ignored" | "messages_merged" | "document_name_sanitized"
   | "tool_call_id_rewritten" | "import_dropped" | "template_placeholder" | "reasoning_state_dropped"
-  | "empty_tool_list" | "unknown_model" | "schema_rewritten" | "provider_item_dropped"
+  | "empty_tool_list" | "unknown_model" | "schema_rewritten" | "provider_item_dropped" | "provider_fields_dropped"
   | "thought_signature_added"
   | "ml_commons_known_issue";
 

@@ -166,6 +166,8 @@ codes! {
     UnknownProvider = "unknown_provider", Error;
     /// Another provider's item (a hosted tool's call or result), left out of the body.
     ProviderItemDropped = "provider_item_dropped", Warning;
+    /// Fields of another provider's (`provider_fields`), left out of the body.
+    ProviderFieldsDropped = "provider_fields_dropped", Warning;
     /// A Gemini request's model turn whose first `functionCall` had no `thoughtSignature`,
     /// written back to Gemini with the sentinel Gemini documents for that case.
     ThoughtSignatureAdded = "thought_signature_added", Warning;

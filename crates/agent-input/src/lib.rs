@@ -71,8 +71,8 @@ mod version;
 pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
 pub use diagnostic::{Code, Diagnostic, MAX_RECEIVED_CHARS, Report, Severity};
 pub use model::{
-    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, ProviderItem, ReasoningState, Role,
-    Source, ToolCall,
+    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, ProviderFields, ProviderItem,
+    ReasoningState, Role, Source, ToolCall,
 };
 pub use path::{Path, Segment};
 pub use providers::models;
@@ -109,7 +109,7 @@ pub fn convert_parsed(
     match convert::convert_to_string(provider, &request, options, pretty) {
         Ok(converted) => {
             report.warnings.extend(converted.warnings);
-            Ok(Converted { body: converted.body, warnings: report.warnings })
+            Ok(Converted::new(converted.body, report.warnings))
         }
         Err(errors) => {
             report.extend(errors);

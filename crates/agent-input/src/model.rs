@@ -97,6 +97,18 @@ impl ProviderItem {
     }
 }
 
+/// Fields of a provider's own that the standard form has no place for (`service_tier`, an
+/// Anthropic block's `cache_control`, a Responses item's `status`), kept for that provider:
+/// `{"provider", "fields"}`. The converter for that provider merges them into what it writes for
+/// the element that carries them; any other provider is sent the element without them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderFields {
+    /// The provider whose request they came from.
+    pub provider: crate::ProviderId,
+    /// The fields as that provider writes them.
+    pub fields: serde_json::Map<String, serde_json::Value>,
+}
+
 /// An image or a video.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Media<'a, F> {

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
 use crate::providers::common::convert::{self as conversion, ModelCheck, serialize_failure};
+use crate::providers::common::fields;
 use crate::providers::dispatch::{self, dispatch};
 
 pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice};
@@ -138,8 +139,9 @@ pub fn convert_to_value(
         options: &ConvertOptions,
     ) -> Result<Converted<Value>, Report> {
         let converted = P::convert(request, options)?;
-        let body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
-        Ok(Converted { body, warnings: converted.warnings })
+        let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+        fields::merge_into::<P>(&mut body, &converted)?;
+        Ok(Converted::new(body, converted.warnings))
     }
     let result = dispatch!(provider, P => to_value::<P>(request, options));
     #[cfg(feature = "models")]
@@ -156,7 +158,7 @@ pub fn convert_to_string(
 ) -> Result<Converted<String>, Report> {
     let mut body = String::new();
     let warnings = convert_into(provider, request, options, pretty, &mut body)?;
-    Ok(Converted { body, warnings })
+    Ok(Converted::new(body, warnings))
 }
 
 /// Converts and writes the body as JSON text into `out` (cleared first), returning the warnings.
@@ -189,7 +191,16 @@ pub fn convert_into_spliced(
         out: &mut String,
         splice: Option<&Splice<'_>>,
     ) -> Result<Vec<Diagnostic>, Report> {
+        // A body with provider fields is merged as a JSON value, so it is written whole.
+        let splice = splice.filter(|_| !fields::any_for(P::ID, request, options));
         let converted = P::convert_spliced(request, options, splice)?;
+        if !converted.placements.is_empty() {
+            let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+            fields::merge_into::<P>(&mut body, &converted)?;
+            let text = serde_json::to_string(&body).map_err(|e| serialize_failure(P::ID, &e))?;
+            *out = if pretty { conversion::indent(&text) } else { text };
+            return Ok(converted.warnings);
+        }
         let mut text = std::mem::take(out);
         text.clear();
         // The body is about as large as the media it carries; size the buffer once.

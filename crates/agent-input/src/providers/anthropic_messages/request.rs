@@ -176,7 +176,7 @@ impl Provider for AnthropicMessages {
             thinking,
             output_config,
         };
-        Ok(Converted { body, warnings: cx.report.warnings })
+        Ok(Converted { body, warnings: cx.report.warnings, placements: cx.placements })
     }
 }
 

@@ -5,6 +5,7 @@
 //! parity writer). Nothing here knows a particular provider.
 
 pub(crate) mod convert;
+pub(crate) mod fields;
 pub(crate) mod import;
 pub(crate) mod items;
 pub(crate) mod mlcommons;

@@ -125,7 +125,7 @@ impl Provider for OpenAiChat {
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
-        Ok(Converted { body, warnings: cx.report.warnings })
+        Ok(Converted { body, warnings: cx.report.warnings, placements: cx.placements })
     }
 }
 

@@ -147,7 +147,7 @@ impl Provider for BedrockConverse {
                     body.system.push(SystemContentBlock::CachePoint(cache_point));
                 }
                 body.output_config = output_config;
-                Ok(Converted { body, warnings: cx.report.warnings })
+                Ok(Converted { body, warnings: cx.report.warnings, placements: cx.placements })
             }
 
             _ => Err(cx.report),

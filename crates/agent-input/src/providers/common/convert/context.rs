@@ -95,11 +95,14 @@ pub(crate) struct Conversion<'p> {
     /// Where large payloads are left out of the body as marks, if anywhere.
     pub(crate) splice: Option<&'p Splice<'p>>,
     pub(crate) report: Report,
+    /// Where provider fields go in the body, merged once it is built
+    /// (`providers/common/fields.rs`).
+    pub(crate) placements: Vec<crate::providers::common::fields::Placement>,
 }
 
 impl<'p> Conversion<'p> {
     pub(crate) fn new(profile: &'static Profile, base: &'p Path) -> Self {
-        Self { profile, base, source_text: None, splice: None, report: Report::default() }
+        Self { profile, base, source_text: None, splice: None, report: Report::default(), placements: Vec::new() }
     }
 
     /// The conversion of `request`'s input, its large payloads left out as marks where `splice`

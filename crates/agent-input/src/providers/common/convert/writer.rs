@@ -65,6 +65,16 @@ pub struct Converted<T> {
     pub body: T,
     /// What was changed to fit the provider.
     pub warnings: Vec<Diagnostic>,
+    /// Provider fields to merge into `body` (`providers/common/fields.rs`): the typed body
+    /// leaves them out, and `convert::convert_to_value` and `convert::convert_into` merge them.
+    pub(crate) placements: Vec<crate::providers::common::fields::Placement>,
+}
+
+impl<T> Converted<T> {
+    /// A body with its warnings and no provider fields.
+    pub fn new(body: T, warnings: Vec<Diagnostic>) -> Self {
+        Self { body, warnings, placements: Vec::new() }
+    }
 }
 
 /// A provider request format: standard input in, typed request body out.

@@ -260,7 +260,7 @@ impl Provider for Gemini {
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
-        Ok(Converted { body, warnings: cx.report.warnings })
+        Ok(Converted { body, warnings: cx.report.warnings, placements: cx.placements })
     }
 }
 

@@ -1,0 +1,173 @@
+//! Provider fields (contract §3.5 and §7): a provider's own fields that the standard form has no
+//! place for, carried beside the element they belong to — the request (option
+//! `provider_fields`), a tool spec, a message, a block, a call — and merged into what the
+//! converter writes for that element, for their provider only.
+//!
+//! A converter records where each element's fields go as a [`Placement`] (a JSON Pointer into
+//! the body); once the body is built, [`apply`] merges them. The merge is deep: objects merge key
+//! by key, so `{"generationConfig": {"topK": 40}}` joins the `generationConfig` the converter
+//! wrote. A field the converter wrote itself is never overwritten: it is an error naming the
+//! field, since the standard form (or an option) already says what it is.
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::model::{ExecuteRequest, ProviderFields};
+use crate::options::ConvertOptions;
+use crate::path::Path;
+use crate::providers::common::convert::{Conversion, Converted, Provider};
+use crate::providers::id::ProviderId;
+
+/// One element's fields and where they go.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Placement {
+    /// A JSON Pointer into the body to the object written for the element (`""` for the body).
+    pub(crate) at: String,
+    /// The fields to merge into it (a few small values: copied rather than borrowed, so a
+    /// converted body keeps them without the request's lifetime).
+    pub(crate) fields: Map<String, Value>,
+    /// Where the fields stand in the request, for the message of a conflict
+    /// (`/options/provider_fields/fields`, `…/messages/2/providerFields/fields`).
+    pub(crate) origin: Path,
+}
+
+impl<'p> Conversion<'p> {
+    /// `fields`, kept at `origin`, for the element the body holds at `at` when they are this
+    /// provider's; another provider's are left out with a `provider_fields_dropped` warning at
+    /// `origin` naming them.
+    #[allow(dead_code)] // placed by the converters as they learn each element's fields
+    pub(crate) fn place(&mut self, fields: &'p ProviderFields, at: String, origin: Path) {
+        if self.profile.name == fields.provider.display_name() {
+            self.placements.push(Placement { at, fields: fields.fields.clone(), origin: origin.key("fields") });
+        } else {
+            self.error(dropped(&fields.fields, fields.provider, self.profile.name, origin));
+        }
+    }
+}
+
+/// Whether converting `request` with `options` for `provider` may place provider fields: the
+/// body is then written whole, without splice marks, and merged as a JSON value.
+pub(crate) fn any_for(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> bool {
+    let _ = (provider, request, options);
+    false
+}
+
+/// Merges `converted`'s placements into `body`, its JSON value; a conflict refuses the request,
+/// with the conversion's warnings beside the errors.
+pub(crate) fn merge_into<P: Provider>(body: &mut Value, converted: &Converted<P::Request<'_>>) -> Result<(), Report> {
+    if converted.placements.is_empty() {
+        return Ok(());
+    }
+    let mut report = apply(body, &converted.placements, P::ID.display_name());
+    if report.is_ok() {
+        return Ok(());
+    }
+    for warning in &converted.warnings {
+        report.push(warning.clone());
+    }
+    Err(report)
+}
+
+/// The warning for `fields` of `provider`'s left out of a body for the provider named `target`.
+#[allow(dead_code)] // reported by the converters as they learn each element's fields
+pub(crate) fn dropped(fields: &Map<String, Value>, provider: ProviderId, target: &str, at: Path) -> Diagnostic {
+    let names: Vec<String> = fields.keys().map(|key| format!("'{key}'")).collect();
+    let message = format!(
+        "{} has no place for {}'s own field{} {}: left out",
+        target,
+        provider.display_name(),
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    );
+    Diagnostic::new(Code::ProviderFieldsDropped, at, message).received(provider.as_str())
+}
+
+/// Merges every placement into `body`. Each field the body already holds (a leaf, or an object
+/// against a non-object) is an error at the field's own path under its origin; nothing is
+/// overwritten.
+pub(crate) fn apply(body: &mut Value, placements: &[Placement], provider: &str) -> Report {
+    let mut report = Report::default();
+    for placement in placements {
+        match pointer_mut(body, &placement.at) {
+            Some(Value::Object(target)) => merge(target, &placement.fields, &placement.origin, provider, &mut report),
+            _ => report.push(Diagnostic::new(
+                Code::InvalidForProvider,
+                placement.origin.clone(),
+                format!("{provider} writes nothing at {} to put these fields in", placement.at),
+            )),
+        }
+    }
+    report
+}
+
+fn pointer_mut<'v>(body: &'v mut Value, at: &str) -> Option<&'v mut Value> {
+    if at.is_empty() { Some(body) } else { body.pointer_mut(at) }
+}
+
+fn merge(
+    target: &mut Map<String, Value>,
+    fields: &Map<String, Value>,
+    origin: &Path,
+    provider: &str,
+    report: &mut Report,
+) {
+    for (key, value) in fields {
+        let at = origin.key(key);
+        match (target.get_mut(key), value) {
+            (None, _) => {
+                target.insert(key.clone(), value.clone());
+            }
+            (Some(Value::Object(inner)), Value::Object(more)) => merge(inner, more, &at, provider, report),
+            (Some(_), _) => report.push(Diagnostic::new(
+                Code::InvalidForProvider,
+                at,
+                format!(
+                    "{provider} is sent '{key}' from the request's own fields or options; set it there rather than as a provider field"
+                ),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn placement(at: &str, fields: &Value) -> Placement {
+        Placement { at: at.into(), fields: fields.as_object().unwrap().clone(), origin: Path::root().key("options") }
+    }
+
+    #[test]
+    fn fields_join_objects_the_converter_wrote() {
+        let mut body = json!({"generationConfig": {"maxOutputTokens": 4096}, "contents": [{"role": "user"}]});
+        let top = json!({"generationConfig": {"topK": 40}, "safetySettings": []});
+        let part = json!({"thoughtSignature": "abc"});
+        let report = apply(&mut body, &[placement("", &top), placement("/contents/0", &part)], "Gemini");
+        assert!(report.is_ok(), "{report:?}");
+        assert_eq!(
+            body,
+            json!({"generationConfig": {"maxOutputTokens": 4096, "topK": 40}, "safetySettings": [],
+                   "contents": [{"role": "user", "thoughtSignature": "abc"}]})
+        );
+    }
+
+    #[test]
+    fn a_field_the_converter_wrote_is_an_error_at_its_own_path() {
+        let mut body = json!({"generationConfig": {"maxOutputTokens": 4096}});
+        let top = json!({"generationConfig": {"maxOutputTokens": 10}});
+        let report = apply(&mut body, &[placement("", &top)], "Gemini");
+        let errors: Vec<_> = report.errors.iter().map(|d| d.path.to_string()).collect();
+        assert_eq!(errors, ["/options/generationConfig/maxOutputTokens"]);
+        assert_eq!(body["generationConfig"]["maxOutputTokens"], 4096, "nothing is overwritten");
+    }
+
+    #[test]
+    fn a_place_the_body_lacks_is_an_error() {
+        let mut body = json!({"contents": []});
+        let fields = json!({"x": 1});
+        let report = apply(&mut body, &[placement("/contents/3", &fields)], "Gemini");
+        assert_eq!(report.errors.len(), 1);
+    }
+}
