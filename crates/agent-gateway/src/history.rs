@@ -87,6 +87,7 @@ mod tests {
             tool_call_id: None,
             json_result: false,
             reasoning_state: None,
+            provider_fields: None,
         };
         vec![message; n]
     }

@@ -71,8 +71,8 @@ mod version;
 pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
 pub use diagnostic::{Code, Diagnostic, MAX_RECEIVED_CHARS, Report, Severity};
 pub use model::{
-    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, ProviderFields, ProviderItem,
-    ReasoningState, Role, Source, ToolCall,
+    AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, MessageFields, ProviderFields,
+    ProviderItem, ReasoningState, Role, Source, ToolCall,
 };
 pub use path::{Path, Segment};
 pub use providers::models;

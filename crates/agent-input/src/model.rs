@@ -180,6 +180,32 @@ pub struct Message<'a> {
     /// For an `assistant` message: the provider's reasoning state (`reasoningState`), sent back
     /// to the same provider on the next turn.
     pub reasoning_state: Option<ReasoningState>,
+    /// A provider's own fields of the message and of its elements (`providerFields`), written
+    /// into that provider's body only.
+    pub provider_fields: Option<MessageFields>,
+}
+
+/// A message's provider fields: `{"provider", "fields", "items": [{"on", "fields"}]}`, where `on`
+/// counts the message's elements as [`ReasoningState`] does (its content blocks, then its tool
+/// calls). Each part carries its provider, so a converter places each alike.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageFields {
+    /// Fields of the message object itself.
+    pub message: Option<ProviderFields>,
+    /// Fields of its elements: the element's index and its fields.
+    pub items: Vec<(usize, ProviderFields)>,
+}
+
+impl MessageFields {
+    /// Whose fields they are.
+    pub fn provider(&self) -> Option<crate::ProviderId> {
+        self.message.as_ref().or_else(|| self.items.first().map(|(_, f)| f)).map(|f| f.provider)
+    }
+
+    /// The fields of element `at`, with their index among the items.
+    pub fn on(&self, at: usize) -> impl Iterator<Item = (usize, &ProviderFields)> {
+        self.items.iter().enumerate().filter(move |(_, (on, _))| *on == at).map(|(n, (_, fields))| (n, fields))
+    }
 }
 
 /// What a provider needs back from its own answer on the next turn — thought signatures,
@@ -460,7 +486,15 @@ impl Source<'_> {
 impl<'a> Message<'a> {
     /// A message with a role and content and nothing else.
     pub fn new(role: Role<'a>, content: Vec<ContentBlock<'a>>) -> Self {
-        Self { role, content, tool_calls: Vec::new(), tool_call_id: None, json_result: false, reasoning_state: None }
+        Self {
+            role,
+            content,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            json_result: false,
+            reasoning_state: None,
+            provider_fields: None,
+        }
     }
 
     /// A user message.
@@ -482,6 +516,7 @@ impl<'a> Message<'a> {
             tool_call_id: self.tool_call_id.map(owned),
             json_result: self.json_result,
             reasoning_state: self.reasoning_state,
+            provider_fields: self.provider_fields,
         }
     }
 }
@@ -591,6 +626,35 @@ impl Serialize for Message<'_> {
         }
         if let Some(state) = &self.reasoning_state {
             map.serialize_entry("reasoningState", state)?;
+        }
+        if let Some(fields) = &self.provider_fields {
+            map.serialize_entry("providerFields", fields)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for MessageFields {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Item<'f>(usize, &'f serde_json::Map<String, serde_json::Value>);
+        impl Serialize for Item<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("on", &self.0)?;
+                map.serialize_entry("fields", self.1)?;
+                map.end()
+            }
+        }
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(provider) = self.provider() {
+            map.serialize_entry("provider", provider.as_str())?;
+        }
+        if let Some(message) = &self.message {
+            map.serialize_entry("fields", &message.fields)?;
+        }
+        if !self.items.is_empty() {
+            let items: Vec<Item<'_>> = self.items.iter().map(|(on, f)| Item(*on, &f.fields)).collect();
+            map.serialize_entry("items", &items)?;
         }
         map.end()
     }

@@ -138,7 +138,8 @@ pub fn convert_to_value(
         request: &ExecuteRequest<'_>,
         options: &ConvertOptions,
     ) -> Result<Converted<Value>, Report> {
-        let converted = P::convert(request, options)?;
+        let mut converted = P::convert(request, options)?;
+        fields::unplaced::<P>(request, &mut converted);
         let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
         fields::merge_into::<P>(&mut body, &converted)?;
         Ok(Converted::new(body, converted.warnings))
@@ -193,7 +194,8 @@ pub fn convert_into_spliced(
     ) -> Result<Vec<Diagnostic>, Report> {
         // A body with provider fields is merged as a JSON value, so it is written whole.
         let splice = splice.filter(|_| !fields::any_for(P::ID, request, options));
-        let converted = P::convert_spliced(request, options, splice)?;
+        let mut converted = P::convert_spliced(request, options, splice)?;
+        fields::unplaced::<P>(request, &mut converted);
         if !converted.placements.is_empty() {
             let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
             fields::merge_into::<P>(&mut body, &converted)?;

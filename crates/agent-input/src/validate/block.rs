@@ -97,7 +97,7 @@ impl Validator<'_> {
         let provider = match provider.map(|p| (p, crate::ProviderId::parse(p))) {
             Some((_, Some(provider))) => provider,
             Some((raw, None)) => {
-                self.push(diagnostics::provider_item_unknown_provider(loc.key("provider").to_path(), raw));
+                self.push(diagnostics::unknown_provider(loc.key("provider").to_path(), raw, "the item came from"));
                 return None;
             }
             None => return None,

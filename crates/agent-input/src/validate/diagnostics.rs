@@ -105,6 +105,8 @@ pub(super) enum Subject<'r> {
     ReasoningState,
     /// A `provider_item` block.
     ProviderItem,
+    /// A message's `providerFields`, or one of its items.
+    ProviderFields,
 }
 
 impl fmt::Display for Subject<'_> {
@@ -121,6 +123,7 @@ impl fmt::Display for Subject<'_> {
             Subject::ToolFunction => f.write_str("a tool call's function"),
             Subject::ReasoningState => f.write_str("a reasoning state"),
             Subject::ProviderItem => f.write_str("a provider_item block"),
+            Subject::ProviderFields => f.write_str("provider fields"),
         }
     }
 }
@@ -287,20 +290,26 @@ pub(super) fn reasoning_state_unknown_provider(at: Path, provider: &str) -> Diag
 
 // -- Content blocks (contract §3, Content blocks)
 
-/// A `provider_item` block whose `provider` is not one of the five: no provider reads it.
-pub(super) fn provider_item_unknown_provider(at: Path, provider: &str) -> Diagnostic {
+/// A `provider_item` block or provider fields whose `provider` is not one of the five: no
+/// provider reads them. `source` ends "name the one …": "the item came from".
+pub(super) fn unknown_provider(at: Path, provider: &str, source: &str) -> Diagnostic {
     let known: Vec<&str> = crate::ProviderId::ALL.iter().map(|p| p.as_str()).collect();
     Diagnostic::new(
         Code::UnknownProvider,
         at,
-        format!(
-            "{} is not one of the providers {}; name the one the item came from",
-            quote(provider),
-            known.join(", ")
-        ),
+        format!("{} is not one of the providers {}; name the one {source}", quote(provider), known.join(", ")),
     )
     .expected(known)
     .received(provider)
+}
+
+/// A provider fields item whose `on` is not an element's index.
+pub(super) fn provider_fields_item_on(at: Path) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidFieldType,
+        at,
+        "'on' must be a whole number from 0: the index of the message's element the fields belong to (its content blocks, then its tool calls)",
+    )
 }
 
 /// A `provider_item` block where the input goes to an ml-commons cluster, which reads only the

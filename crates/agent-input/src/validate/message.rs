@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::json::{Document, Json, type_name};
-use crate::model::{ContentBlock, Message, ReasoningState, Role, java_trim};
+use crate::model::{ContentBlock, Message, MessageFields, ProviderFields, ReasoningState, Role, java_trim};
 use crate::path::Loc;
 
 use super::diagnostics::{self, Subject};
@@ -65,9 +65,9 @@ impl Validator<'_> {
 
         if let Some(role) = &role {
             let known: &[&str] = match role {
-                Role::Assistant => &["role", "content", "toolCalls", "reasoningState"],
-                Role::Tool => &["role", "content", "toolCallId", "resultFormat"],
-                _ => &["role", "content"],
+                Role::Assistant => &["role", "content", "toolCalls", "reasoningState", "providerFields"],
+                Role::Tool => &["role", "content", "toolCallId", "resultFormat", "providerFields"],
+                _ => &["role", "content", "providerFields"],
             };
             self.ignore_unknown_keys(object, loc, known, Subject::Message(role));
         }
@@ -191,8 +191,13 @@ impl Validator<'_> {
             _ => (None, true),
         };
 
+        let (provider_fields, fields_ok) = match object.get("providerFields") {
+            Some(value) => self.provider_fields(value, loc.key("providerFields")),
+            None => (None, true),
+        };
+
         let role = role?;
-        if !(content_ok && calls_ok && id_ok && state_ok) {
+        if !(content_ok && calls_ok && id_ok && state_ok && fields_ok) {
             return None;
         }
         Some(Message {
@@ -202,7 +207,97 @@ impl Validator<'_> {
             tool_call_id,
             json_result,
             reasoning_state,
+            provider_fields,
         })
+    }
+
+    /// A message's `providerFields`: `{"provider", "fields"?, "items"?: [{"on", "fields"}]}`, the
+    /// fields kept as given; `null` counts as absent.
+    fn provider_fields(&mut self, value: &Json<'_>, loc: Loc<'_>) -> (Option<MessageFields>, bool) {
+        let object = match value {
+            Json::Null => return (None, true),
+            Json::Object(object) => object,
+            other => {
+                self.wrong_type(loc, "'providerFields'", "object", other);
+                return (None, false);
+            }
+        };
+        self.ignore_unknown_keys(object, loc, &["provider", "fields", "items"], Subject::ProviderFields);
+        let provider = self.record(fields(object, loc, "the provider fields").str("provider"));
+        let mut ok = provider.is_some();
+        let message = match object.get("fields") {
+            None | Some(Json::Null) => None,
+            Some(value) => {
+                let fields = self.fields_object(value, loc.key("fields"));
+                ok &= fields.is_some();
+                fields
+            }
+        };
+        let mut items = Vec::new();
+        match object.get("items") {
+            None | Some(Json::Null) => {}
+            Some(Json::Array(list)) => {
+                let list_loc = loc.key("items");
+                for (k, item) in list.iter().enumerate() {
+                    let at = list_loc.index(k);
+                    match self.fields_item(item, at) {
+                        Some(item) => items.push(item),
+                        None => ok = false,
+                    }
+                }
+            }
+            Some(other) => {
+                self.wrong_type(loc.key("items"), "'items'", "array", other);
+                ok = false;
+            }
+        }
+        let Some(provider) = provider.filter(|_| ok) else { return (None, false) };
+        let Some(provider) = crate::ProviderId::parse(provider) else {
+            self.push(diagnostics::unknown_provider(loc.key("provider").to_path(), provider, "the fields came from"));
+            return (None, false);
+        };
+        let fields = MessageFields {
+            message: message.map(|fields| ProviderFields { provider, fields }),
+            items: items.into_iter().map(|(on, fields)| (on, ProviderFields { provider, fields })).collect(),
+        };
+        (Some(fields), true)
+    }
+
+    /// One item of `providerFields.items`: `{"on": index, "fields": object}`.
+    fn fields_item(
+        &mut self,
+        item: &Json<'_>,
+        at: Loc<'_>,
+    ) -> Option<(usize, serde_json::Map<String, serde_json::Value>)> {
+        let Json::Object(entry) = item else {
+            self.wrong_type(at, "a provider fields item", "object", item);
+            return None;
+        };
+        self.ignore_unknown_keys(entry, at, &["on", "fields"], Subject::ProviderFields);
+        let on = match entry.get("on") {
+            Some(Json::Number(n)) => n.as_u64().and_then(|n| usize::try_from(n).ok()),
+            _ => None,
+        };
+        if on.is_none() {
+            self.push(diagnostics::provider_fields_item_on(at.key("on").to_path()));
+        }
+        let fields = if let Some(value) = entry.get("fields") {
+            self.fields_object(value, at.key("fields"))
+        } else {
+            self.record(fields(entry, at, "a provider fields item").value("fields"));
+            None
+        };
+        Some((on?, fields?))
+    }
+
+    /// `fields`, an object of a provider's own fields, copied as given.
+    fn fields_object(&mut self, value: &Json<'_>, at: Loc<'_>) -> Option<serde_json::Map<String, serde_json::Value>> {
+        if let serde_json::Value::Object(map) = value.to_value() {
+            Some(map)
+        } else {
+            self.wrong_type(at, "'fields'", "object", value);
+            None
+        }
     }
 
     /// An assistant message's `reasoningState`: `{"provider", "items": [objects]}`, the items

@@ -12,9 +12,10 @@
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Code, Diagnostic, Report};
-use crate::model::{ExecuteRequest, ProviderFields};
+use crate::model::{AgentInput, ExecuteRequest, MessageFields, ProviderFields};
 use crate::options::ConvertOptions;
 use crate::path::Path;
+use crate::providers::common::convert::turns::Turn;
 use crate::providers::common::convert::{Conversion, Converted, Provider};
 use crate::providers::id::ProviderId;
 
@@ -32,12 +33,37 @@ pub(crate) struct Placement {
 }
 
 impl<'p> Conversion<'p> {
-    /// `fields`, kept at `origin`, for the element the body holds at `at` when they are this
-    /// provider's; another provider's are left out with a `provider_fields_dropped` warning at
-    /// `origin` naming them.
+    /// The fields of `turn`'s message object, for the object the body holds at `at`, when they
+    /// are this provider's (another provider's are reported once, by [`unplaced`]).
+    #[allow(dead_code)] // placed by the converters as they learn each element's fields
+    pub(crate) fn place_message(&mut self, turn: &Turn<'p, '_>, at: &str) {
+        if let Some(fields) = turn.provider_fields.and_then(|f| f.message.as_ref()).filter(|f| self.owns(f)) {
+            let origin = turn.origin.field_path(self.base, "providerFields");
+            self.place(fields, at.to_owned(), origin);
+        }
+    }
+
+    /// The fields of `turn`'s element `element` (its content blocks, then its tool calls), for
+    /// the object the body holds at `at`, when they are this provider's.
+    #[allow(dead_code)] // placed by the converters as they learn each element's fields
+    pub(crate) fn place_element(&mut self, turn: &Turn<'p, '_>, element: usize, at: &str) {
+        let Some(fields) = turn.provider_fields else { return };
+        for (n, part) in fields.on(element) {
+            if self.owns(part) {
+                let origin = turn.origin.field_path(self.base, "providerFields").key("items").index(n);
+                self.place(part, at.to_owned(), origin);
+            }
+        }
+    }
+
+    /// Whether `fields` are for the body being written.
+    fn owns(&self, fields: &ProviderFields) -> bool {
+        self.profile.name == fields.provider.display_name()
+    }
+
     #[allow(dead_code)] // placed by the converters as they learn each element's fields
     pub(crate) fn place(&mut self, fields: &'p ProviderFields, at: String, origin: Path) {
-        if self.profile.name == fields.provider.display_name() {
+        if self.owns(fields) {
             self.placements.push(Placement { at, fields: fields.fields.clone(), origin: origin.key("fields") });
         } else {
             self.error(dropped(&fields.fields, fields.provider, self.profile.name, origin));
@@ -48,8 +74,49 @@ impl<'p> Conversion<'p> {
 /// Whether converting `request` with `options` for `provider` may place provider fields: the
 /// body is then written whole, without splice marks, and merged as a JSON value.
 pub(crate) fn any_for(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> bool {
-    let _ = (provider, request, options);
-    false
+    let _ = options;
+    messages_with(Some(provider), request).next().is_some()
+}
+
+/// The messages of `request` (index, fields) with provider fields, of `provider`'s or (`None`)
+/// of any.
+fn messages_with<'r>(
+    provider: Option<ProviderId>,
+    request: &'r ExecuteRequest<'_>,
+) -> impl Iterator<Item = (usize, &'r MessageFields)> {
+    let messages = match &request.input {
+        AgentInput::Messages(messages) => messages.as_slice(),
+        AgentInput::Text(_) | AgentInput::Blocks(_) => &[],
+    };
+    messages.iter().enumerate().filter_map(move |(i, m)| {
+        m.provider_fields.as_ref().filter(|f| provider.is_none() || f.provider() == provider).map(|f| (i, f))
+    })
+}
+
+/// Each part of the messages' provider fields that is not in the body: another provider's, left
+/// out (`provider_fields_dropped`), and `P`'s own where its converter found no place for it (an
+/// element it left out, or wrote without an object of its own). Reported here, once, so no
+/// converter has to, and nothing is lost without a word.
+pub(crate) fn unplaced<P: Provider>(request: &ExecuteRequest<'_>, converted: &mut Converted<P::Request<'_>>) {
+    for (i, fields) in messages_with(None, request) {
+        let origin = request.input_path.index(i).key("providerFields");
+        let mut parts: Vec<(Path, &ProviderFields)> = Vec::new();
+        if let Some(message) = &fields.message {
+            parts.push((origin.key("fields"), message));
+        }
+        for (n, (_, part)) in fields.items.iter().enumerate() {
+            parts.push((origin.key("items").index(n).key("fields"), part));
+        }
+        for (at, part) in parts {
+            if part.provider != P::ID {
+                converted.warnings.push(dropped(&part.fields, part.provider, P::ID.display_name(), at));
+            } else if !converted.placements.iter().any(|p| p.origin == at) {
+                let mut warning = dropped(&part.fields, P::ID, P::ID.display_name(), at);
+                warning.message = format!("{}: its element is not in the body", warning.message);
+                converted.warnings.push(warning);
+            }
+        }
+    }
 }
 
 /// Merges `converted`'s placements into `body`, its JSON value; a conflict refuses the request,

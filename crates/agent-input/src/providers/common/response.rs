@@ -71,6 +71,7 @@ pub(crate) fn assistant(texts: Vec<String>, tool_calls: Vec<ToolCall<'static>>) 
         tool_call_id: None,
         json_result: false,
         reasoning_state: None,
+        provider_fields: None,
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::context::Conversion;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{AgentInput, ContentBlock, Message, ReasoningState, Role, ToolCall};
+use crate::model::{AgentInput, ContentBlock, Message, MessageFields, ReasoningState, Role, ToolCall};
 use crate::options::ConvertOptions;
 use crate::path::Path;
 use crate::providers::id::ProviderId;
@@ -56,6 +56,9 @@ pub(crate) struct Turn<'r, 'a> {
     pub(crate) json_result: bool,
     /// An assistant message's reasoning state, whichever provider it came from.
     pub(crate) reasoning_state: Option<&'r ReasoningState>,
+    /// The message's provider fields, whichever provider they came from.
+    #[allow(dead_code)] // read by the converters as they learn each element's fields
+    pub(crate) provider_fields: Option<&'r MessageFields>,
     pub(crate) origin: Origin,
 }
 
@@ -72,6 +75,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                 tool_call_id: None,
                 json_result: false,
                 reasoning_state: None,
+                provider_fields: None,
                 origin: Origin::Text,
             }],
             AgentInput::Blocks(blocks) => vec![Turn {
@@ -82,6 +86,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                 tool_call_id: None,
                 json_result: false,
                 reasoning_state: None,
+                provider_fields: None,
                 origin: Origin::Blocks,
             }],
             AgentInput::Messages(messages) => messages
@@ -95,6 +100,7 @@ impl<'r, 'a> Turn<'r, 'a> {
                     tool_call_id: m.tool_call_id.as_deref(),
                     json_result: m.json_result,
                     reasoning_state: m.reasoning_state.as_ref(),
+                    provider_fields: m.provider_fields.as_ref(),
                     origin: Origin::Message(i),
                 })
                 .collect(),
@@ -550,6 +556,7 @@ mod tests {
             tool_call_id: None,
             json_result: false,
             reasoning_state: None,
+            provider_fields: None,
             origin: Origin::Message(i),
         }
     }
