@@ -55,6 +55,8 @@ function readOutput(items, r) {
       r.calls.push([item.call_id, item.name, args(item.arguments)]);
     } else if (item.type === 'reasoning') {
       r.state.push(item);
+    } else {
+      r.items.push(item);
     }
   }
 }
@@ -70,6 +72,10 @@ function readParts(parts, r, held) {
     }
     if (held.thought) r.state.push(held.thought);
     held.thought = undefined;
+    if (part.executableCode || part.codeExecutionResult) {
+      r.items.push(part);
+      continue;
+    }
     if (part.thoughtSignature) r.state.push(part.thoughtSignature);
     if (typeof part.text === 'string') r.text += part.text;
     else if (part.functionCall) {
@@ -82,12 +88,13 @@ function readParts(parts, r, held) {
 }
 
 function readResponse(provider, body) {
-  const r = { text: '', calls: [], state: [] };
+  const r = { text: '', calls: [], state: [], items: [] };
   if (provider === 'anthropic-messages') {
     for (const b of body.content) {
       if (b.type === 'text') r.text += b.text;
       else if (b.type === 'tool_use') r.calls.push([b.id, b.name, b.input]);
       else if (b.type === 'thinking' || b.type === 'redacted_thinking') r.state.push(b);
+      else r.items.push(b);
     }
   } else if (provider === 'openai-chat') {
     const m = body.choices[0].message;
@@ -110,7 +117,7 @@ function readResponse(provider, body) {
 }
 
 function readStream(provider, events) {
-  const r = { text: '', calls: [], state: [] };
+  const r = { text: '', calls: [], state: [], items: [] };
   if (provider === 'anthropic-messages') {
     const blocks = [];
     for (const e of events) {
@@ -126,6 +133,8 @@ function readStream(provider, events) {
     for (const { block, json } of blocks) {
       if (block.type === 'tool_use') r.calls.push([block.id, block.name, args(json)]);
       else if (block.type === 'thinking' || block.type === 'redacted_thinking') r.state.push(block);
+      // A server tool's call (its input streamed as JSON text) or result.
+      else if (block.type !== 'text') r.items.push(json ? { ...block, input: args(json) } : block);
     }
   } else if (provider === 'openai-chat') {
     const calls = new Map();
@@ -169,6 +178,7 @@ function readingOf(message) {
     text: message.content.map((b) => b.text ?? '').join(''),
     calls: (message.toolCalls ?? []).map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
     state: (message.reasoningState?.items ?? []).map((i) => i.block ?? i.thoughtSignature ?? i.id),
+    items: message.content.filter((b) => b.type === 'provider_item').map((b) => b.item),
   };
 }
 
@@ -176,6 +186,7 @@ function assertSame(ours, theirs, name) {
   assert.equal(ours.text.trim(), theirs.text.trim(), name);
   assert.deepEqual(ours.calls, theirs.calls, name);
   assert.deepEqual(ours.state, theirs.state, name);
+  assert.deepEqual(ours.items, theirs.items, `${name}: the provider's own items`);
 }
 
 // A CRC-32 and AWS event-stream frames, for Bedrock's stream written back.

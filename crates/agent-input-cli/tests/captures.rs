@@ -25,7 +25,14 @@ fn reading_of(message: &Value) -> Reading {
         })
         .collect();
     let state = message["reasoningState"]["items"].as_array().into_iter().flatten().map(state_of).collect();
-    Reading { text, calls, state }
+    let items = message["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["type"] == "provider_item")
+        .map(|b| b["item"].clone())
+        .collect();
+    Reading { text, calls, state, items }
 }
 
 #[test]
@@ -45,6 +52,7 @@ fn response_prints_every_captured_answer_with_its_reasoning_state() {
         let theirs = read_response(capture.provider, &capture.json("response.json").unwrap());
         assert_eq!(ours.text.trim(), theirs.text.trim(), "{}", capture.name);
         assert_eq!((ours.calls, ours.state), (theirs.calls, theirs.state.clone()), "{}", capture.name);
+        assert_eq!(ours.items, theirs.items, "{}: the provider's own items", capture.name);
         if !theirs.state.is_empty() {
             assert_eq!(message["reasoningState"]["provider"], capture.provider, "{}", capture.name);
         }

@@ -19,9 +19,12 @@ fn provider(id: &str) -> ProviderId {
 /// The crate's answer, in the terms of the independent reading.
 fn reading_of(message: &Message<'_>) -> Reading {
     let mut text = String::new();
+    let mut items = Vec::new();
     for block in &message.content {
-        if let ContentBlock::Text(t) = block {
-            text.push_str(t);
+        match block {
+            ContentBlock::Text(t) => text.push_str(t),
+            ContentBlock::ProviderItem(item) => items.push(item.item.clone()),
+            _ => {}
         }
     }
     let calls = message
@@ -30,12 +33,15 @@ fn reading_of(message: &Message<'_>) -> Reading {
         .map(|c| (c.id.to_string(), c.name.to_string(), serde_json::from_str(&c.arguments).unwrap()))
         .collect();
     let state = message.reasoning_state.iter().flat_map(|s| &s.items).map(state_of).collect();
-    Reading { text, calls, state }
+    Reading { text, calls, state, items }
 }
 
 /// Texts are compared without the whitespace the crate drops from blank blocks.
 fn same(ours: &Reading, theirs: &Reading) -> bool {
-    ours.text.trim() == theirs.text.trim() && ours.calls == theirs.calls && ours.state == theirs.state
+    ours.text.trim() == theirs.text.trim()
+        && ours.calls == theirs.calls
+        && ours.state == theirs.state
+        && ours.items == theirs.items
 }
 
 #[test]

@@ -76,6 +76,9 @@ pub struct Reading {
     /// The state sent back, in the order given: blocks and items as given, signatures and item
     /// ids as strings.
     pub state: Vec<Value>,
+    /// The provider's own items with no standard form (server and built-in tools' calls and
+    /// results, code execution parts), whole, in the order given.
+    pub items: Vec<Value>,
 }
 
 /// What a `reasoningState` item stands for in a [`Reading`]: its block, signature or item id.
@@ -105,7 +108,7 @@ pub fn read_response(provider: &str, body: &Value) -> Reading {
                     "text" => r.text.push_str(&s(block, "/text")),
                     "tool_use" => r.calls.push((s(block, "/id"), s(block, "/name"), block["input"].clone())),
                     "thinking" | "redacted_thinking" => r.state.push(block.clone()),
-                    _ => {}
+                    _ => r.items.push(block.clone()),
                 }
             }
         }
@@ -123,6 +126,10 @@ pub fn read_response(provider: &str, body: &Value) -> Reading {
             for part in body.pointer("/candidates/0/content/parts").and_then(Value::as_array).into_iter().flatten() {
                 if part.get("thought") == Some(&Value::Bool(true)) {
                     r.state.push(part.clone());
+                    continue;
+                }
+                if part.get("executableCode").is_some() || part.get("codeExecutionResult").is_some() {
+                    r.items.push(part.clone());
                     continue;
                 }
                 if let Some(signature) = part.get("thoughtSignature") {
@@ -180,7 +187,7 @@ fn read_output(items: &[Value], r: &mut Reading) {
                 r.calls.push((s(item, "/call_id"), s(item, "/name"), arguments(&s(item, "/arguments"))));
             }
             "reasoning" => r.state.push(item.clone()),
-            _ => {}
+            _ => r.items.push(item.clone()),
         }
     }
 }
@@ -215,11 +222,18 @@ pub fn read_stream(provider: &str, events: &[Value]) -> Reading {
                     _ => {}
                 }
             }
-            for (_, block, json) in blocks {
+            for (_, mut block, json) in blocks {
                 match block["type"].as_str().unwrap() {
                     "tool_use" => r.calls.push((s(&block, "/id"), s(&block, "/name"), arguments(&json))),
                     "thinking" | "redacted_thinking" => r.state.push(block),
-                    _ => {}
+                    "text" => {}
+                    _ => {
+                        // A server tool's call: its input streamed as JSON text.
+                        if !json.is_empty() {
+                            block["input"] = arguments(&json);
+                        }
+                        r.items.push(block);
+                    }
                 }
             }
         }
@@ -260,6 +274,10 @@ pub fn read_stream(provider: &str, events: &[Value]) -> Reading {
                         continue;
                     }
                     r.state.extend(thought.take());
+                    if part.get("executableCode").is_some() || part.get("codeExecutionResult").is_some() {
+                        r.items.push(part.clone());
+                        continue;
+                    }
                     if let Some(signature) = part.get("thoughtSignature") {
                         r.state.push(signature.clone());
                     }
@@ -381,7 +399,10 @@ pub fn answer_turn(provider: &str, body: &Value) -> Vec<Value> {
                 .unwrap()
                 .iter()
                 .map(|p| {
-                    if p.get("thought") == Some(&Value::Bool(true)) {
+                    if p.get("thought") == Some(&Value::Bool(true))
+                        || p.get("executableCode").is_some()
+                        || p.get("codeExecutionResult").is_some()
+                    {
                         return p.clone();
                     }
                     let signature = p.get("thoughtSignature").cloned().unwrap_or(Value::Null);
@@ -409,6 +430,7 @@ pub fn answer_turn(provider: &str, body: &Value) -> Vec<Value> {
                         json!({"call": [i["id"], i["call_id"], i["name"], arguments(&s(i, "/arguments"))]})
                     }
                     Some("reasoning") => i.clone(),
+                    Some(kind) if kind != "message" => i.clone(),
                     _ => {
                         let text = match &i["content"] {
                             Value::String(text) => text.clone(),

@@ -4,13 +4,14 @@ use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
 use crate::providers::common::response::{
-    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
+    Content, ProviderResponse, StateItems, UsageKeys, assistant_of, fields, object, reasoning, root, tool_call, usage,
 };
 use crate::providers::id::ProviderId;
 
 /// Reads a Messages response (`{"content": [blocks], "stop_reason", "usage"}`): `text` blocks and
 /// `tool_use` blocks; thinking blocks are the reasoning, not part of the message's text, and with
-/// `redacted_thinking` blocks they are its reasoning state, as given.
+/// `redacted_thinking` blocks they are its reasoning state, as given; any other block (a server
+/// tool's call or result) is a `provider_item` block where it stood.
 ///
 /// # Errors
 /// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
@@ -18,7 +19,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
     let document = root(body)?;
     let top = Path::root();
     let root = object(&document.root, &top, "the response")?;
-    let mut texts = Vec::new();
+    let mut content = Content::default();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
     let mut state = StateItems::default();
@@ -27,11 +28,7 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
         let raw = object(block, &path, "a content block")?;
         let block = fields(raw, &path);
         match block.str("type")? {
-            "text" => {
-                let text = block.str("text")?;
-                state.text(text);
-                texts.push(text.to_string());
-            }
+            "text" => content.text(block.str("text")?, &mut state),
             "tool_use" => {
                 let id = block.str("id")?;
                 let name = block.str("name")?;
@@ -45,11 +42,13 @@ pub fn parse_anthropic_messages(body: &str) -> Result<ProviderResponse, Report> 
             }
             // Anthropic requires both back, unmodified, when the turn continues.
             "redacted_thinking" => state.block(serde_json::Value::Object(raw.to_map())),
-            _ => {}
+            // A server tool's call or result (web search, code execution, MCP, ...): the
+            // provider's own, sent back to it as given when the conversation goes on.
+            _ => content.item(ProviderId::AnthropicMessages, serde_json::Value::Object(raw.to_map()), &mut state),
         }
     }
     let stop_reason = fields(root, &top).optional_str("stop_reason")?.map(stop_reason);
-    let mut message = assistant(texts, calls);
+    let mut message = assistant_of(content.blocks, calls);
     message.reasoning_state = state.into_state(ProviderId::AnthropicMessages);
     Ok(ProviderResponse {
         message,

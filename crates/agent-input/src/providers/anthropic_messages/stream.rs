@@ -32,13 +32,17 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
                 Some("text") => answer.text(index, str_at(block, "/text").unwrap_or_default(), events),
                 // Kept whole, with the signature that ends it, as reasoning state.
                 Some("thinking" | "redacted_thinking") => answer.begin_block(index, block.clone()),
-                _ => {}
+                // A server tool's call (its input follows as deltas) or result: kept whole.
+                _ => answer.item(index, block.clone()),
             }
         }
         "content_block_delta" => match str_at(body, "/delta/type") {
             Some("text_delta") => answer.text(index, str_at(body, "/delta/text").unwrap_or_default(), events),
             Some("input_json_delta") => {
-                answer.call_args(index, str_at(body, "/delta/partial_json").unwrap_or_default(), events);
+                let delta = str_at(body, "/delta/partial_json").unwrap_or_default();
+                if !answer.item_input(index, delta) {
+                    answer.call_args(index, delta, events);
+                }
             }
             Some("thinking_delta") => {
                 let text = str_at(body, "/delta/thinking").unwrap_or_default();
@@ -61,6 +65,7 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
         "content_block_stop" => {
             answer.end_call(index, events);
             answer.end_block(index);
+            answer.end_item(index);
         }
         "message_delta" => {
             if let Some(reason) = str_at(body, "/delta/stop_reason") {

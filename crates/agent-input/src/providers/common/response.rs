@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::field::{Fields, Wording};
 use crate::json::{Document, Json, Object};
-use crate::model::{ContentBlock, Message, ReasoningState, Role, ToolCall};
+use crate::model::{ContentBlock, Message, ProviderItem, ReasoningState, Role, ToolCall};
 use crate::path::Path;
 use crate::providers::id::ProviderId;
 
@@ -64,6 +64,43 @@ pub struct ProviderResponse {
 pub(crate) fn assistant(texts: Vec<String>, tool_calls: Vec<ToolCall<'static>>) -> Message<'static> {
     let content =
         texts.into_iter().filter(|t| !t.trim().is_empty()).map(|t| ContentBlock::Text(Cow::Owned(t))).collect();
+    assistant_of(content, tool_calls)
+}
+
+/// An answer's content blocks as they are read: its texts and the provider's own items (a
+/// hosted tool's call or result, a code execution part), in the answer's order, each counted
+/// as an element of the message for its reasoning state.
+#[derive(Debug, Default)]
+pub(crate) struct Content {
+    pub(crate) blocks: Vec<ContentBlock<'static>>,
+}
+
+impl Content {
+    /// A text of the answer (a blank one is not a block).
+    pub(crate) fn text(&mut self, text: &str, state: &mut StateItems) {
+        state.text(text);
+        if !text.trim().is_empty() {
+            self.blocks.push(ContentBlock::Text(Cow::Owned(text.to_owned())));
+        }
+    }
+
+    /// An item of `provider`'s with no standard form, kept as a `provider_item` block.
+    pub(crate) fn item(&mut self, provider: ProviderId, item: Value, state: &mut StateItems) {
+        state.content();
+        self.blocks.push(ContentBlock::ProviderItem(ProviderItem { provider, item }));
+    }
+
+    /// Whether no text has been read since `since` blocks.
+    pub(crate) fn no_text_since(&self, since: usize) -> bool {
+        !self.blocks[since..].iter().any(|b| matches!(b, ContentBlock::Text(_)))
+    }
+}
+
+/// The assistant message of `content` and tool calls.
+pub(crate) fn assistant_of(
+    content: Vec<ContentBlock<'static>>,
+    tool_calls: Vec<ToolCall<'static>>,
+) -> Message<'static> {
     Message {
         role: Role::Assistant,
         content,

@@ -4,7 +4,8 @@ use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
 use crate::providers::common::response::{
-    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
+    Content, ProviderResponse, StateItems, UsageKeys, assistant, assistant_of, fields, object, reasoning, root,
+    tool_call, usage,
 };
 use crate::providers::id::ProviderId;
 
@@ -53,7 +54,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
     };
     let path = top.key("candidates").index(0);
     let candidate = object(candidate, &path, "a candidate")?;
-    let mut texts = Vec::new();
+    let mut content_blocks = Content::default();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
     let mut state = StateItems::default();
@@ -77,6 +78,11 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 state.block(serde_json::Value::Object(part.to_map()));
                 continue;
             }
+            // Code execution: the provider's own parts, kept whole (with their signature).
+            if part.contains_key("executableCode") || part.contains_key("codeExecutionResult") {
+                content_blocks.item(ProviderId::Gemini, serde_json::Value::Object(part.to_map()), &mut state);
+                continue;
+            }
             if let Some(signature) = fields(part, &part_path).optional_str("thoughtSignature")? {
                 let place = match part.get("text").and_then(Json::as_str) {
                     Some(text) if !text.trim().is_empty() => state.next_text(),
@@ -86,8 +92,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
                 state.on(place, "thoughtSignature", signature);
             }
             if let Some(text) = fields(part, &part_path).optional_str("text")? {
-                state.text(text);
-                texts.push(text.to_string());
+                content_blocks.text(text, &mut state);
             } else if let Some(call) = part.get("functionCall") {
                 let call_path = part_path.key("functionCall");
                 let call = object(call, &call_path, "functionCall")?;
@@ -120,7 +125,7 @@ pub fn parse_gemini(body: &str) -> Result<ProviderResponse, Report> {
     let stop_reason = fields(candidate, &path)
         .optional_str("finishReason")?
         .map(|reason| if reason == "STOP" && !calls.is_empty() { "tool_use".to_string() } else { stop_reason(reason) });
-    let mut message = assistant(texts, calls);
+    let mut message = assistant_of(content_blocks.blocks, calls);
     message.reasoning_state = state.into_state(ProviderId::Gemini);
     Ok(ProviderResponse { message, stop_reason, usage, reasoning: reasoning(thoughts) })
 }

@@ -7,6 +7,8 @@ use crate::providers::common::stream::{Answer, StreamEvent, error_message, str_a
 
 /// The key of the thought part being streamed.
 const THOUGHT: u64 = u64::MAX;
+/// The key of the first code execution part; the next ones count down from it.
+const ITEM: u64 = u64::MAX - 1;
 
 pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEvent>) {
     if body.get("error").is_some() {
@@ -35,11 +37,19 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
                 continue;
             }
             answer.end_block(THOUGHT);
+            // Code execution: the provider's own parts, kept whole (with their signature).
+            if part.get("executableCode").is_some() || part.get("codeExecutionResult").is_some() {
+                answer.item(ITEM - answer.items() as u64, part.clone());
+                continue;
+            }
+            // The streamed answer's text is one block, or one between each two items.
+            let text_key = answer.items() as u64;
             if let Some(signature) = str_at(part, "/thoughtSignature") {
-                // The streamed answer's text is one block; a signature after it (on blank text)
-                // goes with the last element.
+                // A signature after the text (on blank text) goes with the last element.
                 let place = match str_at(part, "/text") {
-                    Some(text) if !text.trim().is_empty() => Place::OnText(0),
+                    Some(text) if !text.trim().is_empty() && text_key == 0 => Place::OnText(0),
+                    Some(text) if !text.trim().is_empty() && answer.has_text(text_key) => answer.state.last_text(),
+                    Some(text) if !text.trim().is_empty() => answer.state.next_text(),
                     _ if part.get("functionCall").is_some() => answer.state.next_call(),
                     _ => answer.state.next(),
                 };
@@ -47,7 +57,7 @@ pub(crate) fn event(body: &Value, answer: &mut Answer, events: &mut Vec<StreamEv
             }
             if let Some(text) = str_at(part, "/text") {
                 // Chunks split one answer's text anywhere: it is one block.
-                answer.text(0, text, events);
+                answer.text(text_key, text, events);
             } else if let Some(call) = part.get("functionCall") {
                 let key = 1 + answer.calls.len() as u64;
                 let id = str_at(call, "/id").map_or_else(|| format!("call_{}", answer.calls.len()), str::to_string);

@@ -4,14 +4,15 @@ use crate::diagnostic::Report;
 use crate::json::Json;
 use crate::path::Path;
 use crate::providers::common::response::{
-    ProviderResponse, StateItems, UsageKeys, assistant, fields, object, reasoning, root, tool_call, usage,
+    Content, ProviderResponse, StateItems, UsageKeys, assistant_of, fields, object, reasoning, root, tool_call, usage,
 };
 use crate::providers::id::ProviderId;
 
 /// Reads a Responses response (`{"output": [items], "status", "incomplete_details", "usage"}`):
 /// `message` items give text (`output_text`, and `refusal`), `function_call` items give tool
 /// calls; reasoning items, with the ids of the items that follow them, are the message's
-/// reasoning state; other items are not part of a standard message.
+/// reasoning state; any other item (a built-in tool's call) is a `provider_item` block where it
+/// stood.
 ///
 /// # Errors
 /// `invalid_json`, or `missing_field` / `invalid_field_type` with the path of the bad part.
@@ -19,7 +20,7 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
     let document = root(body)?;
     let top = Path::root();
     let root = object(&document.root, &top, "the response")?;
-    let mut texts = Vec::new();
+    let mut content = Content::default();
     let mut calls = Vec::new();
     let mut thoughts = Vec::new();
     let mut state = StateItems::default();
@@ -29,7 +30,7 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         match fields(item, &path).str("type")? {
             "message" => {
                 let item_id = fields(item, &path).optional_str("id")?;
-                let before = texts.len();
+                let before = content.blocks.len();
                 for (j, part) in fields(item, &path).array("content")?.iter().enumerate() {
                     let part_path = path.key("content").index(j);
                     let part = object(part, &part_path, "a content part")?;
@@ -42,11 +43,10 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
                     if let Some(id) = item_id.filter(|_| !text.trim().is_empty()) {
                         state.on(state.next_text(), "id", id);
                     }
-                    state.text(text);
-                    texts.push(text.to_string());
+                    content.text(text, &mut state);
                 }
                 // A message with no text still follows its reasoning item: it goes back as given.
-                if item_id.is_some() && texts[before..].iter().all(|t| t.trim().is_empty()) {
+                if item_id.is_some() && content.no_text_since(before) {
                     state.block(serde_json::Value::Object(item.to_map()));
                 }
             }
@@ -73,7 +73,10 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
                     }
                 }
             }
-            _ => {}
+            // A built-in tool's call (web search, file search, code interpreter, MCP, ...) or any
+            // other item: the provider's own, sent back to it as given when the conversation
+            // goes on.
+            _ => content.item(ProviderId::OpenAiResponses, serde_json::Value::Object(item.to_map()), &mut state),
         }
     }
     let status = fields(root, &top).optional_str("status")?;
@@ -88,7 +91,7 @@ pub fn parse_openai_responses(body: &str) -> Result<ProviderResponse, Report> {
         (Some(status), None) => Some(stop_reason(status)),
         (None, None) => None,
     };
-    let mut message = assistant(texts, calls);
+    let mut message = assistant_of(content.blocks, calls);
     message.reasoning_state = state.into_state(ProviderId::OpenAiResponses);
     Ok(ProviderResponse {
         message,

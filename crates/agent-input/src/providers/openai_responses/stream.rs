@@ -67,6 +67,19 @@ pub(crate) fn event(kind: &str, body: &Value, answer: &mut Answer, events: &mut 
             answer.start_call(output, id, str_at(body, "/item/name").unwrap_or_default(), events);
             answer.call_args(output, str_at(body, "/item/arguments").unwrap_or_default(), events);
         }
+        // A built-in tool's call or any other item: kept whole, as it is when done.
+        "response.output_item.added"
+            if !matches!(str_at(body, "/item/type"), Some("reasoning" | "message" | "function_call")) =>
+        {
+            answer.item(output, body.get("item").cloned().unwrap_or_default());
+        }
+        "response.output_item.done"
+            if !matches!(str_at(body, "/item/type"), Some("reasoning" | "message" | "function_call")) =>
+        {
+            if let Some(item) = body.get("item") {
+                answer.replace_item(output, item);
+            }
+        }
         "response.function_call_arguments.delta" => {
             answer.call_args(output, str_at(body, "/delta").unwrap_or_default(), events);
         }

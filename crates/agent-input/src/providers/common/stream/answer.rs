@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::model::{ContentBlock, ProviderItem};
 use crate::providers::common::response::{Place, ProviderResponse, StateItems, Usage};
 use crate::providers::id::ProviderId;
 
@@ -182,8 +183,10 @@ pub(crate) fn error_message(value: &Value) -> String {
 /// What the stream said so far.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Answer {
-    /// Text blocks, by the provider's block key.
-    pub(crate) texts: Vec<(u64, String)>,
+    /// Text blocks and the provider's own items, by the provider's block key, in order.
+    pub(crate) content: Vec<(u64, Part)>,
+    /// The JSON text of an item's `input` still streaming, by the item's block key.
+    item_inputs: Vec<(u64, String)>,
     /// Tool calls, by the provider's block key.
     pub(crate) calls: Vec<Call>,
     /// Reasoning blocks, by the provider's block key.
@@ -195,6 +198,14 @@ pub(crate) struct Answer {
     pub(crate) state: StateItems,
     /// Reasoning blocks still streaming, by the provider's block key, with their place.
     pub(crate) pending: Vec<(u64, Place, Value)>,
+}
+
+/// A content block of the answer being streamed.
+#[derive(Debug, Clone)]
+pub(crate) enum Part {
+    Text(String),
+    /// A provider's own item (a server tool's call or result), kept whole.
+    Item(Value),
 }
 
 #[derive(Debug, Clone)]
@@ -211,13 +222,70 @@ impl Answer {
         if text.is_empty() {
             return;
         }
-        if let Some((_, block)) = self.texts.iter_mut().find(|(k, _)| *k == key) {
+        let held = self.content.iter_mut().find_map(|(k, part)| match part {
+            Part::Text(block) if *k == key => Some(block),
+            _ => None,
+        });
+        if let Some(block) = held {
             block.push_str(text);
         } else {
             self.state.text(text);
-            self.texts.push((key, text.to_string()));
+            self.content.push((key, Part::Text(text.to_string())));
         }
         events.push(StreamEvent::TextDelta { text: text.to_string() });
+    }
+
+    /// A provider's own item (a server tool's call or result), at its place among the blocks.
+    pub(crate) fn item(&mut self, key: u64, item: Value) {
+        self.state.content();
+        self.content.push((key, Part::Item(item)));
+    }
+
+    /// Whether text block `key` has begun.
+    pub(crate) fn has_text(&self, key: u64) -> bool {
+        self.content.iter().any(|(k, part)| *k == key && matches!(part, Part::Text(_)))
+    }
+
+    /// How many items the answer holds so far.
+    pub(crate) fn items(&self) -> usize {
+        self.content.iter().filter(|(_, part)| matches!(part, Part::Item(_))).count()
+    }
+
+    /// The item `key`, as its provider finished it.
+    pub(crate) fn replace_item(&mut self, key: u64, with: &Value) {
+        for (k, part) in &mut self.content {
+            if let Part::Item(item) = part
+                && *k == key
+            {
+                item.clone_from(with);
+            }
+        }
+    }
+
+    /// More of item `key`'s `input` object as JSON text; `false` when there is no such item.
+    pub(crate) fn item_input(&mut self, key: u64, delta: &str) -> bool {
+        if !self.content.iter().any(|(k, part)| *k == key && matches!(part, Part::Item(_))) {
+            return false;
+        }
+        match self.item_inputs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, text)) => text.push_str(delta),
+            None => self.item_inputs.push((key, delta.to_string())),
+        }
+        true
+    }
+
+    /// Item `key` is complete: its streamed `input`, when it had one, is read as JSON.
+    pub(crate) fn end_item(&mut self, key: u64) {
+        let Some(i) = self.item_inputs.iter().position(|(k, _)| *k == key) else { return };
+        let (_, text) = self.item_inputs.remove(i);
+        let Ok(input) = serde_json::from_str::<Value>(&text) else { return };
+        for (k, part) in &mut self.content {
+            if let Part::Item(Value::Object(item)) = part
+                && *k == key
+            {
+                item.insert("input".to_string(), input.clone());
+            }
+        }
     }
 
     pub(crate) fn reasoning(&mut self, key: u64, text: &str, events: &mut Vec<StreamEvent>) {
@@ -324,8 +392,16 @@ impl Answer {
                 crate::providers::common::response::tool_call(&call.id, &call.name, arguments)
             })
             .collect();
-        let texts = self.texts.into_iter().map(|(_, text)| text).collect();
-        let mut message = crate::providers::common::response::assistant(texts, calls);
+        let content = self
+            .content
+            .into_iter()
+            .filter_map(|(_, part)| match part {
+                Part::Text(text) if text.trim().is_empty() => None,
+                Part::Text(text) => Some(ContentBlock::Text(text.into())),
+                Part::Item(item) => Some(ContentBlock::ProviderItem(ProviderItem { provider, item })),
+            })
+            .collect();
+        let mut message = crate::providers::common::response::assistant_of(content, calls);
         message.reasoning_state = state;
         ProviderResponse {
             message,
