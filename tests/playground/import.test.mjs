@@ -1,9 +1,10 @@
 // "Import a provider request" in headless Chromium against a real agent-gateway: the importers'
 // module is fetched only when the view is first opened; a pasted OpenAI Chat request lands in the
-// editor (the standard request) and the settings (system prompt, max tokens, temperature, stop
-// sequences, tools, tool choice, reasoning) and the provider becomes the request's own; what the
-// standard input cannot carry is listed at its JSON Pointer into the pasted body, and the
-// reasoning kept is named; a curl command gives its body and its provider from the URL.
+// editor (the standard request) and the settings (model, system prompt, max tokens, temperature,
+// stop sequences, tools, tool choice, reasoning, provider fields) and the provider becomes the
+// request's own; what the standard input cannot carry is listed at its JSON Pointer into the
+// pasted body, and the reasoning kept is named; a curl command gives its body and its provider
+// from the URL.
 //
 // Run: node --test tests/playground/import.test.mjs   (after scripts/build-site and cargo build -p agent-gateway)
 
@@ -61,7 +62,7 @@ test('the importers are fetched when the view is first opened, not before', asyn
 
 test('an OpenAI Chat request lands in the editor and the settings, its losses listed by path', async () => {
   const body = {
-    model: 'gpt-5',
+    model: 'gpt-4o',
     max_tokens: 300,
     temperature: 0.2,
     stop: ['END'],
@@ -81,8 +82,9 @@ test('an OpenAI Chat request lands in the editor and the settings, its losses li
   await importText(JSON.stringify(body, null, 2));
   assert.match(await page.textContent('[data-testid="import-detected"]'), /OpenAI Chat Completions/);
   assert.match(await page.textContent('[data-testid="import-status"]'), /^Imported the OpenAI Chat Completions request/);
-  // The body's `model` is carried into the options, not dropped.
+  // The body's `model` is carried into the options, not dropped: it fills the model field.
   assert.deepEqual(await problems(), []);
+  assert.equal(await page.inputValue('[data-testid="model"]'), 'gpt-4o');
 
   const request = await editorBody();
   assert.deepEqual(request.input, [

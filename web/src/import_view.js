@@ -118,7 +118,9 @@ export function settle(request, options, provider) {
       ['#temperature', str(options.temperature)],
       ['#top-p', str(options.top_p)],
       ['#stop-sequences', (options.stop_sequences ?? []).join('\n')],
+      ['#model', str(options.model)],
       ['#tools', options.tools ? JSON.stringify(options.tools, null, 2) : ''],
+      ['#provider-fields', options.provider_fields ? JSON.stringify(options.provider_fields, null, 2) : ''],
       ['#tool-choice', choice && typeof choice === 'object' ? 'tool' : str(choice)],
       ['#tool-choice-name', choice && typeof choice === 'object' ? str(choice.name) : ''],
       ['[data-testid="prompt-cache"]', cache === true || (cache !== null && typeof cache === 'object')],
@@ -231,6 +233,15 @@ export function mount(host, importRequest, apply) {
       list.append(el('li', { 'data-testid': 'import-problem', 'data-code': 'setting_not_offered', 'data-path': '/options/reasoning', 'data-severity': 'warning', class: 'warning' },
         el('span', { class: 'badge' }, 'warning'), ' ',
         el('span', { class: 'message' }, `The Reasoning setting offers no "${effort}" effort: the request is shown with the provider's default.`)));
+      losses.push(['warning', null]);
+    }
+    // Every option the import gave has a setting; one that has none is said, not lost.
+    const placed = ['system', 'max_tokens', 'temperature', 'top_p', 'stop_sequences', 'tools', 'tool_choice',
+      'prompt_cache', 'response_format', 'reasoning', 'model', 'provider_fields'];
+    for (const key of Object.keys(report.options ?? {}).filter((k) => !placed.includes(k))) {
+      list.append(el('li', { 'data-testid': 'import-problem', 'data-code': 'setting_not_offered', 'data-path': `/options/${key}`, 'data-severity': 'warning', class: 'warning' },
+        el('span', { class: 'badge' }, 'warning'), ' ',
+        el('span', { class: 'message' }, `The settings have no field for the option "${key}": the request is shown without it.`)));
       losses.push(['warning', null]);
     }
     const n = losses.length;

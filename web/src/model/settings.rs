@@ -17,6 +17,9 @@ pub(crate) struct Settings {
     pub(crate) stop_sequences: String,
     /// A JSON array of tool specs, or empty.
     pub(crate) tools: String,
+    /// `provider_fields`: a JSON object `{provider, fields}` of a provider's own request fields,
+    /// or empty.
+    pub(crate) provider_fields: String,
     pub(crate) allow_prefill: bool,
     /// `tool_choice`: empty (not set), `auto`, `any`, `none`, or `tool` (the tool named in
     /// `tool_choice_name`).
@@ -49,6 +52,7 @@ impl Default for Settings {
             top_p: String::new(),
             stop_sequences: String::new(),
             tools: String::new(),
+            provider_fields: String::new(),
             allow_prefill: false,
             tool_choice: String::new(),
             tool_choice_name: String::new(),
@@ -103,12 +107,14 @@ impl Settings {
         if !stops.is_empty() {
             object.insert("stop_sequences".into(), Value::Array(stops));
         }
-        if !self.tools.trim().is_empty() {
-            match serde_json::from_str::<Value>(&self.tools) {
-                Ok(tools) => {
-                    object.insert("tools".into(), tools);
+        for (key, typed) in [("tools", &self.tools), ("provider_fields", &self.provider_fields)] {
+            if !typed.trim().is_empty() {
+                match serde_json::from_str::<Value>(typed) {
+                    Ok(value) => {
+                        object.insert(key.into(), value);
+                    }
+                    Err(e) => report.push(not_json(key, &e)),
                 }
-                Err(e) => report.push(not_json("tools", &e)),
             }
         }
         self.features_json(&mut object, &mut report);

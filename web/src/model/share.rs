@@ -64,6 +64,7 @@ pub(crate) fn decode(fragment: &str) -> Option<(Value, Settings, usize)> {
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     };
+    let pretty = |value: Option<&Value>| value.map(|v| serde_json::to_string_pretty(v).unwrap_or_default()).unwrap_or_default();
     let mut settings = Settings {
         provider: shared
             .get("provider")
@@ -79,7 +80,8 @@ pub(crate) fn decode(fragment: &str) -> Option<(Value, Settings, usize)> {
             .and_then(Value::as_array)
             .map(|items| items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n"))
             .unwrap_or_default(),
-        tools: options.get("tools").map(|t| serde_json::to_string_pretty(t).unwrap_or_default()).unwrap_or_default(),
+        tools: pretty(options.get("tools")),
+        provider_fields: pretty(options.get("provider_fields")),
         allow_prefill: shared.get("allow_prefill").and_then(Value::as_bool).unwrap_or(false),
         schema: shared.get("schema").and_then(Value::as_str).unwrap_or_default().to_string(),
         schema_on: shared.get("schema_on").and_then(Value::as_bool).unwrap_or(false),

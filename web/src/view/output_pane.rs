@@ -139,6 +139,11 @@ pub(super) fn OutputPane(
                 <textarea id="tools" class="code" data-testid="tools" rows="3" spellcheck="false" prop:value=initial.tools.clone()
                     on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.tools = v); }></textarea>
             </div>
+            <div class="field">
+                <label for="provider-fields">"Provider fields (JSON {provider, fields}: the provider's own request fields, sent to that provider only)"</label>
+                <textarea id="provider-fields" class="code" data-testid="provider-fields" rows="2" spellcheck="false" prop:value=initial.provider_fields.clone()
+                    on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.provider_fields = v); }></textarea>
+            </div>
             <div class="row">
                 <div class="field">
                     <label for="tool-choice">"Tool choice"</label>
