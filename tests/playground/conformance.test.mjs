@@ -108,6 +108,7 @@ function runBatch(batch) {
       setField('#top-p', settings.top_p);
       setField('#stop-sequences', settings.stop_sequences);
       setField('[data-testid="tools"]', settings.tools);
+      setField('[data-testid="provider-fields"]', settings.provider_fields);
       setField('[data-testid="allow-prefill"]', settings.allow_prefill);
       setField('[data-testid="tool-choice"]', settings.tool_choice);
       setField('[data-testid="tool-choice-name"]', settings.tool_choice_name);

@@ -189,7 +189,7 @@ export function settingsFields(options = {}) {
   const f = {
     system: '', max_tokens: '', temperature: '', top_p: '', stop_sequences: '', tools: '', allow_prefill: false,
     tool_choice: '', tool_choice_name: '', prompt_cache: false, prompt_cache_ttl: '', response_schema: '', response_name: '',
-    reasoning: '', reasoning_budget: '', model: '',
+    reasoning: '', reasoning_budget: '', model: '', provider_fields: '',
   };
   for (const [key, value] of Object.entries(options ?? {})) {
     if (key === 'system' && typeof value === 'string') f.system = value;
@@ -197,6 +197,7 @@ export function settingsFields(options = {}) {
     else if (['max_tokens', 'temperature', 'top_p'].includes(key) && ['number', 'string'].includes(typeof value)) f[key] = String(value);
     else if (key === 'stop_sequences' && Array.isArray(value) && value.every((s) => typeof s === 'string' && s !== '' && !s.includes('\n'))) f.stop_sequences = value.join('\n');
     else if (key === 'tools') f.tools = JSON.stringify(value);
+    else if (key === 'provider_fields') f.provider_fields = JSON.stringify(value);
     else if (key === 'allow_prefill' && typeof value === 'boolean') f.allow_prefill = value;
     else if (key === 'tool_choice') {
       if (value === 'required') f.tool_choice = 'any';

@@ -425,6 +425,7 @@ describe('tool choice, prompt caching, reasoning and structured output controls'
         ['#top-p', fields.top_p],
         ['#stop-sequences', fields.stop_sequences],
         ['[data-testid="tools"]', fields.tools],
+        ['[data-testid="provider-fields"]', fields.provider_fields],
         ['[data-testid="allow-prefill"]', fields.allow_prefill],
         ['[data-testid="tool-choice"]', fields.tool_choice],
         ['[data-testid="tool-choice-name"]', fields.tool_choice_name],
@@ -453,7 +454,7 @@ describe('tool choice, prompt caching, reasoning and structured output controls'
     }
     // Leave the settings as they were.
     const defaults = settingsFields({});
-    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools'], ['[data-testid="reasoning"]', 'reasoning'], ['[data-testid="model"]', 'model']]) {
+    for (const [selector, key] of [['[data-testid="tool-choice"]', 'tool_choice'], ['[data-testid="prompt-cache"]', 'prompt_cache'], ['[data-testid="response-schema"]', 'response_schema'], ['[data-testid="tools"]', 'tools'], ['[data-testid="provider-fields"]', 'provider_fields'], ['[data-testid="reasoning"]', 'reasoning'], ['[data-testid="model"]', 'model']]) {
       await setControl(selector, defaults[key]);
     }
     console.log(`# controls: ${cases.length} fixture cases through the tool choice, caching, reasoning and structured output controls; bodies for ${[...covered].join(', ')}`);
