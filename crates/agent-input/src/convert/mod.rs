@@ -139,9 +139,9 @@ pub fn convert_to_value(
         options: &ConvertOptions,
     ) -> Result<Converted<Value>, Report> {
         let mut converted = P::convert(request, options)?;
-        fields::unplaced::<P>(request, &mut converted);
+        fields::unplaced(P::ID, request, &converted.placements, &mut converted.warnings);
         let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
-        fields::merge_into::<P>(&mut body, &converted)?;
+        fields::merge_into(&mut body, &converted.placements, &converted.warnings, P::ID)?;
         Ok(Converted::new(body, converted.warnings))
     }
     let result = dispatch!(provider, P => to_value::<P>(request, options));
@@ -195,10 +195,15 @@ pub fn convert_into_spliced(
         // A body with provider fields is merged as a JSON value, so it is written whole.
         let splice = splice.filter(|_| !fields::any_for(P::ID, request, options));
         let mut converted = P::convert_spliced(request, options, splice)?;
-        fields::unplaced::<P>(request, &mut converted);
+        fields::unplaced(P::ID, request, &converted.placements, &mut converted.warnings);
         if !converted.placements.is_empty() {
-            let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
-            fields::merge_into::<P>(&mut body, &converted)?;
+            // Written as text and read back, with the writer and reader every body already has.
+            let mut text = String::new();
+            P::write_text(&converted.body, &mut text, None)?;
+            let mut body = crate::json::Document::parse(&text)
+                .map(|document| document.root.to_value())
+                .map_err(|e| serialize_failure(P::ID, &e))?;
+            fields::merge_into(&mut body, &converted.placements, &converted.warnings, P::ID)?;
             let text = serde_json::to_string(&body).map_err(|e| serialize_failure(P::ID, &e))?;
             *out = if pretty { conversion::indent(&text) } else { text };
             return Ok(converted.warnings);

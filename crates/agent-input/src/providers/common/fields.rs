@@ -16,7 +16,7 @@ use crate::model::{AgentInput, ExecuteRequest, MessageFields, ProviderFields};
 use crate::options::ConvertOptions;
 use crate::path::Path;
 use crate::providers::common::convert::turns::Turn;
-use crate::providers::common::convert::{Conversion, Converted, Provider};
+use crate::providers::common::convert::Conversion;
 use crate::providers::id::ProviderId;
 
 /// One element's fields and where they go.
@@ -97,7 +97,12 @@ fn messages_with<'r>(
 /// out (`provider_fields_dropped`), and `P`'s own where its converter found no place for it (an
 /// element it left out, or wrote without an object of its own). Reported here, once, so no
 /// converter has to, and nothing is lost without a word.
-pub(crate) fn unplaced<P: Provider>(request: &ExecuteRequest<'_>, converted: &mut Converted<P::Request<'_>>) {
+pub(crate) fn unplaced(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    placements: &[Placement],
+    warnings: &mut Vec<Diagnostic>,
+) {
     for (i, fields) in messages_with(None, request) {
         let origin = request.input_path.index(i).key("providerFields");
         let mut parts: Vec<(Path, &ProviderFields)> = Vec::new();
@@ -108,28 +113,34 @@ pub(crate) fn unplaced<P: Provider>(request: &ExecuteRequest<'_>, converted: &mu
             parts.push((origin.key("items").index(n).key("fields"), part));
         }
         for (at, part) in parts {
-            if part.provider != P::ID {
-                converted.warnings.push(dropped(&part.fields, part.provider, P::ID.display_name(), at));
-            } else if !converted.placements.iter().any(|p| p.origin == at) {
-                let mut warning = dropped(&part.fields, P::ID, P::ID.display_name(), at);
+            if part.provider != provider {
+                warnings.push(dropped(&part.fields, part.provider, provider.display_name(), at));
+            } else if !placements.iter().any(|p| p.origin == at) {
+                let mut warning = dropped(&part.fields, provider, provider.display_name(), at);
                 warning.message = format!("{}: its element is not in the body", warning.message);
-                converted.warnings.push(warning);
+                warnings.push(warning);
             }
         }
     }
 }
 
-/// Merges `converted`'s placements into `body`, its JSON value; a conflict refuses the request,
-/// with the conversion's warnings beside the errors.
-pub(crate) fn merge_into<P: Provider>(body: &mut Value, converted: &Converted<P::Request<'_>>) -> Result<(), Report> {
-    if converted.placements.is_empty() {
+/// Merges `placements` into `body`, the JSON value of `provider`'s body; a conflict refuses the
+/// request, with the conversion's `warnings` beside the errors. Not generic: one copy for every
+/// provider in the npm `.wasm`.
+pub(crate) fn merge_into(
+    body: &mut Value,
+    placements: &[Placement],
+    warnings: &[Diagnostic],
+    provider: ProviderId,
+) -> Result<(), Report> {
+    if placements.is_empty() {
         return Ok(());
     }
-    let mut report = apply(body, &converted.placements, P::ID.display_name());
+    let mut report = apply(body, placements, provider.display_name());
     if report.is_ok() {
         return Ok(());
     }
-    for warning in &converted.warnings {
+    for warning in warnings {
         report.push(warning.clone());
     }
     Err(report)
