@@ -86,8 +86,11 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
                 }
                 _ => false,
             };
-            let read: &[&str] =
-                if id { &["type", "call_id", "name", "arguments", "id"] } else { &["type", "call_id", "name", "arguments"] };
+            let read: &[&str] = if id {
+                &["type", "call_id", "name", "arguments", "id"]
+            } else {
+                &["type", "call_id", "name", "arguments"]
+            };
             let id = im.string(object, at, "call_id", "a function_call item");
             let name = im.string(object, at, "name", "a function_call item");
             let arguments = im.string(object, at, "arguments", "a function_call item");
@@ -155,7 +158,11 @@ fn item_role(kind: &str, object: &Map<String, Value>) -> Option<&'static str> {
 /// The fields of `object` but `read`, each with a value (`null`, `[]` and `{}` carry nothing and
 /// are passed over): a provider's own fields of the element read from it.
 fn extra<'v>(object: &'v Map<String, Value>, read: &[&str]) -> Vec<(&'v str, &'v Value)> {
-    object.iter().filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v)).map(|(k, v)| (k.as_str(), v)).collect()
+    object
+        .iter()
+        .filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v))
+        .map(|(k, v)| (k.as_str(), v))
+        .collect()
 }
 
 /// How many blocks the standard messages hold so far (messages, and the last one's blocks): a
@@ -263,7 +270,11 @@ fn part(im: &mut Import, part: &Value, at: &Path) {
                 None => im.missing(at.key("image_url"), "image_url", "an input_image part"),
             }
             // `auto` is what the writer sends; another detail level is the block's own field.
-            if object.get("detail").is_some_and(|d| d == "auto") { &["type", "image_url", "file_id", "detail"] } else { &["type", "image_url", "file_id"] }
+            if object.get("detail").is_some_and(|d| d == "auto") {
+                &["type", "image_url", "file_id", "detail"]
+            } else {
+                &["type", "image_url", "file_id"]
+            }
         }
         "input_file" => {
             let name = im.optional_string(object, at, "filename");

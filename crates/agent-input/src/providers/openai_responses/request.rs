@@ -187,29 +187,30 @@ fn items<'a>(
                     continue;
                 };
                 let i = input.len();
-                let text = OutputText { annotations: (!carries(turn, j, "annotations")).then_some([]), ..OutputText::new(text) };
-                match id_on(j) {
-                    Some(id) => match input.last_mut() {
-                        Some(Item::OutputMessage { id: last, content, .. }) if *last == id => {
-                            let at = format!("/input/{}/content/{}", i - 1, content.len());
-                            content.push(text);
-                            cx.place_element_split(turn, j, item_field, &format!("/input/{}", i - 1), Some(&at));
-                        }
-                        _ => {
-                            input.push(Item::OutputMessage {
-                                id,
-                                role: "assistant",
-                                status: (!carries(turn, j, "status")).then_some("completed"),
-                                content: vec![text],
-                            });
-                            let at = format!("/input/{i}/content/0");
-                            cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), Some(&at));
-                        }
-                    },
-                    None => {
-                        input.push(Item::Message { role: "assistant", content: Content::Text(text.text) });
-                        cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), None);
-                    }
+                let text = OutputText {
+                    annotations: (!carries(turn, j, "annotations")).then_some([]),
+                    ..OutputText::new(text)
+                };
+                let Some(id) = id_on(j) else {
+                    input.push(Item::Message { role: "assistant", content: Content::Text(text.text) });
+                    cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), None);
+                    continue;
+                };
+                if let Some(Item::OutputMessage { id: last, content, .. }) = input.last_mut()
+                    && *last == id
+                {
+                    let at = format!("/input/{}/content/{}", i - 1, content.len());
+                    content.push(text);
+                    cx.place_element_split(turn, j, item_field, &format!("/input/{}", i - 1), Some(&at));
+                } else {
+                    input.push(Item::OutputMessage {
+                        id,
+                        role: "assistant",
+                        status: (!carries(turn, j, "status")).then_some("completed"),
+                        content: vec![text],
+                    });
+                    let at = format!("/input/{i}/content/0");
+                    cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), Some(&at));
                 }
             }
             for (k, call) in turn.tool_calls.iter().enumerate() {

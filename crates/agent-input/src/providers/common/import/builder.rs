@@ -686,10 +686,12 @@ impl Import {
         self.settle();
         let text = match self.messages.as_slice() {
             // A message with provider fields stays a message: text input has no place for them.
-            [only] if self.plain && only["role"] == "user" && only.get("providerFields").is_none() => match only["content"].as_array() {
-                Some(blocks) if blocks.len() == 1 && blocks[0]["type"] == "text" => blocks[0]["text"].as_str(),
-                _ => None,
-            },
+            [only] if self.plain && only["role"] == "user" && only.get("providerFields").is_none() => {
+                match only["content"].as_array() {
+                    Some(blocks) if blocks.len() == 1 && blocks[0]["type"] == "text" => blocks[0]["text"].as_str(),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         if let Some(text) = text {
