@@ -4,7 +4,7 @@
 //! `functionCall` parts, each `functionResponse` a tool message answering the call of its name
 //! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`); a model turn's
 //! `thought` parts and `thoughtSignature`s are its reasoning state and `thinkingConfig` the
-//! reasoning option.
+//! reasoning option. A part's other members are its element's provider fields.
 
 use serde_json::{Map, Value, json};
 

@@ -4,7 +4,8 @@
 //! `input_file` parts (assistant `output_text`), each `function_call` a tool call of the assistant
 //! message before it and each `function_call_output` a tool message; `reasoning` items and the
 //! ids of the assistant's items after them are its reasoning state, `reasoning.effort` the
-//! reasoning option.
+//! reasoning option. An item's or part's other fields are its message's or element's provider
+//! fields.
 
 use serde_json::{Map, Value, json};
 

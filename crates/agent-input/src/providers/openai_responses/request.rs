@@ -5,7 +5,8 @@
 //! `function_call_output` items; system text joins `instructions`; assistant text goes as input
 //! messages with string content. Images go as `input_image`,
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
-//! and stop sequences are errors.
+//! and stop sequences are errors. Provider fields go on the item or part written for their
+//! element (docs/provider-fields.md).
 
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;

@@ -4,7 +4,9 @@
 //! (same-role runs are merged); system text is `systemInstruction`; base64 media is `inlineData`
 //! and URLs `fileData`, both with real MIME types; tool calls are `functionCall` parts and tool
 //! results `functionResponse` parts named after the call they answer. Word and Excel documents,
-//! Matroska video and `s3://` URLs are errors.
+//! Matroska video and `s3://` URLs are errors. A message's Gemini provider fields go on the
+//! content it went into (a tool message's on its `functionResponse` part), an element's on its part
+//! (docs/provider-fields.md).
 
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
