@@ -147,15 +147,20 @@ fn items<'a>(
     // call's on its function_call item. A system message's and an assistant message's own have
     // no object and are named as left out.
     let i = input.len();
+    // Placements are worked out only for a turn with fields, so a conversation without any
+    // builds no pointers.
+    let fielded = turn.provider_fields.is_some();
     match turn.role {
         Role::System => instructions.extend(cx.text_only(turn, "instructions")),
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => {
             let content = cx.text_only(turn, "developer messages").into_iter().map(|text| Part::InputText { text });
             input.push(Item::Message { role: "developer", content: Content::Parts(content.collect()) });
-            cx.place_message(turn, &format!("/input/{i}"));
-            let texts = turn.content.iter().enumerate().filter(|(_, block)| matches!(block, ContentBlock::Text(_)));
-            for (k, (j, _)) in texts.enumerate() {
-                cx.place_element(turn, j, &format!("/input/{i}/content/{k}"));
+            if fielded {
+                cx.place_message(turn, &format!("/input/{i}"));
+                let texts = turn.content.iter().enumerate().filter(|(_, b)| matches!(b, ContentBlock::Text(_)));
+                for (k, (j, _)) in texts.enumerate() {
+                    cx.place_element(turn, j, &format!("/input/{i}/content/{k}"));
+                }
             }
         }
         Role::Other(_) => cx.role_not_supported(turn),
@@ -194,15 +199,20 @@ fn items<'a>(
                 };
                 let Some(id) = id_on(j) else {
                     input.push(Item::Message { role: "assistant", content: Content::Text(text.text) });
-                    cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), None);
+                    if fielded {
+                        cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), None);
+                    }
                     continue;
                 };
                 if let Some(Item::OutputMessage { id: last, content, .. }) = input.last_mut()
                     && *last == id
                 {
-                    let at = format!("/input/{}/content/{}", i - 1, content.len());
+                    let k = content.len();
                     content.push(text);
-                    cx.place_element_split(turn, j, item_field, &format!("/input/{}", i - 1), Some(&at));
+                    if fielded {
+                        let at = format!("/input/{}/content/{k}", i - 1);
+                        cx.place_element_split(turn, j, item_field, &format!("/input/{}", i - 1), Some(&at));
+                    }
                 } else {
                     input.push(Item::OutputMessage {
                         id,
@@ -210,8 +220,10 @@ fn items<'a>(
                         status: (!carries(turn, j, "status")).then_some("completed"),
                         content: vec![text],
                     });
-                    let at = format!("/input/{i}/content/0");
-                    cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), Some(&at));
+                    if fielded {
+                        let at = format!("/input/{i}/content/0");
+                        cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), Some(&at));
+                    }
                 }
             }
             for (k, call) in turn.tool_calls.iter().enumerate() {
@@ -219,7 +231,9 @@ fn items<'a>(
                 before(at, input);
                 cx.call_name(&call.name, turn, k);
                 cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
-                cx.place_element(turn, at, &format!("/input/{}", input.len()));
+                if fielded {
+                    cx.place_element(turn, at, &format!("/input/{}", input.len()));
+                }
                 input.push(Item::FunctionCall {
                     id: id_on(at),
                     call_id: &call.id,
@@ -236,7 +250,7 @@ fn items<'a>(
                 [Part::InputText { text }] if !blocks.iter().any(|&j| has_fields(turn, j)) => Output::Text(text),
                 _ => Output::Parts(parts),
             };
-            if matches!(output, Output::Parts(_)) {
+            if fielded && matches!(output, Output::Parts(_)) {
                 for (k, &j) in blocks.iter().enumerate() {
                     cx.place_element(turn, j, &format!("/input/{i}/output/{k}"));
                 }
@@ -244,7 +258,9 @@ fn items<'a>(
             let call_id = turn.tool_call_id.unwrap_or_default();
             cx.call_id(call_id, &turn.origin.field_path(cx.base, "toolCallId"));
             input.push(Item::FunctionCallOutput { call_id, output });
-            cx.place_message(turn, &format!("/input/{i}"));
+            if fielded {
+                cx.place_message(turn, &format!("/input/{i}"));
+            }
         }
         Role::User => {
             // A provider item is an input item of its own, between the messages of the blocks
@@ -255,10 +271,10 @@ fn items<'a>(
                 let i = input.len();
                 let (parts, blocks) = parts(cx, turn, range, documents);
                 input.push(Item::Message { role: "user", content: Content::Parts(parts) });
-                if std::mem::take(&mut first) {
+                if std::mem::take(&mut first) && fielded {
                     cx.place_message(turn, &format!("/input/{i}"));
                 }
-                for (k, j) in blocks.into_iter().enumerate() {
+                for (k, j) in blocks.into_iter().enumerate().filter(|_| fielded) {
                     cx.place_element(turn, j, &format!("/input/{i}/content/{k}"));
                 }
             };
@@ -304,7 +320,8 @@ fn carries(turn: &Turn<'_, '_>, j: usize, key: &str) -> bool {
     })
 }
 
-/// The parts of blocks `range` of `turn`, and the block each came from.
+/// The parts of blocks `range` of `turn`, and (for a turn with provider fields) the block each
+/// came from.
 fn parts<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
@@ -312,7 +329,8 @@ fn parts<'a>(
     documents: &mut usize,
 ) -> (Vec<Part<'a>>, Vec<usize>) {
     let mut parts = Vec::with_capacity(range.len());
-    let mut blocks = Vec::with_capacity(range.len());
+    // Kept for a turn with provider fields only (an empty `Vec` allocates nothing).
+    let mut blocks = Vec::new();
     for (j, block) in turn.content.iter().enumerate().take(range.end).skip(range.start) {
         let path = || turn.origin.block_path(cx.base, j);
         let before = parts.len();
@@ -357,7 +375,7 @@ fn parts<'a>(
             }
             ContentBlock::Video(_) => cx.no_video(path()),
         }
-        if parts.len() > before {
+        if parts.len() > before && turn.provider_fields.is_some() {
             blocks.push(j);
         }
     }
