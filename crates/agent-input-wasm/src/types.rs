@@ -125,6 +125,19 @@ export interface Message {
    * provider only (contract §3.5).
    */
   reasoningState?: ReasoningState;
+  /**
+   * A provider's own fields of the message and of its elements (its content blocks, then its
+   * tool calls, counted from 0), as import keeps them; written back for that provider only
+   * (docs/provider-fields.md).
+   */
+  providerFields?: MessageFields;
+}
+
+/** A message's provider fields: the message object's own (`fields`) and its elements' (`items`). */
+export interface MessageFields {
+  provider: ProviderId;
+  fields?: Record<string, unknown>;
+  items?: Array<{ on: number; fields: Record<string, unknown> }>;
 }
 
 /** An assistant message's reasoning state: opaque items placed against its elements. */

@@ -35,7 +35,6 @@ pub(crate) struct Placement {
 impl<'p> Conversion<'p> {
     /// The fields of `turn`'s message object, for the object the body holds at `at`, when they
     /// are this provider's (another provider's are reported once, by [`unplaced`]).
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
     pub(crate) fn place_message(&mut self, turn: &Turn<'p, '_>, at: &str) {
         if let Some(fields) = turn.provider_fields.and_then(|f| f.message.as_ref()).filter(|f| self.owns(f)) {
             let origin = turn.origin.field_path(self.base, "providerFields");
@@ -45,13 +44,45 @@ impl<'p> Conversion<'p> {
 
     /// The fields of `turn`'s element `element` (its content blocks, then its tool calls), for
     /// the object the body holds at `at`, when they are this provider's.
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
     pub(crate) fn place_element(&mut self, turn: &Turn<'p, '_>, element: usize, at: &str) {
         let Some(fields) = turn.provider_fields else { return };
         for (n, part) in fields.on(element) {
             if self.owns(part) {
                 let origin = turn.origin.field_path(self.base, "providerFields").key("items").index(n);
                 self.place(part, at.to_owned(), origin);
+            }
+        }
+    }
+
+    /// The fields of `turn`'s element `element` where the body writes it as an object inside
+    /// another (a Responses assistant text: the `output_text` part in its `message` item): those
+    /// `outer` holds for go on the object at `outer_at`, the rest on the one at `inner_at`. With
+    /// no inner object (`None`), fields that need one leave the element's fields unplaced, named
+    /// by [`unplaced`].
+    pub(crate) fn place_element_split(
+        &mut self,
+        turn: &Turn<'p, '_>,
+        element: usize,
+        outer: fn(&str) -> bool,
+        outer_at: &str,
+        inner_at: Option<&str>,
+    ) {
+        let Some(fields) = turn.provider_fields else { return };
+        for (n, part) in fields.on(element) {
+            if !self.owns(part) {
+                continue;
+            }
+            let (out, inner): (Map<String, Value>, Map<String, Value>) =
+                part.fields.iter().map(|(k, v)| (k.clone(), v.clone())).partition(|(k, _)| outer(k));
+            if inner_at.is_none() && !inner.is_empty() {
+                continue;
+            }
+            let origin = turn.origin.field_path(self.base, "providerFields").key("items").index(n).key("fields");
+            if !out.is_empty() {
+                self.placements.push(Placement { at: outer_at.to_owned(), fields: out, origin: origin.clone() });
+            }
+            if let Some(inner_at) = inner_at.filter(|_| !inner.is_empty()) {
+                self.placements.push(Placement { at: inner_at.to_owned(), fields: inner, origin });
             }
         }
     }
