@@ -209,6 +209,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         response_format: features.response_format,
         reasoning: features.reasoning,
         model: model.map(|id| id.trim().to_string()).filter(|id| !id.is_empty()),
+        provider_fields: features.provider_fields,
     };
     let options = validate::Options { ml_commons, ..common.options() };
     let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;

@@ -56,12 +56,15 @@ impl<'p> Conversion<'p> {
         }
     }
 
-    /// Whether `fields` are for the body being written.
+    /// Whether `fields` are for the body being written: by the profile's name (unique among the
+    /// providers), not the display name, which Bedrock's messages do not use ("Bedrock").
     fn owns(&self, fields: &ProviderFields) -> bool {
-        self.profile.name == fields.provider.display_name()
+        self.profile.name == crate::providers::dispatch::profile(fields.provider).name
     }
 
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
+    /// `fields`, kept at `origin`, for the element the body holds at `at` when they are this
+    /// provider's; another provider's are left out with a `provider_fields_dropped` warning at
+    /// `origin` naming them.
     pub(crate) fn place(&mut self, fields: &'p ProviderFields, at: String, origin: Path) {
         if self.owns(fields) {
             self.placements.push(Placement { at, fields: fields.fields.clone(), origin: origin.key("fields") });
@@ -69,13 +72,20 @@ impl<'p> Conversion<'p> {
             self.error(dropped(&fields.fields, fields.provider, self.profile.name, origin));
         }
     }
+
+    /// The `provider_fields` option, for the body itself.
+    pub(crate) fn request_fields(&mut self, options: &'p ConvertOptions) {
+        if let Some(fields) = &options.provider_fields {
+            self.place(fields, String::new(), Path::root().key("options").key("provider_fields"));
+        }
+    }
 }
 
 /// Whether converting `request` with `options` for `provider` may place provider fields: the
 /// body is then written whole, without splice marks, and merged as a JSON value.
 pub(crate) fn any_for(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> bool {
-    let _ = options;
-    messages_with(Some(provider), request).next().is_some()
+    options.provider_fields.as_ref().is_some_and(|fields| fields.provider == provider)
+        || messages_with(Some(provider), request).next().is_some()
 }
 
 /// The messages of `request` (index, fields) with provider fields, of `provider`'s or (`None`)
@@ -147,7 +157,6 @@ pub(crate) fn merge_into(
 }
 
 /// The warning for `fields` of `provider`'s left out of a body for the provider named `target`.
-#[allow(dead_code)] // reported by the converters as they learn each element's fields
 pub(crate) fn dropped(fields: &Map<String, Value>, provider: ProviderId, target: &str, at: Path) -> Diagnostic {
     let names: Vec<String> = fields.keys().map(|key| format!("'{key}'")).collect();
     let message = format!(

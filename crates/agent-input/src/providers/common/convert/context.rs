@@ -227,9 +227,11 @@ impl<'p> Conversion<'p> {
 
     /// `max_tokens` (default 4096) from the provider's least, `temperature` up to the provider's
     /// highest, `top_p` in `0..=1` (and not with `temperature` where the provider takes one of
-    /// them), and non-empty stop sequences, as many as the provider takes.
-    pub(crate) fn sampling(&mut self, options: &ConvertOptions) -> u64 {
+    /// them), and non-empty stop sequences, as many as the provider takes. Every converter
+    /// starts here, so the `provider_fields` option is placed here too, at the body.
+    pub(crate) fn sampling(&mut self, options: &'p ConvertOptions) -> u64 {
         let profile = self.profile;
+        self.request_fields(options);
         #[cfg(not(feature = "models"))]
         if let Some(id) = options.model.as_deref() {
             let message = crate::providers::models::NO_TABLE;
