@@ -16,21 +16,8 @@ use crate::model::{AgentInput, ExecuteRequest, MessageFields, ProviderFields};
 use crate::options::ConvertOptions;
 use crate::path::Path;
 use crate::providers::common::convert::turns::Turn;
-use crate::providers::common::convert::Conversion;
+use crate::providers::common::convert::{Conversion, Placement};
 use crate::providers::id::ProviderId;
-
-/// One element's fields and where they go.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Placement {
-    /// A JSON Pointer into the body to the object written for the element (`""` for the body).
-    pub(crate) at: String,
-    /// The fields to merge into it (a few small values: copied rather than borrowed, so a
-    /// converted body keeps them without the request's lifetime).
-    pub(crate) fields: Map<String, Value>,
-    /// Where the fields stand in the request, for the message of a conflict
-    /// (`/options/provider_fields/fields`, `…/messages/2/providerFields/fields`).
-    pub(crate) origin: Path,
-}
 
 impl<'p> Conversion<'p> {
     /// The fields of `turn`'s message object, for the object the body holds at `at`, when they
@@ -158,7 +145,17 @@ pub(crate) fn merge_into(
 
 /// The warning for `fields` of `provider`'s left out of a body for the provider named `target`.
 pub(crate) fn dropped(fields: &Map<String, Value>, provider: ProviderId, target: &str, at: Path) -> Diagnostic {
-    let names: Vec<String> = fields.keys().map(|key| format!("'{key}'")).collect();
+    dropped_names(fields.keys().map(String::as_str), provider, target, at)
+}
+
+/// [`dropped`] for fields named as given (`generationConfig.topK`).
+pub(crate) fn dropped_names<'n>(
+    names: impl Iterator<Item = &'n str>,
+    provider: ProviderId,
+    target: &str,
+    at: Path,
+) -> Diagnostic {
+    let names: Vec<String> = names.map(|name| format!("'{name}'")).collect();
     let message = format!(
         "{} has no place for {}'s own field{} {}: left out",
         target,

@@ -97,7 +97,21 @@ pub(crate) struct Conversion<'p> {
     pub(crate) report: Report,
     /// Where provider fields go in the body, merged once it is built
     /// (`providers/common/fields.rs`).
-    pub(crate) placements: Vec<crate::providers::common::fields::Placement>,
+    pub(crate) placements: Vec<Placement>,
+}
+
+/// One element's provider fields and where they go in the body (merged by
+/// `providers/common/fields.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Placement {
+    /// A JSON Pointer into the body to the object written for the element (`""` for the body).
+    pub(crate) at: String,
+    /// The fields to merge into it (a few small values: copied rather than borrowed, so a
+    /// converted body keeps them without the request's lifetime).
+    pub(crate) fields: serde_json::Map<String, Value>,
+    /// Where the fields stand in the request, for the message of a conflict
+    /// (`/options/provider_fields/fields`, `…/messages/2/providerFields/fields`).
+    pub(crate) origin: Path,
 }
 
 impl<'p> Conversion<'p> {
