@@ -87,7 +87,9 @@ pub struct ConvertOptions {
     pub provider_fields: Option<ProviderFields>,
 }
 
-/// `provider_fields` as the option takes it: `{"provider": <id>, "fields": {...}}`.
+/// `provider_fields` as the option takes it: `{"provider": <id>, "fields": {...}}` (serde's
+/// `serialize_with` passes `&Option`).
+#[allow(clippy::ref_option)]
 fn provider_fields_json<S: Serializer>(value: &Option<ProviderFields>, s: S) -> Result<S::Ok, S::Error> {
     let Some(fields) = value else { return s.serialize_none() };
     let mut map = s.serialize_map(Some(2))?;
