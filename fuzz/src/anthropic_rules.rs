@@ -51,6 +51,15 @@ impl Rules {
             "tool_choice",
             "thinking",
             "output_config",
+            // The request's other members ("Messages › Create a Message"), which a body carries as
+            // provider fields: allowed, their values the API's to check.
+            "container",
+            "context_management",
+            "mcp_servers",
+            "metadata",
+            "service_tier",
+            "stream",
+            "top_k",
         ];
         let Some(top) = self.check.shape(body, &["max_tokens", "messages"], &allowed, "") else { return };
         self.check.integer_at_least(top.get("max_tokens"), 1, "/max_tokens");
@@ -94,7 +103,8 @@ impl Rules {
         }
         // "Tool use": tool_choice {"type": "auto" | "any" | "none"} or {"type": "tool", "name"}.
         if let Some(choice) = top.get("tool_choice")
-            && let Some(choice) = self.check.shape(choice, &["type"], &["name"], "/tool_choice")
+            && let Some(choice) =
+                self.check.shape(choice, &["type"], &["name", "disable_parallel_tool_use"], "/tool_choice")
         {
             let kind = choice.get("type").and_then(Value::as_str);
             self.check.one_of(kind, &["auto", "any", "none", "tool"], "/tool_choice/type");

@@ -90,7 +90,22 @@ impl Checker {
         let Some(object) = self.object(body, "") else { return };
         self.only_keys(
             object,
-            &["messages", "system", "inferenceConfig", "toolConfig", "outputConfig", "additionalModelRequestFields"],
+            &[
+                "messages",
+                "system",
+                "inferenceConfig",
+                "toolConfig",
+                "outputConfig",
+                "additionalModelRequestFields",
+                // The request's other members (`Converse` request syntax), which a body carries as
+                // provider fields: allowed, their values the API's to check.
+                "additionalModelResponseFieldPaths",
+                "guardrailConfig",
+                "performanceConfig",
+                "promptVariables",
+                "requestMetadata",
+                "serviceTier",
+            ],
             "",
         );
         // "additionalModelRequestFields": a JSON object the model's own API reads.

@@ -72,7 +72,10 @@ fn is_function_name(name: &str) -> bool {
 
 impl Rules {
     fn body(&mut self, body: &Value) {
-        let allowed = ["systemInstruction", "generationConfig", "tools", "toolConfig"];
+        // `safetySettings` and `cachedContent` ("Generating content › Request body") a body carries
+        // as provider fields: allowed, their values the API's to check.
+        let allowed =
+            ["systemInstruction", "generationConfig", "tools", "toolConfig", "safetySettings", "cachedContent"];
         let Some(top) = self.check.shape(body, &["contents"], &allowed, "") else { return };
         if let Some(system) = top.get("systemInstruction")
             && self.check.shape(system, &["parts"], &["role"], "/systemInstruction").is_some()
@@ -94,6 +97,19 @@ impl Rules {
                 "responseMimeType",
                 "responseJsonSchema",
                 "thinkingConfig",
+                // `GenerationConfig`'s other members, carried as provider fields.
+                "candidateCount",
+                "enableEnhancedCivicAnswers",
+                "frequencyPenalty",
+                "imageConfig",
+                "logprobs",
+                "mediaResolution",
+                "presencePenalty",
+                "responseLogprobs",
+                "responseModalities",
+                "seed",
+                "speechConfig",
+                "topK",
             ];
             if let Some(config) = self.check.shape(config, &[], &allowed, "/generationConfig") {
                 // "Thinking": thinkingConfig {thinkingBudget (Gemini 2.5) or thinkingLevel (Gemini 3),

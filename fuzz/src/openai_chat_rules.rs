@@ -47,6 +47,30 @@ impl Rules {
             "tool_choice",
             "response_format",
             "reasoning_effort",
+            // The request's other members (`CreateChatCompletionRequest`), which a body carries as
+            // provider fields: allowed, their values the API's to check.
+            "audio",
+            "frequency_penalty",
+            "logit_bias",
+            "logprobs",
+            "metadata",
+            "modalities",
+            "n",
+            "parallel_tool_calls",
+            "prediction",
+            "presence_penalty",
+            "prompt_cache_key",
+            "prompt_cache_retention",
+            "safety_identifier",
+            "seed",
+            "service_tier",
+            "store",
+            "stream",
+            "stream_options",
+            "top_logprobs",
+            "user",
+            "verbosity",
+            "web_search_options",
         ];
         let Some(top) = self.check.shape(body, &["messages"], &allowed, "") else { return };
         // "Reasoning": reasoning_effort minimal | low | medium | high.

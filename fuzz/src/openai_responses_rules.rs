@@ -81,6 +81,26 @@ impl Rules {
             "tool_choice",
             "text",
             "reasoning",
+            // The request's other members ("Responses › Create a model response"), which a body
+            // carries as provider fields: allowed, their values the API's to check.
+            "background",
+            "conversation",
+            "include",
+            "max_tool_calls",
+            "metadata",
+            "parallel_tool_calls",
+            "previous_response_id",
+            "prompt",
+            "prompt_cache_key",
+            "prompt_cache_retention",
+            "safety_identifier",
+            "service_tier",
+            "store",
+            "stream",
+            "stream_options",
+            "top_logprobs",
+            "truncation",
+            "user",
         ];
         let Some(top) = self.check.shape(body, &["input"], &allowed, "") else { return };
         // "Reasoning": reasoning {"effort": minimal | low | medium | high, "summary"?}.
@@ -122,7 +142,7 @@ impl Rules {
         self.check.openai_tool_choice(top.get("tool_choice"), &tools, false);
         // `text.format`: {"type": "json_schema", "name", "schema", "description"?, "strict"?}.
         if let Some(text) = top.get("text")
-            && let Some(text) = self.check.shape(text, &[], &["format"], "/text")
+            && let Some(text) = self.check.shape(text, &[], &["format", "verbosity"], "/text")
             && let Some(format) = text.get("format")
         {
             let allowed = ["description", "strict"];

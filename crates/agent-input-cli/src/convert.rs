@@ -81,6 +81,10 @@ pub(crate) struct ConvertArgs {
     /// capability table does not know is a warning (`unknown_model`) and the provider's rules only.
     #[arg(long, value_name = "ID")]
     model: Option<String>,
+    /// JSON file with a provider's own request fields, {"provider": ID, "fields": {...}}: merged
+    /// into the body for that provider, left out with a warning for any other.
+    #[arg(long, value_name = "FILE")]
+    provider_fields: Option<PathBuf>,
     /// Print {"ok", "body", "errors", "warnings"} instead of the bare body.
     #[arg(long)]
     report: bool,
@@ -140,6 +144,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         response_strict,
         reasoning,
         model,
+        provider_fields,
         report: as_report,
         ml_commons,
         agent_type,
@@ -195,6 +200,13 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         }
         features.insert("response_format".into(), format);
     }
+    if let Some(path) = provider_fields {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let fields = serde_json::from_str(&text)
+            .map_err(|e| UsageError(format!("{} is not JSON ({{\"provider\", \"fields\"}}): {e}", path.display())))?;
+        features.insert("provider_fields".into(), fields);
+    }
     // Reported with the conversion's own problems, as the other option problems are.
     let (features, feature_problems) = ConvertOptions::read_json(&Value::Object(features));
     let convert_options = ConvertOptions {
@@ -209,6 +221,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         response_format: features.response_format,
         reasoning: features.reasoning,
         model: model.map(|id| id.trim().to_string()).filter(|id| !id.is_empty()),
+        provider_fields: features.provider_fields,
     };
     let options = validate::Options { ml_commons, ..common.options() };
     let input = read_input(common.file.as_ref(), options.limits.max_body_bytes)?;

@@ -127,6 +127,11 @@ fn convert_args(entry: &Value, dir: &std::path::Path) -> Result<Vec<String>, Vec
                     }
                 }
             }
+            "provider_fields" | "providerFields" => {
+                let path = dir.join("provider_fields.json");
+                *typed &= std::fs::write(&path, value.to_string()).is_ok();
+                args.push(format!("--provider-fields={}", path.display()));
+            }
             // An effort or a budget, in an object or alone: the flag takes the value itself.
             "reasoning" => {
                 let inner = value.get("effort").or_else(|| value.get("budget_tokens")).unwrap_or(value);

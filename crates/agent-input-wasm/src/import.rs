@@ -39,7 +39,8 @@ export type ImportResult<Body extends ProviderRequest | undefined = ProviderRequ
       request: { input: AgentInput };
       /** The conversion options the body implies, snake_case as `convert` also reads them
        * (`max_tokens`, `temperature`, `top_p`, `stop_sequences`, `tools`, `tool_choice`,
-       * `response_format`, `prompt_cache`). */
+       * `response_format`, `prompt_cache`, `reasoning`, `model`, and `provider_fields`: the body's
+       * own fields that have no standard place, for its provider). */
       options: Record<string, unknown>;
       /** With `to`: the target provider's body; absent without. */
       body: Body;
@@ -69,8 +70,9 @@ enum Only {
 /// `{ ok, request, options, errors, warnings }`, and with `{ to }` also `body`, that provider's
 /// request. With `{ to, only }`, the body alone: `{ ok, body, errors, warnings }`, the body a value
 /// (`"body"`) or JSON text (`"bodyJson"`). Every problem is at a JSON Pointer into the given body;
-/// what the standard input cannot carry is a warning `import_dropped`, or an error
-/// `import_unsupported` where leaving it out would change the conversation.
+/// the request's own fields are carried as the option `provider_fields`; what else the standard
+/// input cannot carry is a warning `import_dropped`, or an error `import_unsupported` where
+/// leaving it out would change the conversation.
 #[wasm_bindgen(js_name = importRequest, unchecked_return_type = "ImportResult")]
 pub fn import_request(
     #[wasm_bindgen(unchecked_param_type = "ProviderId | MlCommonsProviderName")] provider: &JsValue,

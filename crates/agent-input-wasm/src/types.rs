@@ -305,6 +305,13 @@ export interface ConvertOptions extends ValidateOptions {
    * the provider's own rules only. A model the table does not know is that warning everywhere.
    */
   model?: string;
+  /**
+   * A provider's own request fields, which the standard input has no place for (`store`,
+   * `generationConfig.topK`, ...): merged into the body for that provider (objects key by key; a
+   * field the conversion writes itself is refused), left out with `provider_fields_dropped` for
+   * any other. `importRequest` fills it with the body's own fields. `provider_fields` is read too.
+   */
+  providerFields?: { provider: ProviderId | MlCommonsProviderName; fields: Record<string, unknown> };
 }
 
 /** The body of any provider's request: narrow it by the provider you converted to. */

@@ -1,6 +1,7 @@
 //! Import names every loss and carries every setting that has a place: for captured requests
-//! (`tests/captures/`, Lingua's recorded traffic), the settings read into the options and the
-//! `import_dropped` warnings, each at the field of the captured body it is about.
+//! (`tests/captures/`, Lingua's recorded traffic), the settings read into the options, the
+//! request's own fields carried as provider fields, and the `import_dropped` warnings, each at the
+//! field of the captured body it is about.
 
 #![allow(clippy::missing_panics_doc)] // test code: panics are failures
 
@@ -17,11 +18,6 @@ fn capture(name: &str) -> Value {
 
 /// (capture, its provider, the `import_dropped` warnings' paths in order).
 const DROPPED: &[(&str, ProviderId, &[&str])] = &[
-    // Thinking turned off is what a body without `thinking` says: the body changes, so it is told.
-    ("thinkingDisabledParam/anthropic/request.json", ProviderId::AnthropicMessages, &["/thinking/type"]),
-    // An answer format of plain text is the default, written by leaving the format out.
-    ("textFormatTextParam/chat-completions/request.json", ProviderId::OpenAiChat, &["/response_format/type"]),
-    ("textFormatTextParam/responses/request.json", ProviderId::OpenAiResponses, &["/text/format/type"]),
     // Five reasoning items with nothing after them in their turn: each one named where it is (the
     // effort, `xhigh`, is carried).
     (
@@ -48,6 +44,52 @@ fn every_field_left_out_is_named_where_it_is() {
         for path in &got {
             assert!(body.pointer(path).is_some(), "{name}: {path} is in the captured body");
         }
+    }
+}
+
+/// (capture, its provider, where each of the request's own fields is in the captured body): fields
+/// with no standard place, the defaults a writer leaves out among them (thinking turned off, an
+/// answer format of plain text).
+const OWN_FIELDS: &[(&str, ProviderId, &[&str])] = &[
+    ("thinkingDisabledParam/anthropic/request.json", ProviderId::AnthropicMessages, &["/thinking"]),
+    ("textFormatTextParam/chat-completions/request.json", ProviderId::OpenAiChat, &["/response_format"]),
+    ("textFormatTextParam/responses/request.json", ProviderId::OpenAiResponses, &["/text/format"]),
+    ("topKParam/google/request.json", ProviderId::Gemini, &["/generationConfig/topK"]),
+    ("topKParam/anthropic/request.json", ProviderId::AnthropicMessages, &["/top_k"]),
+    ("metadataParam/responses/request.json", ProviderId::OpenAiResponses, &["/metadata"]),
+    ("storeDisabledParam/chat-completions/request.json", ProviderId::OpenAiChat, &["/store"]),
+    (
+        "bedrockGuardrailStopReasonStreamingParam/bedrock/request.json",
+        ProviderId::BedrockConverse,
+        &["/additionalModelResponseFieldPaths"],
+    ),
+];
+
+#[test]
+fn the_requests_own_fields_go_back_to_their_provider_and_are_named_for_another() {
+    for (name, provider, fields) in OWN_FIELDS {
+        let body = capture(name);
+        let same = translate(*provider, &body, Some(*provider));
+        assert!(same.ok, "{name}: {:?}", same.errors);
+        assert!(same.warnings.is_empty(), "{name}: {:?}", same.warnings);
+        assert_eq!(same.options["provider_fields"]["provider"], provider.as_str(), "{name}");
+        let written = same.body.expect("a body");
+        for field in *fields {
+            assert!(body.pointer(field).is_some(), "{name}: {field} is in the captured body");
+            assert_eq!(written.pointer(field), body.pointer(field), "{name}: {field} written back");
+        }
+        // Another provider has no place for them: each is named where it is.
+        let other = if *provider == ProviderId::Gemini { ProviderId::OpenAiChat } else { ProviderId::Gemini };
+        let translated = translate(*provider, &body, Some(other));
+        assert!(translated.ok, "{name}: {:?}", translated.errors);
+        let named: Vec<String> = translated
+            .warnings
+            .iter()
+            .filter(|w| w.code.as_str() == "provider_fields_dropped")
+            .inspect(|w| assert_eq!(w.received.as_deref(), Some(provider.as_str()), "{name}"))
+            .map(|w| w.path.to_string())
+            .collect();
+        assert_eq!(named, *fields, "{name}");
     }
 }
 

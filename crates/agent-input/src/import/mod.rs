@@ -34,11 +34,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::convert;
-use crate::diagnostic::{Diagnostic, Report};
+use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::ExecuteRequest;
 use crate::options::{ConvertOptions, Limits};
-use crate::path::Path;
+use crate::path::{Path, Segment};
 use crate::providers::adapter::Likeness;
+use crate::providers::common::fields;
 use crate::providers::common::import::{self as importing, Import};
 use crate::providers::dispatch;
 use crate::providers::id::ProviderId;
@@ -134,6 +135,32 @@ fn standard_options() -> validate::Options {
     validate::Options { allow_prefill: true, ..validate::Options::default() }
 }
 
+/// `/options/provider_fields`.
+fn request_fields() -> Path {
+    Path::root().key("options").key("provider_fields")
+}
+
+/// The request's fields carried for `from` and left out for the provider named `target`, each
+/// named at its place in the body (`generationConfig.topK` at `/generationConfig/topK`).
+fn request_fields_dropped(origins: &[(Path, Path)], from: ProviderId, target: &str) -> Vec<Diagnostic> {
+    let carried = request_fields().key("fields");
+    let prefix = carried.segments();
+    origins
+        .iter()
+        .filter(|(standard, _)| standard.segments().len() > prefix.len() && standard.segments().starts_with(prefix))
+        .map(|(standard, at)| {
+            let keys: Vec<&str> = standard.segments()[prefix.len()..]
+                .iter()
+                .filter_map(|segment| match segment {
+                    Segment::Key(key) => Some(&**key),
+                    Segment::Index(_) => None,
+                })
+                .collect();
+            fields::dropped_names(std::iter::once(keys.join(".").as_str()), from, target, at.clone())
+        })
+        .collect()
+}
+
 fn moved(origins: &[(Path, Path)], mut problem: Diagnostic) -> Diagnostic {
     problem.path = importing::origin(origins, &problem.path);
     problem
@@ -189,7 +216,14 @@ pub fn translate_model(from: ProviderId, body: &Value, to: Option<ProviderId>, m
     let body = to.map(|_| match converted.flatten() {
         Some(Ok(converted)) => {
             for warning in converted.warnings {
-                report.push(moved(&imported.origins, warning));
+                if warning.code == Code::ProviderFieldsDropped && warning.path == request_fields() {
+                    let target = dispatch::profile(to.unwrap_or(from)).name;
+                    for warning in request_fields_dropped(&imported.origins, from, target) {
+                        report.push(warning);
+                    }
+                } else {
+                    report.push(moved(&imported.origins, warning));
+                }
             }
             if to == Some(from) {
                 for warning in dispatch::written_back(from, body) {

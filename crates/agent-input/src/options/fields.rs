@@ -3,8 +3,12 @@
 
 use serde_json::Value;
 
-use super::table::{Field, number, parse};
+use super::table::{Field, number, parse, provider_ids, received};
 use super::types::{CacheTtl, ConvertOptions, Effort, PromptCache, Reasoning, ResponseFormat, ToolChoice, ToolSpec};
+use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::model::ProviderFields;
+use crate::path::Path;
+use crate::providers::id::ProviderId;
 
 pub(super) const SAMPLING: &str = "must be a number between 0 and 1";
 
@@ -78,7 +82,82 @@ pub(super) const CONVERT: &[Field<ConvertOptions>] = &[
             Ok(())
         },
     },
+    Field {
+        keys: &["provider_fields", "providerFields"],
+        read: |v, o, path, report| provider_fields(v, path, report).map(|f| o.provider_fields = f),
+    },
 ];
+
+pub(super) const PROVIDER_FIELDS: &str =
+    "must be {\"provider\": <provider id>, \"fields\": {<the provider's own fields, as its API writes them>}}";
+
+/// `{"provider", "fields"}`: the problems inside it are reported at their own paths under `path`
+/// (and `None` kept); an empty `fields` carries nothing and is `None`.
+pub(super) fn provider_fields(
+    value: &Value,
+    path: &Path,
+    report: &mut Report,
+) -> Result<Option<ProviderFields>, String> {
+    if let Some(parsed) = json_text(value) {
+        return provider_fields(&parsed, path, report);
+    }
+    let Value::Object(map) = value else { return Err(PROVIDER_FIELDS.into()) };
+    let mut problem = |key: &str, message: String, got: Option<&Value>| {
+        let mut diagnostic = Diagnostic::new(Code::InvalidParameter, path.key(key), message);
+        if key == "provider" {
+            diagnostic = diagnostic.expected(provider_ids());
+        }
+        report.push(match got {
+            Some(got) => diagnostic.received(received(got)),
+            None => diagnostic,
+        });
+    };
+    for key in map.keys().filter(|key| !matches!(key.as_str(), "provider" | "fields")) {
+        let message = format!("provider_fields takes 'provider' and 'fields' only, not '{key}'");
+        problem(key, message, None);
+    }
+    let ids = provider_ids().join(", ");
+    let provider = match map.get("provider") {
+        None | Some(Value::Null) => {
+            problem("provider", format!("provider_fields needs 'provider', one of {ids}"), None);
+            None
+        }
+        Some(Value::String(raw)) => {
+            let parsed = ProviderId::parse(raw);
+            if parsed.is_none() {
+                let message = format!("provider_fields names an unknown provider '{raw}'; use one of {ids}");
+                problem("provider", message, Some(&map["provider"]));
+            }
+            parsed
+        }
+        Some(other) => {
+            let message = format!("provider_fields' provider must be a provider id, one of {ids}");
+            problem("provider", message, Some(other));
+            None
+        }
+    };
+    let fields = match map.get("fields") {
+        Some(Value::Object(fields)) => Some(fields),
+        None | Some(Value::Null) => {
+            let message = "provider_fields needs 'fields', an object of the provider's own fields".to_string();
+            problem("fields", message, None);
+            None
+        }
+        Some(other) => {
+            let message =
+                "provider_fields' fields must be an object of the provider's own fields, as its API writes them"
+                    .to_string();
+            problem("fields", message, Some(other));
+            None
+        }
+    };
+    Ok(match (provider, fields) {
+        (Some(provider), Some(fields)) if !fields.is_empty() => {
+            Some(ProviderFields { provider, fields: fields.clone() })
+        }
+        _ => None,
+    })
+}
 
 pub(super) const REASONING: &str = "must be an effort (\"none\", \"minimal\", \"low\", \"medium\", \"high\", \"xhigh\", \"max\"), a whole number of thinking tokens, {\"effort\": ...} or {\"budget_tokens\": N}";
 

@@ -208,6 +208,64 @@ mod tests {
     }
 
     #[test]
+    fn provider_fields_take_both_spellings_and_json_text() {
+        let want = crate::model::ProviderFields {
+            provider: ProviderId::OpenAiResponses,
+            fields: json!({"store": false, "reasoning": {"summary": "auto"}}).as_object().unwrap().clone(),
+        };
+        for options in [
+            json!({"provider_fields": {"provider": "openai-responses", "fields": {"store": false, "reasoning": {"summary": "auto"}}}}),
+            json!({"providerFields": {"provider": "openai-responses", "fields": {"store": false, "reasoning": {"summary": "auto"}}}}),
+            json!({"provider_fields": "{\"provider\": \"openai-responses\", \"fields\": {\"store\": false, \"reasoning\": {\"summary\": \"auto\"}}}"}),
+        ] {
+            let options = ConvertOptions::from_json(&options).unwrap();
+            assert_eq!(options.provider_fields.as_ref(), Some(&want));
+            // What `Serialize` writes reads back.
+            let written = serde_json::to_value(&options).unwrap();
+            assert_eq!(written["provider_fields"]["provider"], "openai-responses");
+            assert_eq!(ConvertOptions::from_json(&written).unwrap(), options);
+        }
+        // No fields carry nothing.
+        let empty = json!({"provider_fields": {"provider": "gemini", "fields": {}}});
+        assert_eq!(ConvertOptions::from_json(&empty).unwrap().provider_fields, None);
+    }
+
+    #[test]
+    fn a_bad_provider_fields_option_is_reported_where_it_is_wrong() {
+        let cases = [
+            (json!(5), vec!["/options/provider_fields"]),
+            (json!({"fields": {"a": 1}}), vec!["/options/provider_fields/provider"]),
+            (json!({"provider": "openai", "fields": {"a": 1}}), vec!["/options/provider_fields/provider"]),
+            (json!({"provider": 3, "fields": {"a": 1}}), vec!["/options/provider_fields/provider"]),
+            (json!({"provider": "gemini"}), vec!["/options/provider_fields/fields"]),
+            (json!({"provider": "gemini", "fields": "topK"}), vec!["/options/provider_fields/fields"]),
+            (
+                json!({"provider": "x", "fields": [], "item": 1}),
+                vec![
+                    "/options/provider_fields/fields",
+                    "/options/provider_fields/item",
+                    "/options/provider_fields/provider",
+                ],
+            ),
+        ];
+        for (value, want) in cases {
+            let (options, report) = ConvertOptions::read_json(&json!({"provider_fields": value, "temperature": 0.5}));
+            assert_eq!(paths(&report), want, "{value}");
+            assert_eq!(options.provider_fields, None, "{value}");
+            // The other options are kept.
+            assert_eq!(options.temperature, Some(0.5));
+        }
+        let (_, report) = ConvertOptions::read_json(&json!({"provider_fields": {"provider": "openai", "fields": {}}}));
+        let provider = &report.errors[0];
+        assert_eq!(provider.received.as_deref(), Some("openai"));
+        assert_eq!(
+            provider.expected,
+            ["bedrock-converse", "openai-chat", "openai-responses", "anthropic-messages", "gemini"]
+        );
+        assert!(provider.message.contains("openai-responses"), "{}", provider.message);
+    }
+
+    #[test]
     fn settings_split_provider_validation_and_conversion() {
         let (settings, report) = ConvertSettings::read_json(
             &json!({"provider": "bedrock-converse", "allowPrefill": true, "limits": {"maxMessages": 4},

@@ -1,8 +1,10 @@
 //! The options types, as data: what each surface passes to validate and to convert.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::model::ProviderFields;
 use crate::providers::id::ProviderId;
 
 /// Size limits, checked before the work they protect.
@@ -78,6 +80,22 @@ pub struct ConvertOptions {
     /// `us.anthropic.claude-sonnet-4-5-20250929-v1:0`): the model's own rules are checked too. An
     /// id the capability table does not know gets `unknown_model` and the provider's rules only.
     pub model: Option<String>,
+    /// The request's own fields of one provider that the standard form has no place for
+    /// (`{"provider": "openai-responses", "fields": {"store": false}}`): merged into the body for
+    /// that provider, left out with `provider_fields_dropped` for any other (docs/provider-fields.md).
+    #[serde(serialize_with = "provider_fields_json")]
+    pub provider_fields: Option<ProviderFields>,
+}
+
+/// `provider_fields` as the option takes it: `{"provider": <id>, "fields": {...}}` (serde's
+/// `serialize_with` passes `&Option`).
+#[allow(clippy::ref_option)]
+fn provider_fields_json<S: Serializer>(value: &Option<ProviderFields>, s: S) -> Result<S::Ok, S::Error> {
+    let Some(fields) = value else { return s.serialize_none() };
+    let mut map = s.serialize_map(Some(2))?;
+    map.serialize_entry("provider", fields.provider.as_str())?;
+    map.serialize_entry("fields", &fields.fields)?;
+    map.end()
 }
 
 /// How much the model may think before it answers: an effort, or a budget of thinking tokens.

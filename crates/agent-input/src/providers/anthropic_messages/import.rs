@@ -32,7 +32,7 @@ pub(crate) fn read(body: &Value) -> Import {
             "tool_choice" => tool_choice(&mut im, value, &at),
             "output_config" | "output_format" => output_format(&mut im, value, &at, effort(object).is_some()),
             "thinking" => thinking(&mut im, value, object.get("output_config"), &at),
-            _ => im.other_key(key, value, &root),
+            _ => im.request_key(key, value, &root),
         }
     }
     im.each_turn(object, "messages", "a Messages request", message);
@@ -265,10 +265,8 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
 
 fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
     let Some(object) = im.object(value, at, "tool_choice") else { return };
-    if object.get("disable_parallel_tool_use") == Some(&Value::Bool(true)) {
-        im.dropped(at.key("disable_parallel_tool_use"), "disabling parallel tool use");
-    }
-    im.other_keys(object, at, &["type", "name", "disable_parallel_tool_use"]);
+    // `disable_parallel_tool_use` among them.
+    im.request_keys(object, at, &["type", "name"]);
     let choice = match object.get("type").and_then(Value::as_str) {
         Some("tool") => json!({"name": object.get("name").cloned().unwrap_or(Value::Null)}),
         Some(mode) => json!(mode),
@@ -279,32 +277,25 @@ fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
 
 /// `output_config.format` (and the older `output_format`): a JSON schema the answer follows.
 /// `thinking`: a budget (`enabled`), or an effort (`adaptive`, with `output_config.effort`);
-/// `disabled` is what no reasoning option writes (reported, as the body changes).
+/// any other (`disabled`, the default, which no reasoning option writes) is carried.
 fn thinking(im: &mut Import, value: &Value, output_config: Option<&Value>, at: &Path) {
     let Some(object) = im.object(value, at, "thinking") else { return };
     let Some(kind) = im.string(object, at, "type", "thinking") else { return };
     match kind {
         "enabled" => {
-            im.other_keys(object, at, &["type", "budget_tokens"]);
+            im.request_keys(object, at, &["type", "budget_tokens"]);
             if let Some(budget) = im.field(object, at, "budget_tokens", "enabled thinking") {
                 im.option("reasoning", json!({"budget_tokens": budget}), &at.key("budget_tokens"));
             }
         }
-        "adaptive" => {
-            im.other_keys(object, at, &["type"]);
-            match output_config.and_then(|c| c.get("effort")).and_then(Value::as_str) {
-                Some(effort @ ("low" | "medium" | "high" | "max")) => {
-                    im.option("reasoning", json!({"effort": effort}), &Path::root().key("output_config").key("effort"));
-                }
-                _ => im.dropped(at.clone(), "adaptive thinking without a low, medium, high or max effort"),
+        "adaptive" => match output_config.and_then(|c| c.get("effort")).and_then(Value::as_str) {
+            Some(effort @ ("low" | "medium" | "high" | "max")) => {
+                im.request_keys(object, at, &["type"]);
+                im.option("reasoning", json!({"effort": effort}), &Path::root().key("output_config").key("effort"));
             }
-        }
-        // No reasoning option is what writes no `thinking`, which Anthropic reads as disabled.
-        "disabled" => {
-            im.other_keys(object, at, &["type"]);
-            im.dropped(at.key("type"), "thinking of type 'disabled' (the default: no `thinking`)");
-        }
-        _ => im.dropped(at.clone(), &format!("thinking of type '{kind}'")),
+            _ => im.carry(value, at),
+        },
+        _ => im.carry(value, at),
     }
 }
 
@@ -325,14 +316,14 @@ fn output_format(im: &mut Import, value: &Value, at: &Path, effort_read: bool) {
         Some(format) => (format, at.key("format")),
         None if object.contains_key("schema") => (value, at.clone()),
         None => {
-            im.other_keys(object, at, known);
+            im.request_keys(object, at, known);
             return;
         }
     };
-    im.other_keys(object, at, known);
+    im.request_keys(object, at, known);
     let Some(format) = im.object(format, &fat, "format") else { return };
     if fat != *at {
-        im.other_keys(format, &fat, &["type", "schema"]);
+        im.request_keys(format, &fat, &["type", "schema"]);
     }
     if let Some(schema) = im.field(format, &fat, "schema", "a JSON schema output format") {
         im.option("response_format", json!({"schema": schema}), &fat);

@@ -31,7 +31,7 @@ pub(crate) fn read(body: &Value) -> Import {
             "toolConfig" => tool_config(&mut im, value, &at),
             "outputConfig" => output_config(&mut im, value, &at),
             "additionalModelRequestFields" => additional(&mut im, value, &at),
-            _ => im.other_key(key, value, &root),
+            _ => im.request_key(key, value, &root),
         }
     }
     im.each_turn(object, "messages", "a Converse request", message);
@@ -257,7 +257,7 @@ fn inference(im: &mut Import, value: &Value, at: &Path) {
             "topP" => "top_p",
             "stopSequences" => "stop_sequences",
             _ => {
-                im.other_key(key, value, at);
+                im.request_key(key, value, at);
                 continue;
             }
         };
@@ -267,7 +267,7 @@ fn inference(im: &mut Import, value: &Value, at: &Path) {
 
 fn tool_config(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "toolConfig") else { return };
-    im.other_keys(config, at, &["tools", "toolChoice"]);
+    im.request_keys(config, at, &["tools", "toolChoice"]);
     if let Some(tools) = config.get("tools") {
         let tat = at.key("tools");
         let Some(tools) = im.as_array(tools, &tat, "tools") else { return };
@@ -301,7 +301,7 @@ fn tool_config(im: &mut Import, value: &Value, at: &Path) {
 fn output_config(im: &mut Import, value: &Value, at: &Path) {
     let schema = value.pointer("/textFormat/structure/jsonSchema");
     let Some(Value::Object(definition)) = schema else {
-        im.other_key("outputConfig", value, &Path::root());
+        im.request_key("outputConfig", value, &Path::root());
         return;
     };
     let dat = at.key("textFormat").key("structure").key("jsonSchema");
@@ -318,7 +318,7 @@ fn output_config(im: &mut Import, value: &Value, at: &Path) {
 }
 
 /// `additionalModelRequestFields`: Claude's `thinking` budget is the reasoning option; the
-/// model's other fields have no place.
+/// model's other fields are carried.
 fn additional(im: &mut Import, value: &Value, at: &Path) {
     let Some(fields) = im.object(value, at, "additionalModelRequestFields") else { return };
     for (key, value) in fields {
@@ -329,7 +329,7 @@ fn additional(im: &mut Import, value: &Value, at: &Path) {
                 let budget = budget.cloned().unwrap_or_default();
                 im.option("reasoning", serde_json::json!({"budget_tokens": budget}), &at.key(key).key("budget_tokens"));
             }
-            _ => im.other_key(key, value, at),
+            _ => im.request_key(key, value, at),
         }
     }
 }

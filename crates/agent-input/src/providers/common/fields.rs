@@ -16,21 +16,8 @@ use crate::model::{AgentInput, ExecuteRequest, MessageFields, ProviderFields};
 use crate::options::ConvertOptions;
 use crate::path::Path;
 use crate::providers::common::convert::turns::Turn;
-use crate::providers::common::convert::Conversion;
+use crate::providers::common::convert::{Conversion, Placement};
 use crate::providers::id::ProviderId;
-
-/// One element's fields and where they go.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Placement {
-    /// A JSON Pointer into the body to the object written for the element (`""` for the body).
-    pub(crate) at: String,
-    /// The fields to merge into it (a few small values: copied rather than borrowed, so a
-    /// converted body keeps them without the request's lifetime).
-    pub(crate) fields: Map<String, Value>,
-    /// Where the fields stand in the request, for the message of a conflict
-    /// (`/options/provider_fields/fields`, `…/messages/2/providerFields/fields`).
-    pub(crate) origin: Path,
-}
 
 impl<'p> Conversion<'p> {
     /// The fields of `turn`'s message object, for the object the body holds at `at`, when they
@@ -87,12 +74,15 @@ impl<'p> Conversion<'p> {
         }
     }
 
-    /// Whether `fields` are for the body being written.
+    /// Whether `fields` are for the body being written: by the profile's name (unique among the
+    /// providers), not the display name, which Bedrock's messages do not use ("Bedrock").
     fn owns(&self, fields: &ProviderFields) -> bool {
-        self.profile.name == fields.provider.display_name()
+        self.profile.name == crate::providers::dispatch::profile(fields.provider).name
     }
 
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
+    /// `fields`, kept at `origin`, for the element the body holds at `at` when they are this
+    /// provider's; another provider's are left out with a `provider_fields_dropped` warning at
+    /// `origin` naming them.
     pub(crate) fn place(&mut self, fields: &'p ProviderFields, at: String, origin: Path) {
         if self.owns(fields) {
             self.placements.push(Placement { at, fields: fields.fields.clone(), origin: origin.key("fields") });
@@ -100,13 +90,20 @@ impl<'p> Conversion<'p> {
             self.error(dropped(&fields.fields, fields.provider, self.profile.name, origin));
         }
     }
+
+    /// The `provider_fields` option, for the body itself.
+    pub(crate) fn request_fields(&mut self, options: &'p ConvertOptions) {
+        if let Some(fields) = &options.provider_fields {
+            self.place(fields, String::new(), Path::root().key("options").key("provider_fields"));
+        }
+    }
 }
 
 /// Whether converting `request` with `options` for `provider` may place provider fields: the
 /// body is then written whole, without splice marks, and merged as a JSON value.
 pub(crate) fn any_for(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> bool {
-    let _ = options;
-    messages_with(Some(provider), request).next().is_some()
+    options.provider_fields.as_ref().is_some_and(|fields| fields.provider == provider)
+        || messages_with(Some(provider), request).next().is_some()
 }
 
 /// The messages of `request` (index, fields) with provider fields, of `provider`'s or (`None`)
@@ -178,9 +175,18 @@ pub(crate) fn merge_into(
 }
 
 /// The warning for `fields` of `provider`'s left out of a body for the provider named `target`.
-#[allow(dead_code)] // reported by the converters as they learn each element's fields
 pub(crate) fn dropped(fields: &Map<String, Value>, provider: ProviderId, target: &str, at: Path) -> Diagnostic {
-    let names: Vec<String> = fields.keys().map(|key| format!("'{key}'")).collect();
+    dropped_names(fields.keys().map(String::as_str), provider, target, at)
+}
+
+/// [`dropped`] for fields named as given (`generationConfig.topK`).
+pub(crate) fn dropped_names<'n>(
+    names: impl Iterator<Item = &'n str>,
+    provider: ProviderId,
+    target: &str,
+    at: Path,
+) -> Diagnostic {
+    let names: Vec<String> = names.map(|name| format!("'{name}'")).collect();
     let message = format!(
         "{} has no place for {}'s own field{} {}: left out",
         target,

@@ -37,7 +37,7 @@ pub(crate) fn read(body: &Value) -> Import {
             "generationConfig" => generation(&mut im, value, &at),
             "tools" => tools(&mut im, value, &at),
             "toolConfig" => tool_config(&mut im, value, &at),
-            _ => im.other_key(key, value, &root),
+            _ => im.request_key(key, value, &root),
         }
     }
     let mut pending: Vec<(String, String)> = Vec::new();
@@ -349,10 +349,11 @@ fn generation(im: &mut Import, value: &Value, at: &Path) {
                 im.option("response_format", json!({"schema": schema}), &at.key(key));
                 continue;
             }
-            "responseMimeType" if json_answer => {
-                if !config.contains_key("responseJsonSchema") && !config.contains_key("responseSchema") {
-                    im.dropped(at.key(key), "a JSON answer without a schema");
-                }
+            // A JSON answer without a schema is Gemini's own.
+            "responseMimeType"
+                if json_answer
+                    && (config.contains_key("responseJsonSchema") || config.contains_key("responseSchema")) =>
+            {
                 continue;
             }
             "thinkingConfig" => {
@@ -360,7 +361,7 @@ fn generation(im: &mut Import, value: &Value, at: &Path) {
                 continue;
             }
             _ => {
-                im.other_key(key, value, at);
+                im.request_key(key, value, at);
                 continue;
             }
         };
@@ -403,21 +404,26 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
 
 fn tool_config(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "toolConfig") else { return };
-    im.other_keys(config, at, &["functionCallingConfig"]);
+    im.request_keys(config, at, &["functionCallingConfig"]);
     let Some(calling) = config.get("functionCallingConfig") else { return };
     let cat = at.key("functionCallingConfig");
     let Some(calling) = im.object(calling, &cat, "functionCallingConfig") else { return };
-    im.other_keys(calling, &cat, &["mode", "allowedFunctionNames"]);
+    im.request_keys(calling, &cat, &["mode", "allowedFunctionNames"]);
     let names = calling.get("allowedFunctionNames").and_then(Value::as_array);
     let choice = match (calling.get("mode").and_then(Value::as_str), names.map(Vec::as_slice)) {
         (Some("ANY"), Some([name])) => json!({"name": name}),
+        // A choice among several tools: any tool, the names carried.
         (Some("ANY"), Some(names)) if !names.is_empty() => {
-            im.dropped(cat.key("allowedFunctionNames"), "a choice among several tools");
+            im.carry(&calling["allowedFunctionNames"], &cat.key("allowedFunctionNames"));
             json!("any")
         }
         (Some(mode @ ("AUTO" | "ANY" | "NONE")), _) => json!(mode.to_ascii_lowercase()),
+        // Another mode (`VALIDATED`) is Gemini's own, with the names it allows.
         (Some(_), _) => {
-            im.dropped(cat.key("mode"), "a function calling mode other than AUTO, ANY and NONE");
+            im.carry(&calling["mode"], &cat.key("mode"));
+            if let Some(names) = calling.get("allowedFunctionNames") {
+                im.carry(names, &cat.key("allowedFunctionNames"));
+            }
             return;
         }
         (None, _) => return,
@@ -457,7 +463,8 @@ fn json_schema(value: &Value) -> Value {
 }
 
 /// `thinkingConfig`: a `thinkingBudget` of tokens or a `thinkingLevel`, the reasoning option;
-/// a budget of 0 (off) or -1 (dynamic) and `includeThoughts` have no place in it.
+/// a budget of 0 (off) or -1 (dynamic), a level the option does not know and `includeThoughts`
+/// are carried.
 fn thinking(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "thinkingConfig") else { return };
     for (key, value) in config {
@@ -466,14 +473,12 @@ fn thinking(im: &mut Import, value: &Value, at: &Path) {
             ("thinkingBudget", Value::Number(n)) if n.as_u64().is_some_and(|n| n > 0) => {
                 im.option("reasoning", json!({"budget_tokens": value}), &kat);
             }
-            ("thinkingBudget", _) => im.dropped(kat, "a thinking budget that is not a number of tokens"),
-            ("thinkingLevel", Value::String(level)) => match level.to_ascii_lowercase().as_str() {
-                effort @ ("minimal" | "low" | "medium" | "high") => {
-                    im.option("reasoning", json!({"effort": effort}), &kat);
-                }
-                _ => im.dropped(kat, &format!("thinking level '{level}'")),
-            },
-            _ => im.other_key(key, value, at),
+            ("thinkingLevel", Value::String(level))
+                if matches!(level.to_ascii_lowercase().as_str(), "minimal" | "low" | "medium" | "high") =>
+            {
+                im.option("reasoning", json!({"effort": level.to_ascii_lowercase()}), &kat);
+            }
+            _ => im.request_key(key, value, at),
         }
     }
 }

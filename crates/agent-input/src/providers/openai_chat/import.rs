@@ -32,10 +32,10 @@ pub(crate) fn read(body: &Value) -> Import {
             "reasoning_effort" => {
                 match value.as_str().filter(|e| Effort::ALL.iter().any(|known| known.as_str() == *e)) {
                     Some(effort) => im.option("reasoning", json!({"effort": effort}), &at),
-                    _ => im.other_key(key, value, &root),
+                    _ => im.request_key(key, value, &root),
                 }
             }
-            _ => im.other_key(key, value, &root),
+            _ => im.request_key(key, value, &root),
         }
     }
     im.each_turn(object, "messages", "a Chat Completions request", message);
@@ -258,17 +258,12 @@ fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
 fn response_format(im: &mut Import, value: &Value, at: &Path) {
     let Some(object) = im.object(value, at, "response_format") else { return };
     match object.get("type").and_then(Value::as_str) {
-        // Plain text is what a request without a format gets: said, since the body changes.
-        Some("text") => {
-            im.other_keys(object, at, &["type"]);
-            im.dropped(at.key("type"), "the answer format 'text' (the default: no format)");
-        }
         Some("json_schema") => {
-            im.other_keys(object, at, &["type", "json_schema"]);
+            im.request_keys(object, at, &["type", "json_schema"]);
             let Some(schema) = im.field(object, at, "json_schema", "a json_schema response format") else { return };
             let sat = at.key("json_schema");
             let Some(schema) = im.object(schema, &sat, "json_schema") else { return };
-            im.other_keys(schema, &sat, &["name", "schema", "description", "strict"]);
+            im.request_keys(schema, &sat, &["name", "schema", "description", "strict"]);
             let mut format = Map::new();
             for (from, to) in
                 [("schema", "schema"), ("name", "name"), ("description", "description"), ("strict", "strict")]
@@ -283,6 +278,7 @@ fn response_format(im: &mut Import, value: &Value, at: &Path) {
                 im.origins_within(&standard, &sat.key("schema"), schema);
             }
         }
-        _ => im.dropped(at.clone(), "a response format other than a JSON schema"),
+        // Plain text (the default: no format) and the other formats are Chat Completions' own.
+        _ => im.carry(value, at),
     }
 }

@@ -39,7 +39,7 @@ pub(crate) fn read(body: &Value) -> Import {
             "tool_choice" => tool_choice(&mut im, value, &at),
             "text" => text_config(&mut im, value, &at),
             "reasoning" => reasoning(&mut im, value, &at),
-            _ => im.other_key(key, value, &root),
+            _ => im.request_key(key, value, &root),
         }
     }
     let Some(input) = im.field(object, &root, "input", "a Responses request") else { return im };
@@ -344,18 +344,13 @@ fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
 
 fn text_config(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "text") else { return };
-    im.other_keys(config, at, &["format"]);
+    im.request_keys(config, at, &["format"]);
     let Some(format) = config.get("format") else { return };
     let fat = at.key("format");
     let Some(format) = im.object(format, &fat, "format") else { return };
     match format.get("type").and_then(Value::as_str) {
-        // Plain text is what a request without a format gets: said, since the body changes.
-        Some("text") => {
-            im.other_keys(format, &fat, &["type"]);
-            im.dropped(fat.key("type"), "the answer format 'text' (the default: no format)");
-        }
         Some("json_schema") => {
-            im.other_keys(format, &fat, &["type", "name", "schema", "description", "strict"]);
+            im.request_keys(format, &fat, &["type", "name", "schema", "description", "strict"]);
             let mut option = Map::new();
             for key in ["schema", "name", "description", "strict"] {
                 if let Some(v) = format.get(key).filter(|v| !v.is_null()) {
@@ -368,12 +363,13 @@ fn text_config(im: &mut Import, value: &Value, at: &Path) {
                 im.origins_within(&standard, &fat.key("schema"), schema);
             }
         }
-        _ => im.dropped(fat, "an answer format other than a JSON schema"),
+        // Plain text (the default: no format) and the other formats are Responses' own.
+        _ => im.carry(&config["format"], &fat),
     }
 }
 
 /// `reasoning`: its `effort` is the reasoning option (every effort `OpenAI` takes is one of the
-/// option's); a summary and an unknown effort have no place.
+/// option's); its other fields (a summary, an effort the option does not know) are carried.
 fn reasoning(im: &mut Import, value: &Value, at: &Path) {
     let Some(config) = im.object(value, at, "reasoning") else { return };
     for (key, value) in config {
@@ -381,8 +377,7 @@ fn reasoning(im: &mut Import, value: &Value, at: &Path) {
             ("effort", Some(effort)) if Effort::ALL.iter().any(|known| known.as_str() == effort) => {
                 im.option("reasoning", json!({"effort": effort}), &at.key(key));
             }
-            ("effort", _) if !value.is_null() => im.dropped(at.key(key), &format!("reasoning effort {value}")),
-            _ => im.other_key(key, value, at),
+            _ => im.request_key(key, value, at),
         }
     }
 }

@@ -97,7 +97,21 @@ pub(crate) struct Conversion<'p> {
     pub(crate) report: Report,
     /// Where provider fields go in the body, merged once it is built
     /// (`providers/common/fields.rs`).
-    pub(crate) placements: Vec<crate::providers::common::fields::Placement>,
+    pub(crate) placements: Vec<Placement>,
+}
+
+/// One element's provider fields and where they go in the body (merged by
+/// `providers/common/fields.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Placement {
+    /// A JSON Pointer into the body to the object written for the element (`""` for the body).
+    pub(crate) at: String,
+    /// The fields to merge into it (a few small values: copied rather than borrowed, so a
+    /// converted body keeps them without the request's lifetime).
+    pub(crate) fields: serde_json::Map<String, Value>,
+    /// Where the fields stand in the request, for the message of a conflict
+    /// (`/options/provider_fields/fields`, `…/messages/2/providerFields/fields`).
+    pub(crate) origin: Path,
 }
 
 impl<'p> Conversion<'p> {
@@ -227,9 +241,11 @@ impl<'p> Conversion<'p> {
 
     /// `max_tokens` (default 4096) from the provider's least, `temperature` up to the provider's
     /// highest, `top_p` in `0..=1` (and not with `temperature` where the provider takes one of
-    /// them), and non-empty stop sequences, as many as the provider takes.
-    pub(crate) fn sampling(&mut self, options: &ConvertOptions) -> u64 {
+    /// them), and non-empty stop sequences, as many as the provider takes. Every converter
+    /// starts here, so the `provider_fields` option is placed here too, at the body.
+    pub(crate) fn sampling(&mut self, options: &'p ConvertOptions) -> u64 {
         let profile = self.profile;
+        self.request_fields(options);
         #[cfg(not(feature = "models"))]
         if let Some(id) = options.model.as_deref() {
             let message = crate::providers::models::NO_TABLE;

@@ -67,7 +67,7 @@ pub struct Converted<T> {
     pub warnings: Vec<Diagnostic>,
     /// Provider fields to merge into `body` (`providers/common/fields.rs`): the typed body
     /// leaves them out, and `convert::convert_to_value` and `convert::convert_into` merge them.
-    pub(crate) placements: Vec<crate::providers::common::fields::Placement>,
+    pub(crate) placements: Vec<super::context::Placement>,
 }
 
 impl<T> Converted<T> {
