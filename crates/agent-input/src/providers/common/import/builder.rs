@@ -31,26 +31,7 @@ pub(crate) struct Import {
     state: StateItems,
     state_from: Vec<Path>,
     /// The provider fields of the current message and its elements, and where each came from.
-    fields: PendingFields,
-}
-
-/// Provider fields read for the current message, placed against its elements when it is done.
-#[derive(Default)]
-struct PendingFields {
-    /// The message object's own.
-    message: Map<String, Value>,
-    /// Each element's: whose (content block `j` or call `k`), the key and value, and where in the
-    /// body it was.
-    elements: Vec<(Element, String, Value, Path)>,
-    /// Where each message field was.
-    message_from: Vec<Path>,
-}
-
-/// An element of the standard message being built, before its calls' indexes are known.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Element {
-    Block(usize),
-    Call(usize),
+    pub(super) fields: super::fields::PendingFields,
 }
 
 /// What a reasoning item is attached to: the element the provider's part or item gives.
@@ -76,74 +57,8 @@ impl Import {
             fresh: None,
             state: StateItems::default(),
             state_from: Vec::new(),
-            fields: PendingFields::default(),
+            fields: super::fields::PendingFields::default(),
         }
-    }
-
-    /// `key: value` of the provider's message object, read from `at`: a provider field of the
-    /// current standard message, written back to the same provider only.
-    pub(crate) fn message_field(&mut self, key: &str, value: &Value, at: &Path) {
-        self.fields.message.insert(key.to_owned(), value.clone());
-        self.fields.message_from.push(at.key(key));
-    }
-
-    /// `key: value` of the provider's block, part or item read from `at` into the current
-    /// message's last content block: a provider field of that block.
-    pub(crate) fn block_field(&mut self, key: &str, value: &Value, at: &Path) {
-        let j = self.last_len("content").saturating_sub(1);
-        self.fields.elements.push((Element::Block(j), key.to_owned(), value.clone(), at.key(key)));
-    }
-
-    /// `key: value` read from `at` into the current message's last tool call: a provider field
-    /// of that call.
-    pub(crate) fn call_field(&mut self, key: &str, value: &Value, at: &Path) {
-        let k = self.last_len("toolCalls").saturating_sub(1);
-        self.fields.elements.push((Element::Call(k), key.to_owned(), value.clone(), at.key(key)));
-    }
-
-    /// How many items the current message's `key` array holds.
-    fn last_len(&self, key: &str) -> usize {
-        self.messages.last().and_then(|m| m.get(key)).and_then(Value::as_array).map_or(0, Vec::len)
-    }
-
-    /// The current message's provider fields, now that its elements are all known.
-    fn settle_fields(&mut self) {
-        let pending = std::mem::take(&mut self.fields);
-        if pending.message.is_empty() && pending.elements.is_empty() {
-            return;
-        }
-        let here = self.current();
-        let Some(message) = self.messages.last_mut().and_then(Value::as_object_mut) else { return };
-        let blocks = message.get("content").and_then(Value::as_array).map_or(0, Vec::len);
-        let mut fields = Map::new();
-        fields.insert("provider".into(), Value::from(self.provider.as_str()));
-        let at = here.key("providerFields");
-        if !pending.message.is_empty() {
-            fields.insert("fields".into(), Value::Object(pending.message));
-        }
-        for from in pending.message_from {
-            self.origins.push((at.key("fields"), from));
-        }
-        let mut items: Vec<(usize, Map<String, Value>)> = Vec::new();
-        let mut elements = pending.elements;
-        elements.sort_by_key(|(element, ..)| *element);
-        for (element, key, value, from) in elements {
-            let on = match element {
-                Element::Block(j) => j,
-                Element::Call(k) => blocks + k,
-            };
-            if items.last().is_none_or(|(last, _)| *last != on) {
-                items.push((on, Map::new()));
-            }
-            let n = items.len() - 1;
-            items[n].1.insert(key, value);
-            self.origins.push((at.key("items").index(n), from));
-        }
-        if !items.is_empty() {
-            let items = items.into_iter().map(|(on, fields)| json!({"on": on, "fields": fields})).collect();
-            fields.insert("items".into(), Value::Array(items));
-        }
-        message.insert("providerFields".into(), Value::Object(fields));
     }
 
     /// Left out with a warning: `what` has no place in the standard input or its options.
@@ -438,7 +353,7 @@ impl Import {
     }
 
     /// The path of the current message in the standard request.
-    fn current(&self) -> Path {
+    pub(super) fn current(&self) -> Path {
         input().index(self.messages.len().saturating_sub(1))
     }
 
