@@ -35,7 +35,6 @@ pub(crate) struct Placement {
 impl<'p> Conversion<'p> {
     /// The fields of `turn`'s message object, for the object the body holds at `at`, when they
     /// are this provider's (another provider's are reported once, by [`unplaced`]).
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
     pub(crate) fn place_message(&mut self, turn: &Turn<'p, '_>, at: &str) {
         if let Some(fields) = turn.provider_fields.and_then(|f| f.message.as_ref()).filter(|f| self.owns(f)) {
             let origin = turn.origin.field_path(self.base, "providerFields");
@@ -45,7 +44,6 @@ impl<'p> Conversion<'p> {
 
     /// The fields of `turn`'s element `element` (its content blocks, then its tool calls), for
     /// the object the body holds at `at`, when they are this provider's.
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
     pub(crate) fn place_element(&mut self, turn: &Turn<'p, '_>, element: usize, at: &str) {
         let Some(fields) = turn.provider_fields else { return };
         for (n, part) in fields.on(element) {
@@ -58,10 +56,9 @@ impl<'p> Conversion<'p> {
 
     /// Whether `fields` are for the body being written.
     fn owns(&self, fields: &ProviderFields) -> bool {
-        self.profile.name == fields.provider.display_name()
+        self.profile.name == crate::providers::dispatch::profile(fields.provider).name
     }
 
-    #[allow(dead_code)] // placed by the converters as they learn each element's fields
     pub(crate) fn place(&mut self, fields: &'p ProviderFields, at: String, origin: Path) {
         if self.owns(fields) {
             self.placements.push(Placement { at, fields: fields.fields.clone(), origin: origin.key("fields") });
@@ -147,7 +144,6 @@ pub(crate) fn merge_into(
 }
 
 /// The warning for `fields` of `provider`'s left out of a body for the provider named `target`.
-#[allow(dead_code)] // reported by the converters as they learn each element's fields
 pub(crate) fn dropped(fields: &Map<String, Value>, provider: ProviderId, target: &str, at: Path) -> Diagnostic {
     let names: Vec<String> = fields.keys().map(|key| format!("'{key}'")).collect();
     let message = format!(

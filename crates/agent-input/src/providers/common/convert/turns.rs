@@ -57,7 +57,6 @@ pub(crate) struct Turn<'r, 'a> {
     /// An assistant message's reasoning state, whichever provider it came from.
     pub(crate) reasoning_state: Option<&'r ReasoningState>,
     /// The message's provider fields, whichever provider they came from.
-    #[allow(dead_code)] // read by the converters as they learn each element's fields
     pub(crate) provider_fields: Option<&'r MessageFields>,
     pub(crate) origin: Origin,
 }

@@ -47,7 +47,6 @@ struct PendingFields {
 }
 
 /// An element of the standard message being built, before its calls' indexes are known.
-#[allow(dead_code)] // made by the importers as they learn each element's fields
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Element {
     Block(usize),
@@ -83,7 +82,6 @@ impl Import {
 
     /// `key: value` of the provider's message object, read from `at`: a provider field of the
     /// current standard message, written back to the same provider only.
-    #[allow(dead_code)] // called by the importers as they learn each element's fields
     pub(crate) fn message_field(&mut self, key: &str, value: &Value, at: &Path) {
         self.fields.message.insert(key.to_owned(), value.clone());
         self.fields.message_from.push(at.key(key));
@@ -91,7 +89,6 @@ impl Import {
 
     /// `key: value` of the provider's block, part or item read from `at` into the current
     /// message's last content block: a provider field of that block.
-    #[allow(dead_code)] // called by the importers as they learn each element's fields
     pub(crate) fn block_field(&mut self, key: &str, value: &Value, at: &Path) {
         let j = self.last_len("content").saturating_sub(1);
         self.fields.elements.push((Element::Block(j), key.to_owned(), value.clone(), at.key(key)));
@@ -99,7 +96,6 @@ impl Import {
 
     /// `key: value` read from `at` into the current message's last tool call: a provider field
     /// of that call.
-    #[allow(dead_code)] // called by the importers as they learn each element's fields
     pub(crate) fn call_field(&mut self, key: &str, value: &Value, at: &Path) {
         let k = self.last_len("toolCalls").saturating_sub(1);
         self.fields.elements.push((Element::Call(k), key.to_owned(), value.clone(), at.key(key)));
@@ -689,10 +685,13 @@ impl Import {
     pub(crate) fn request(&mut self) -> Value {
         self.settle();
         let text = match self.messages.as_slice() {
-            [only] if self.plain && only["role"] == "user" => match only["content"].as_array() {
-                Some(blocks) if blocks.len() == 1 && blocks[0]["type"] == "text" => blocks[0]["text"].as_str(),
-                _ => None,
-            },
+            // A message with provider fields stays a message: text input has no place for them.
+            [only] if self.plain && only["role"] == "user" && only.get("providerFields").is_none() => {
+                match only["content"].as_array() {
+                    Some(blocks) if blocks.len() == 1 && blocks[0]["type"] == "text" => blocks[0]["text"].as_str(),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         if let Some(text) = text {
