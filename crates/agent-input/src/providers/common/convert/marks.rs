@@ -105,3 +105,41 @@ impl Marks {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Mark, Marks};
+
+    fn marks() -> Marks {
+        Marks { on: true, messages: Vec::new() }
+    }
+
+    /// Each block's (turn, element), per message.
+    type Placed = Vec<Vec<Option<(usize, Option<usize>)>>>;
+
+    fn turns(marks: &Marks) -> Placed {
+        let each = |row: &Vec<(Option<Mark>, bool)>| {
+            row.iter().map(|(m, _)| m.as_ref().map(|m| (m.turn, m.element))).collect()
+        };
+        marks.messages.iter().map(each).collect()
+    }
+
+    #[test]
+    fn a_merged_turn_joins_the_last_message_its_tool_results_first() {
+        let mut m = marks();
+        // A user text, then a tool result merged after it: the result moves first, as the
+        // alternation moves it; the unmarked reasoning block keeps its place among the rest.
+        m.push(false, vec![(Some(Mark::element(0, 0, "")), false), (None, false)]);
+        m.push(true, vec![(Some(Mark { turn: 1, element: None, key: "", inner: Vec::new() }), true)]);
+        m.push(false, vec![(Some(Mark::element(2, 1, "")), false)]);
+        assert_eq!(turns(&m), [vec![Some((1, None)), Some((0, Some(0))), None], vec![Some((2, Some(1)))]]);
+    }
+
+    #[test]
+    fn nothing_is_kept_when_no_turn_has_fields() {
+        let mut m = Marks { on: false, messages: Vec::new() };
+        assert!(m.row(&[1, 2], vec![(0, Mark::element(0, 0, ""))], |_| false).is_empty());
+        m.push(false, Vec::new());
+        assert!(m.messages.is_empty());
+    }
+}

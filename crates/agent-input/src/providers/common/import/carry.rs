@@ -73,3 +73,58 @@ impl Import {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::path::Path;
+    use crate::providers::common::import::Import;
+    use crate::providers::id::ProviderId;
+
+    fn object(value: &Value) -> &serde_json::Map<String, Value> {
+        value.as_object().expect("an object")
+    }
+
+    #[test]
+    fn a_key_goes_with_the_block_just_added_and_is_left_out_without_one() {
+        let mut im = Import::new(ProviderId::AnthropicMessages);
+        let at = Path::root().key("messages").index(0).key("content");
+        im.open("user", &Path::root());
+        let kept = json!({"type": "text", "text": "Hi", "cache_control": {"type": "ephemeral"}});
+        let before = im.tally();
+        im.text("Hi", &at.index(0));
+        im.block_keys(before, object(&kept), &at.index(0), &["type", "text"]);
+        // An empty text adds no block: its key must not land on the block before it.
+        let empty = json!({"type": "text", "text": "", "citations": [1]});
+        let before = im.tally();
+        im.text("", &at.index(1));
+        im.block_keys(before, object(&empty), &at.index(1), &["type", "text"]);
+        let request = im.request();
+        assert_eq!(
+            request["input"][0]["providerFields"],
+            json!({"provider": "anthropic-messages", "items": [{"on": 0, "fields": {"cache_control": {"type": "ephemeral"}}}]})
+        );
+        let dropped: Vec<String> = im.report.warnings.iter().map(|w| w.path.to_string()).collect();
+        assert_eq!(dropped, ["/messages/0/content/1/citations"]);
+    }
+
+    #[test]
+    fn a_call_key_needs_a_call_added_in_this_message_or_a_new_one() {
+        let mut im = Import::new(ProviderId::BedrockConverse);
+        im.open("assistant", &Path::root());
+        let before = im.tally();
+        let fields = crate::providers::common::import::CallFields {
+            id: Path::root().key("id"),
+            name: Path::root().key("name"),
+            arguments: Path::root().key("input"),
+        };
+        im.call("t1", "f", "{}", &Path::root(), &fields);
+        im.call_keys(before, object(&json!({"type": "tool_use"})), &Path::root(), &[]);
+        let before = im.tally();
+        im.call_keys(before, object(&json!({"type": "tool_use"})), &Path::root().key("next"), &[]);
+        let request = im.request();
+        assert_eq!(request["input"][0]["providerFields"]["items"], json!([{"on": 0, "fields": {"type": "tool_use"}}]));
+        assert_eq!(im.report.warnings.len(), 1, "the second key had no call: {:?}", im.report.warnings);
+    }
+}
