@@ -125,6 +125,19 @@ export interface Message {
    * provider only (contract §3.5).
    */
   reasoningState?: ReasoningState;
+  /**
+   * A provider's own fields of the message object (`fields`) and of its elements (`items`, `on`
+   * counting its content blocks, then its tool calls, from 0): written on the object each became,
+   * for that provider only (docs/provider-fields.md). `importRequest` fills it.
+   */
+  providerFields?: MessageFields;
+}
+
+/** A message's provider fields. */
+export interface MessageFields {
+  provider: ProviderId;
+  fields?: Record<string, unknown>;
+  items?: Array<{ on: number; fields: Record<string, unknown> }>;
 }
 
 /** An assistant message's reasoning state: opaque items placed against its elements. */

@@ -4,8 +4,8 @@
 //! (bytes or `s3Location`), `assistant` turns text and `toolUse` blocks, each `toolResult` its own
 //! tool message; `inferenceConfig` and `toolConfig` are options, a `cachePoint` the prompt cache;
 //! the other keys of a `toolUse`, `toolResult` (its `status`) or media block are its provider
-//! fields; an assistant turn's `reasoningContent` blocks are its reasoning state and Claude's `thinking`
-//! budget in `additionalModelRequestFields` the reasoning option.
+//! fields; an assistant turn's `reasoningContent` blocks are its reasoning state and Claude's
+//! `thinking` budget in `additionalModelRequestFields` the reasoning option.
 
 use serde_json::{Map, Value, json};
 
@@ -130,13 +130,14 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
 /// An `image`, `video` or `document` block at `at`, its other keys the block's provider fields.
 fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
     let before = im.tally();
-    source(im, kind, inner, at);
+    media_block(im, kind, inner, at);
     if let Value::Object(media) = inner {
         im.block_keys(before, media, &at.key(kind), &["format", "name", "source"]);
     }
 }
 
-fn source(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
+/// The media block `inner` at `at`: its format, name and source.
+fn media_block(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
     let bat = at.key(kind);
     let Some(media) = im.object(inner, &bat, kind) else { return };
     let format = im.string(media, &bat, "format", &format!("a {kind} block"));
