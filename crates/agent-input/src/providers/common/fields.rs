@@ -15,8 +15,8 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{AgentInput, ExecuteRequest, MessageFields, ProviderFields};
 use crate::options::ConvertOptions;
 use crate::path::Path;
-use crate::providers::common::convert::turns::Turn;
 use crate::providers::common::convert::Conversion;
+use crate::providers::common::convert::turns::Turn;
 use crate::providers::id::ProviderId;
 
 /// One element's fields and where they go.
