@@ -15,6 +15,8 @@ use serde_json::Value;
 use super::{Check, NULL, decoded_len, is_base64, is_web_url};
 
 const MAX_STOPS: usize = 5;
+/// "Part": the members beside its one data field.
+const PART_METADATA: [&str; 5] = ["thoughtSignature", "thought", "partMetadata", "mediaResolution", "videoMetadata"];
 const MAX_IMAGES: usize = 3600;
 const MAX_INLINE_BYTES: usize = 100 * 1024 * 1024;
 const MAX_PDF_BYTES: usize = 50 * 1024 * 1024;
@@ -203,11 +205,21 @@ impl Rules {
             for (j, part) in self.check.array(object.get("parts"), true, &format!("{path}/parts")).iter().enumerate() {
                 let path = format!("{path}/parts/{j}");
                 let Some(part) = self.check.object(part, &path) else { continue };
-                // "Thought signatures": a `thoughtSignature` string may sit beside the data field.
+                // "Thought signatures": a `thoughtSignature` string may sit beside the data field;
+                // "Part": so may `thought` (a boolean) and `partMetadata`, `mediaResolution` and
+                // `videoMetadata` (objects).
                 if let Some(signature) = part.get("thoughtSignature") {
                     self.check.string(Some(signature), &format!("{path}/thoughtSignature"));
                 }
-                let mut data = part.iter().filter(|(key, _)| *key != "thoughtSignature");
+                if part.get("thought").is_some_and(|thought| !thought.is_boolean()) {
+                    self.check.fail(&format!("{path}/thought"), "must be a boolean");
+                }
+                for key in ["partMetadata", "mediaResolution", "videoMetadata"] {
+                    if let Some(value) = part.get(key) {
+                        self.check.object(value, &format!("{path}/{key}"));
+                    }
+                }
+                let mut data = part.iter().filter(|(key, _)| !PART_METADATA.contains(&key.as_str()));
                 let (Some((key, value)), None) = (data.next(), data.next()) else {
                     self.check.fail(&path, "a part sets exactly one data field");
                     continue;
@@ -230,8 +242,9 @@ impl Rules {
                         }
                     }
                     ("functionResponse", Some("user")) => {
-                        if let Some(response) = self.check.shape(value, &["name", "response"], &["id", "parts"], &path)
-                        {
+                        // "FunctionResponse": `willContinue` and `scheduling` beside the result.
+                        let allowed = ["id", "parts", "willContinue", "scheduling"];
+                        if let Some(response) = self.check.shape(value, &["name", "response"], &allowed, &path) {
                             if !response.get("response").is_some_and(Value::is_object) {
                                 self.check.fail(&format!("{path}/response"), "must be an object");
                             }

@@ -157,7 +157,10 @@ impl Rules {
             match item.get("type").and_then(Value::as_str) {
                 Some("message") | None => self.message(item, &path),
                 Some("function_call") => {
-                    let Some(call) = self.check.shape(item, &["type", "call_id", "name", "arguments"], &[], &path)
+                    // `FunctionToolCall`: its item `id` and `status`, and the `namespace` of a
+                    // function a tool search loaded, beside the call.
+                    let allowed = ["id", "status", "namespace"];
+                    let Some(call) = self.check.shape(item, &["type", "call_id", "name", "arguments"], &allowed, &path)
                     else {
                         continue;
                     };
@@ -170,7 +173,9 @@ impl Rules {
                     open.extend(self.call_id(call.get("call_id"), &path).map(str::to_string));
                 }
                 Some("function_call_output") => {
-                    let Some(output) = self.check.shape(item, &["type", "call_id", "output"], &[], &path) else {
+                    // `FunctionCallOutputItemParam`: its item `id` and `status` beside the output.
+                    let allowed = ["id", "status"];
+                    let Some(output) = self.check.shape(item, &["type", "call_id", "output"], &allowed, &path) else {
                         continue;
                     };
                     if let Some(id) = self.call_id(output.get("call_id"), &path) {
@@ -210,8 +215,14 @@ impl Rules {
         Some(id)
     }
 
-    /// `EasyInputMessage`: role user, assistant, system or developer.
+    /// `EasyInputMessage`: role user, assistant, system or developer; or an output message of
+    /// the assistant's (`ResponseOutputMessage`: its `id`, `status` and `phase`, `output_text`
+    /// parts).
     fn message(&mut self, item: &Value, path: &str) {
+        if item.get("id").is_some() {
+            self.output_message(item, path);
+            return;
+        }
         let Some(message) = self.check.shape(item, &["role", "content"], &["type"], path) else { return };
         let role = message.get("role").and_then(Value::as_str);
         self.check.one_of(role, &["user", "assistant", "system", "developer"], &format!("{path}/role"));
@@ -226,13 +237,37 @@ impl Rules {
         self.parts(content, &format!("{path}/content"), text_only);
     }
 
+    /// `ResponseOutputMessage`: `id`, `status` (`in_progress`, `completed` or `incomplete`), role
+    /// `assistant`, `output_text` parts (`annotations`, `logprobs`), a `phase` (`commentary` or
+    /// `final_answer`).
+    fn output_message(&mut self, item: &Value, path: &str) {
+        let required = ["type", "id", "role", "status", "content"];
+        let Some(message) = self.check.shape(item, &required, &["phase"], path) else { return };
+        self.check.string(message.get("id"), &format!("{path}/id"));
+        self.check.one_of(message.get("role").and_then(Value::as_str), &["assistant"], &format!("{path}/role"));
+        let statuses = ["in_progress", "completed", "incomplete"];
+        self.check.one_of(message.get("status").and_then(Value::as_str), &statuses, &format!("{path}/status"));
+        if let Some(phase) = message.get("phase") {
+            self.check.one_of(phase.as_str().or(Some("")), &["commentary", "final_answer"], &format!("{path}/phase"));
+        }
+        for (i, part) in self.check.array(message.get("content"), true, &format!("{path}/content")).iter().enumerate() {
+            let path = format!("{path}/content/{i}");
+            let allowed = ["annotations", "logprobs"];
+            let Some(part) = self.check.shape(part, &["type", "text"], &allowed, &path) else { continue };
+            self.check.one_of(part.get("type").and_then(Value::as_str), &["output_text"], &format!("{path}/type"));
+            self.check.string(part.get("text"), &format!("{path}/text"));
+            self.check.array(part.get("annotations"), false, &format!("{path}/annotations"));
+        }
+    }
+
     /// `InputMessageContentList` (or a function call's output list).
     fn parts(&mut self, parts: &Value, path: &str, text_only: bool) {
         for (i, part) in self.check.array(Some(parts), true, path).iter().enumerate() {
             let path = format!("{path}/{i}");
             match part.get("type").and_then(Value::as_str) {
+                // `InputTextContent`, with a `prompt_cache_breakpoint` ("Prompt caching").
                 Some("input_text") => {
-                    if self.check.shape(part, &["type", "text"], &[], &path).is_some() {
+                    if self.check.shape(part, &["type", "text"], &["prompt_cache_breakpoint"], &path).is_some() {
                         self.check.string(part.get("text"), &format!("{path}/text"));
                     }
                 }

@@ -45,6 +45,7 @@ export type {
   InputType,
   Limits,
   Message,
+  MessageFields,
   MlCommonsProviderName,
   OpenAiChatRequest,
   OpenAiResponsesRequest,

@@ -126,14 +126,14 @@ export interface Message {
    */
   reasoningState?: ReasoningState;
   /**
-   * A provider's own fields of the message object (`fields`) and of its elements (`items`, `on`
-   * counting its content blocks, then its tool calls, from 0): written on the object each became,
-   * for that provider only (docs/provider-fields.md). `importRequest` fills it.
+   * A provider's own fields of the message and of its elements (its content blocks, then its
+   * tool calls, counted from 0), as import keeps them; written back for that provider only
+   * (docs/provider-fields.md).
    */
   providerFields?: MessageFields;
 }
 
-/** A message's provider fields. */
+/** A message's provider fields: the message object's own (`fields`) and its elements' (`items`). */
 export interface MessageFields {
   provider: ProviderId;
   fields?: Record<string, unknown>;

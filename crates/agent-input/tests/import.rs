@@ -215,6 +215,48 @@ fn every_pair_of_providers_translates() {
     assert!(converted > 1000, "only {converted} translations succeeded");
 }
 
+/// The captured Responses and Gemini requests lose no field of a message, part, call or item: what
+/// the standard form has no place for is carried in the message's `providerFields` (no
+/// `import_dropped` below a whole item or content), and translated to another provider each part
+/// of those fields is named by a `provider_fields_dropped` warning of its own.
+#[test]
+fn message_fields_are_carried_and_named_when_left_out() {
+    let (mut carried, mut failures) = (0, Vec::new());
+    for (name, from, body) in corpus() {
+        let (list, other) = match from {
+            ProviderId::OpenAiResponses => ("input", ProviderId::Gemini),
+            ProviderId::Gemini => ("contents", ProviderId::OpenAiResponses),
+            _ => continue,
+        };
+        let translation = translate(from, &body, Some(from));
+        for w in &translation.warnings {
+            let inside = w.path.to_string().starts_with(&format!("/{list}/")) && w.path.segments().len() > 2;
+            if w.code.as_str() == "import_dropped" && inside {
+                failures.push(format!("{name}: {} left out at {}", w.code, w.path));
+            }
+        }
+        let messages = translation.request["input"].as_array().map_or(&[][..], Vec::as_slice);
+        let parts: usize = messages
+            .iter()
+            .filter_map(|m| m.get("providerFields"))
+            .map(|f| usize::from(f.get("fields").is_some()) + f["items"].as_array().map_or(0, Vec::len))
+            .sum();
+        if parts == 0 || !translation.errors.is_empty() {
+            continue;
+        }
+        carried += 1;
+        let elsewhere = translate(from, &body, Some(other));
+        if elsewhere.errors.is_empty() {
+            let named = elsewhere.warnings.iter().filter(|w| w.code.as_str() == "provider_fields_dropped").count();
+            if named != parts {
+                failures.push(format!("{name}: {parts} parts of provider fields, {named} named for {other}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(carried >= 10, "only {carried} captured requests carry provider fields of a message");
+}
+
 // Generated requests: any standard conversation with options, written by a provider's converter,
 // imports and converts back to the very same body.
 

@@ -64,7 +64,8 @@ pub(crate) fn decode(fragment: &str) -> Option<(Value, Settings, usize)> {
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     };
-    let pretty = |value: Option<&Value>| value.map(|v| serde_json::to_string_pretty(v).unwrap_or_default()).unwrap_or_default();
+    let pretty =
+        |value: Option<&Value>| value.map(|v| serde_json::to_string_pretty(v).unwrap_or_default()).unwrap_or_default();
     let mut settings = Settings {
         provider: shared
             .get("provider")

@@ -54,6 +54,39 @@ impl<'p> Conversion<'p> {
         }
     }
 
+    /// The fields of `turn`'s element `element` where the body writes it as an object inside
+    /// another (a Responses assistant text: the `output_text` part in its `message` item): those
+    /// `outer` holds for go on the object at `outer_at`, the rest on the one at `inner_at`. With
+    /// no inner object (`None`), fields that need one leave the element's fields unplaced, named
+    /// by [`unplaced`].
+    pub(crate) fn place_element_split(
+        &mut self,
+        turn: &Turn<'p, '_>,
+        element: usize,
+        outer: fn(&str) -> bool,
+        outer_at: &str,
+        inner_at: Option<&str>,
+    ) {
+        let Some(fields) = turn.provider_fields else { return };
+        for (n, part) in fields.on(element) {
+            if !self.owns(part) {
+                continue;
+            }
+            let (out, inner): (Map<String, Value>, Map<String, Value>) =
+                part.fields.iter().map(|(k, v)| (k.clone(), v.clone())).partition(|(k, _)| outer(k));
+            if inner_at.is_none() && !inner.is_empty() {
+                continue;
+            }
+            let origin = turn.origin.field_path(self.base, "providerFields").key("items").index(n).key("fields");
+            if !out.is_empty() {
+                self.placements.push(Placement { at: outer_at.to_owned(), fields: out, origin: origin.clone() });
+            }
+            if let Some(inner_at) = inner_at.filter(|_| !inner.is_empty()) {
+                self.placements.push(Placement { at: inner_at.to_owned(), fields: inner, origin });
+            }
+        }
+    }
+
     /// Whether `fields` are for the body being written.
     fn owns(&self, fields: &ProviderFields) -> bool {
         self.profile.name == crate::providers::dispatch::profile(fields.provider).name

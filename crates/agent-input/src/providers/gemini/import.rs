@@ -4,14 +4,14 @@
 //! `functionCall` parts, each `functionResponse` a tool message answering the call of its name
 //! (Gemini pairs them by name and order; a call without an `id` gets `call_<n>`); a model turn's
 //! `thought` parts and `thoughtSignature`s are its reasoning state and `thinkingConfig` the
-//! reasoning option.
+//! reasoning option. A part's other members are its element's provider fields.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::Path;
 use crate::providers::common::import::{
-    self as importing, CallFields, Import, Next, arguments_text, from_extension, from_mime,
+    self as importing, CallFields, Import, Next, arguments_text, carries_nothing, from_extension, from_mime,
 };
 use crate::providers::id::ProviderId;
 
@@ -50,24 +50,65 @@ pub(crate) fn read(body: &Value) -> Import {
 
 fn system(im: &mut Import, system: &Value, at: &Path) {
     let Some(object) = im.object(system, at, "systemInstruction") else { return };
-    im.other_keys(object, at, &["parts", "role"]);
     let Some(parts) = im.field(object, at, "parts", "systemInstruction") else { return };
     let pat = at.key("parts");
     let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
     im.open("system", at);
+    // Its other fields (a `role`) are the system message's own.
+    for (key, value) in extra(object, &["parts"]) {
+        im.message_field(key, value, at);
+    }
     for (j, value) in parts.iter().enumerate() {
         let at = pat.index(j);
         let Some(object) = im.object(value, &at, "a part") else { continue };
-        im.other_keys(object, &at, &["text"]);
+        let before = blocks(im);
         if let Some(text) = im.string(object, &at, "text", "a system part") {
             im.text(text, &at.key("text"));
         }
+        block_fields(im, object, &at, &["text"], before);
+    }
+}
+
+/// The fields of `object` but `read`, each with a value (`null`, `[]` and `{}` carry nothing and
+/// are passed over): Gemini's own fields of the element read from it.
+fn extra<'v>(object: &'v Map<String, Value>, read: &[&str]) -> Vec<(&'v str, &'v Value)> {
+    object
+        .iter()
+        .filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v))
+        .map(|(k, v)| (k.as_str(), v))
+        .collect()
+}
+
+/// The fields of `inner`, an object of a part (its `functionCall`, its `inlineData`), but `read`:
+/// carried as the part's field of that name, an object that joins the one the writer writes.
+fn inner_extra(inner: &Map<String, Value>, read: &[&str]) -> Option<Value> {
+    let fields: Map<String, Value> = extra(inner, read).into_iter().map(|(k, v)| (k.to_owned(), v.clone())).collect();
+    (!fields.is_empty()).then_some(Value::Object(fields))
+}
+
+/// How many blocks and calls the standard messages hold so far (messages, and the last one's
+/// blocks and calls): a part that changes it was read into an element of its own.
+fn blocks(im: &Import) -> (usize, usize, usize) {
+    let last = im.messages.last();
+    let len = |key: &str| last.and_then(|m| m.get(key)).and_then(Value::as_array).map_or(0, Vec::len);
+    (im.messages.len(), len("content"), len("toolCalls"))
+}
+
+/// The fields of part `object` (at `at`) but `read`, as the fields of the block it was read into
+/// (when one was added since `before`); left out with a warning otherwise.
+fn block_fields(im: &mut Import, object: &Map<String, Value>, at: &Path, read: &[&str], before: (usize, usize, usize)) {
+    let now = blocks(im);
+    if (now.0, now.1) == (before.0, before.1) {
+        im.other_keys(object, at, read);
+        return;
+    }
+    for (key, value) in extra(object, read) {
+        im.block_field(key, value, at);
     }
 }
 
 fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(String, String)>, calls: &mut usize) {
     let Some(object) = im.object(content, at, "a content") else { return };
-    im.other_keys(object, at, &["role", "parts"]);
     let role = match object.get("role").and_then(Value::as_str) {
         None | Some("user") => "user",
         Some("model") => "assistant",
@@ -89,8 +130,20 @@ fn content(im: &mut Import, content: &Value, at: &Path, pending: &mut Vec<(Strin
     if role == "assistant" {
         pending.clear();
     }
+    let first = im.messages.len();
     for (j, part) in parts.iter().enumerate() {
         self::part(im, role, part, &pat.index(j), pending, calls);
+    }
+    // The content's other fields are the message's own when it was read into one user or model
+    // message; a content that also held function responses has no single message for them.
+    let (now, held, called) = blocks(im);
+    let one = now == first + 1 && im.messages.last().is_some_and(|m| m["role"] != "tool") && held + called > 0;
+    for (key, value) in extra(object, &["role", "parts"]) {
+        if one {
+            im.message_field(key, value, at);
+        } else {
+            im.other_key(key, value, at);
+        }
     }
     im.end(role);
 }
@@ -137,22 +190,32 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
         return;
     };
     let bat = at.key(kind);
+    // The part's other fields are those of the element it was read into: a block's, a call's,
+    // or (a function response) the tool message's.
+    let read = [kind.as_str(), "thoughtSignature"];
     match kind.as_str() {
         "text" => {
             im.continue_as(role, at);
+            let before = blocks(im);
             if let Some(text) = im.as_str(inner, &bat, "text") {
                 im.text(text, &bat);
             }
+            block_fields(im, object, at, &read, before);
         }
         "inlineData" | "fileData" => {
             im.continue_as(role, at);
+            let before = blocks(im);
             media(im, kind, inner, at);
+            block_fields(im, object, at, &read, before);
         }
         "functionCall" => {
             im.continue_as("assistant", at);
             let Some(call) = im.object(inner, &bat, "functionCall") else { return };
-            im.other_keys(call, &bat, &["name", "args", "id"]);
-            let Some(name) = im.string(call, &bat, "name", "a functionCall") else { return };
+            let Some(name) = im.string(call, &bat, "name", "a functionCall") else {
+                im.other_keys(call, &bat, &["name", "args", "id"]);
+                im.other_keys(object, at, &read);
+                return;
+            };
             *calls += 1;
             let given = call.get("id").and_then(Value::as_str);
             let id = given.map_or_else(|| format!("call_{calls}"), str::to_string);
@@ -164,22 +227,48 @@ fn part(im: &mut Import, role: &str, part: &Value, at: &Path, pending: &mut Vec<
             let fields = CallFields { id: bat.clone(), name: bat.key("name"), arguments: bat.key("args") };
             im.call(&id, name, &arguments, &bat, &fields);
             pending.push((name.to_string(), id));
+            for (key, value) in extra(object, &read) {
+                im.call_field(key, value, at);
+            }
+            if let Some(fields) = inner_extra(call, &["name", "args", "id"]) {
+                im.call_field(kind, &fields, at);
+            }
         }
-        _ => function_response(im, inner, &bat, pending),
+        _ => {
+            if function_response(im, inner, &bat, pending) {
+                for (key, value) in extra(object, &read) {
+                    im.message_field(key, value, at);
+                }
+                if let Some(fields) = inner.as_object().and_then(|response| inner_extra(response, RESPONSE_KEYS)) {
+                    im.message_field(kind, &fields, at);
+                }
+            } else {
+                im.other_keys(object, at, &read);
+            }
+        }
     }
-    im.other_keys(object, at, &[kind.as_str(), "thoughtSignature"]);
 }
 
+/// An `inlineData` or `fileData` part's medium, a block; its other fields (a `displayName`) are
+/// the block's own.
 fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
     let bat = at.key(kind);
     let Some(media) = im.object(inner, &bat, kind) else { return };
     let (data_key, base64) = if kind == "inlineData" { ("data", true) } else { ("fileUri", false) };
-    im.other_keys(media, &bat, &["mimeType", data_key, "displayName"]);
-    let Some(data) = im.string(media, &bat, data_key, kind) else { return };
+    let read = ["mimeType", data_key];
+    let Some(data) = im.string(media, &bat, data_key, kind) else {
+        im.other_keys(media, &bat, &read);
+        return;
+    };
     let mime = im.optional_string(media, &bat, "mimeType");
     let found = mime.and_then(from_mime).or_else(|| if base64 { None } else { from_extension(data) });
     match found {
-        Some(found) => im.media(&found, data, base64, None, at, &bat.key(data_key)),
+        Some(found) => {
+            im.media(&found, data, base64, None, at, &bat.key(data_key));
+            if let Some(fields) = inner_extra(media, &read) {
+                im.block_field(kind, &fields, at);
+            }
+        }
         None => im.unsupported(
             bat.key("mimeType"),
             &format!("media of type '{}'", mime.unwrap_or("unknown")),
@@ -188,10 +277,16 @@ fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
     }
 }
 
-fn function_response(im: &mut Import, inner: &Value, at: &Path, pending: &mut Vec<(String, String)>) {
-    let Some(response) = im.object(inner, at, "functionResponse") else { return };
-    im.other_keys(response, at, &["name", "response", "id", "parts"]);
-    let Some(name) = im.string(response, at, "name", "a functionResponse") else { return };
+/// What a `functionResponse` holds that the standard form reads.
+const RESPONSE_KEYS: &[&str] = &["name", "response", "id", "parts"];
+
+/// A `functionResponse` (at `at`), a tool message; whether one was opened for it.
+fn function_response(im: &mut Import, inner: &Value, at: &Path, pending: &mut Vec<(String, String)>) -> bool {
+    let Some(response) = im.object(inner, at, "functionResponse") else { return false };
+    let Some(name) = im.string(response, at, "name", "a functionResponse") else {
+        im.other_keys(response, at, RESPONSE_KEYS);
+        return false;
+    };
     im.continue_as("tool", at);
     let given = response.get("id").and_then(Value::as_str);
     let index = pending.iter().position(|(n, id)| n == name && given.is_none_or(|g| g == id));
@@ -218,17 +313,21 @@ fn function_response(im: &mut Import, inner: &Value, at: &Path, pending: &mut Ve
     }
     if let Some(parts) = response.get("parts") {
         let pat = at.key("parts");
-        let Some(parts) = im.as_array(parts, &pat, "parts") else { return };
+        let Some(parts) = im.as_array(parts, &pat, "parts") else { return true };
         for (k, part) in parts.iter().enumerate() {
             let at = pat.index(k);
             let Some(object) = im.object(part, &at, "a part") else { continue };
-            im.other_keys(object, &at, &["inlineData", "fileData"]);
-            match object.iter().find(|(k, _)| matches!(k.as_str(), "inlineData" | "fileData")) {
-                Some((kind, inner)) => media(im, kind, inner, &at),
-                None => im.missing(at.key("inlineData"), "inlineData", "a functionResponse part"),
+            let before = blocks(im);
+            if let Some((kind, inner)) = object.iter().find(|(k, _)| matches!(k.as_str(), "inlineData" | "fileData")) {
+                media(im, kind, inner, &at);
+                block_fields(im, object, &at, &[kind.as_str()], before);
+            } else {
+                im.other_keys(object, &at, &["inlineData", "fileData"]);
+                im.missing(at.key("inlineData"), "inlineData", "a functionResponse part");
             }
         }
     }
+    true
 }
 
 fn generation(im: &mut Import, value: &Value, at: &Path) {

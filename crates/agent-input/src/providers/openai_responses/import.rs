@@ -4,13 +4,14 @@
 //! `input_file` parts (assistant `output_text`), each `function_call` a tool call of the assistant
 //! message before it and each `function_call_output` a tool message; `reasoning` items and the
 //! ids of the assistant's items after them are its reasoning state, `reasoning.effort` the
-//! reasoning option.
+//! reasoning option. An item's or part's other fields are its message's or element's provider
+//! fields.
 
 use serde_json::{Map, Value, json};
 
 use crate::options::Effort;
 use crate::path::Path;
-use crate::providers::common::import::{CallFields, Import, Next, SpecFields};
+use crate::providers::common::import::{CallFields, Import, Next, SpecFields, carries_nothing};
 use crate::providers::id::ProviderId;
 use crate::providers::openai_chat::import::media_url;
 
@@ -78,28 +79,40 @@ fn item(im: &mut Import, item: &Value, at: &Path) {
             if current != "assistant" {
                 im.open("assistant", at);
             }
-            im.other_keys(object, at, &["type", "call_id", "name", "arguments", "id", "status"]);
             // The item id pairs the call with the reasoning item before it: reasoning state.
-            match object.get("id") {
-                Some(Value::String(id)) => im.reasoning_on(Next::Call, "id", id, &at.key("id")),
-                Some(id) => im.other_key("id", id, at),
-                None => {}
-            }
-            if let Some(status) = object.get("status") {
-                im.other_key("status", status, at);
-            }
+            let id = match object.get("id") {
+                Some(Value::String(id)) => {
+                    im.reasoning_on(Next::Call, "id", id, &at.key("id"));
+                    true
+                }
+                _ => false,
+            };
+            let read: &[&str] = if id {
+                &["type", "call_id", "name", "arguments", "id"]
+            } else {
+                &["type", "call_id", "name", "arguments"]
+            };
             let id = im.string(object, at, "call_id", "a function_call item");
             let name = im.string(object, at, "name", "a function_call item");
             let arguments = im.string(object, at, "arguments", "a function_call item");
             if let (Some(id), Some(name), Some(arguments)) = (id, name, arguments) {
                 let fields = CallFields { id: at.key("call_id"), name: at.key("name"), arguments: at.key("arguments") };
                 im.call(id, name, arguments, at, &fields);
+                // The item's other fields (its status, its namespace) are the call's own.
+                for (key, value) in extra(object, read) {
+                    im.call_field(key, value, at);
+                }
+            } else {
+                im.other_keys(object, at, read);
             }
         }
         "function_call_output" => {
             im.open("tool", at);
-            im.other_keys(object, at, &["type", "call_id", "output", "id", "status"]);
-            outputs_id(im, object, at);
+            // The item's other fields (its id and status as an output item, its caller) are the
+            // tool message's own.
+            for (key, value) in extra(object, &["type", "call_id", "output"]) {
+                im.message_field(key, value, at);
+            }
             if let Some(id) = im.string(object, at, "call_id", "a function_call_output item") {
                 im.answers(id, &at.key("call_id"));
             }
@@ -143,30 +156,24 @@ fn item_role(kind: &str, object: &Map<String, Value>) -> Option<&'static str> {
     }
 }
 
-/// The `id` and `status` of an output item replayed as input: they name a stored item, which the
-/// standard input has no place for.
-fn outputs_id(im: &mut Import, object: &Map<String, Value>, at: &Path) {
-    for key in ["id", "status"] {
-        if let Some(value) = object.get(key) {
-            im.other_key(key, value, at);
-        }
-    }
+/// The fields of `object` but `read`, each with a value (`null`, `[]` and `{}` carry nothing and
+/// are passed over): a provider's own fields of the element read from it.
+fn extra<'v>(object: &'v Map<String, Value>, read: &[&str]) -> Vec<(&'v str, &'v Value)> {
+    object
+        .iter()
+        .filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v))
+        .map(|(k, v)| (k.as_str(), v))
+        .collect()
+}
+
+/// How many blocks the standard messages hold so far (messages, and the last one's blocks): a
+/// part that changes it was read into a block of its own.
+fn blocks(im: &Import) -> (usize, usize) {
+    let last = im.messages.last().and_then(|m| m.get("content")).and_then(Value::as_array).map_or(0, Vec::len);
+    (im.messages.len(), last)
 }
 
 fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
-    im.other_keys(object, at, &["type", "role", "content", "id", "status", "phase"]);
-    // An assistant message's item id pairs it with the reasoning item before it: reasoning state.
-    let id = object.get("id").and_then(Value::as_str).filter(|_| object.get("role") == Some(&json!("assistant")));
-    if id.is_some() {
-        if let Some(status) = object.get("status").filter(|s| *s != "completed") {
-            im.other_key("status", status, at);
-        }
-    } else {
-        outputs_id(im, object, at);
-    }
-    if let Some(phase) = object.get("phase") {
-        im.other_key("phase", phase, at);
-    }
     let Some(role) = im.string(object, at, "role", "a message item") else { return };
     let role = match role {
         "system" | "developer" => "system",
@@ -176,6 +183,16 @@ fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
             return;
         }
     };
+    // An assistant message's item id pairs it with the reasoning item before it: reasoning state,
+    // and its status `completed` goes with that id.
+    let id = object.get("id").and_then(Value::as_str).filter(|_| role == "assistant");
+    let mut read = vec!["type", "role", "content"];
+    if id.is_some() {
+        read.push("id");
+        if object.get("status").is_some_and(|s| s == "completed") {
+            read.push("status");
+        }
+    }
     im.open_after_reasoning(role, at);
     let cat = at.key("content");
     let texts = match object.get("content") {
@@ -188,12 +205,30 @@ fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
         im.reasoning_block(Value::Object(object.clone()), at);
         return;
     }
+    // The item's other fields (its status, its phase, an id of a message of the user's): the
+    // message's own, or in an assistant turn, which may hold several message items, those of the
+    // first block read from the item.
+    let mut fields = extra(object, &read);
+    if role != "assistant" {
+        for (key, value) in fields.drain(..) {
+            im.message_field(key, value, at);
+        }
+    }
+    let mut item_fields = |im: &mut Import, before: (usize, usize)| {
+        if blocks(im) != before {
+            for (key, value) in fields.drain(..) {
+                im.block_field(key, value, at);
+            }
+        }
+    };
     match object.get("content") {
         Some(Value::String(text)) => {
             if let Some(id) = id {
                 im.reasoning_on(Next::Content, "id", id, &at.key("id"));
             }
+            let before = blocks(im);
             im.plain_text(text, &cat);
+            item_fields(im, before);
         }
         Some(Value::Array(parts)) => {
             for (j, part) in parts.iter().enumerate() {
@@ -201,29 +236,33 @@ fn message(im: &mut Import, object: &Map<String, Value>, at: &Path) {
                 if let Some(id) = id.filter(|_| text.is_some()) {
                     im.reasoning_on(Next::Content, "id", id, &at.key("id"));
                 }
+                let before = blocks(im);
                 self::part(im, part, &cat.index(j));
+                item_fields(im, before);
             }
         }
         Some(other) if !other.is_null() => im.wrong_type(cat, "content", "a string or an array of parts", other),
         _ => im.missing(cat, "content", "a message item"),
     }
+    // An assistant message item with no block of its own: its fields have nowhere to go.
+    for (key, value) in fields {
+        im.other_key(key, value, at);
+    }
 }
 
 fn part(im: &mut Import, part: &Value, at: &Path) {
     let Some(object) = im.object(part, at, "a content part") else { return };
+    let before = blocks(im);
     let Some(kind) = im.string(object, at, "type", "a content part") else { return };
     let known: &[&str] = match kind {
         "input_text" | "output_text" => {
             if let Some(text) = im.string(object, at, "text", "a text part") {
                 im.text(text, &at.key("text"));
             }
-            // Annotations (citations) and logprobs have no standard form: named when not empty.
+            // Annotations (citations) and logprobs are the block's own fields.
             &["type", "text"]
         }
         "input_image" => {
-            if object.get("detail").and_then(Value::as_str).is_some_and(|d| d != "auto") {
-                im.dropped(at.key("detail"), "an image's detail level");
-            }
             match im.optional_string(object, at, "image_url") {
                 Some(url) => media_url(im, url, None, at, &at.key("image_url")),
                 None if object.get("file_id").is_some_and(|id| !id.is_null()) => {
@@ -231,7 +270,12 @@ fn part(im: &mut Import, part: &Value, at: &Path) {
                 }
                 None => im.missing(at.key("image_url"), "image_url", "an input_image part"),
             }
-            &["type", "image_url", "file_id", "detail"]
+            // `auto` is what the writer sends; another detail level is the block's own field.
+            if object.get("detail").is_some_and(|d| d == "auto") {
+                &["type", "image_url", "file_id", "detail"]
+            } else {
+                &["type", "image_url", "file_id"]
+            }
         }
         "input_file" => {
             let name = im.optional_string(object, at, "filename");
@@ -259,7 +303,15 @@ fn part(im: &mut Import, part: &Value, at: &Path) {
             return;
         }
     };
-    im.other_keys(object, at, known);
+    // The part's other fields (a prompt cache breakpoint, an image's detail level) are its
+    // block's own; a part that gave no block keeps none.
+    if blocks(im) == before {
+        im.other_keys(object, at, known);
+        return;
+    }
+    for (key, value) in extra(object, known) {
+        im.block_field(key, value, at);
+    }
 }
 
 fn tools(im: &mut Import, value: &Value, at: &Path) {

@@ -5,7 +5,8 @@
 //! `function_call_output` items; system text joins `instructions`; assistant text goes as input
 //! messages with string content. Images go as `input_image`,
 //! PDFs as `input_file` (`file_data` or `file_url`); video, other document formats, `s3://` URLs
-//! and stop sequences are errors.
+//! and stop sequences are errors. Provider fields go on the item or part written for their
+//! element (docs/provider-fields.md).
 
 use crate::diagnostic::Report;
 use crate::format::DocumentFormat;
@@ -140,11 +141,27 @@ fn items<'a>(
         input.push(Item::Message { role: "user", content: Content::Parts(vec![Part::InputText { text }]) });
         return;
     }
+    // Provider fields go on the object written for their element: a message's on its (first)
+    // message item, or a tool message's on its function_call_output item; a block's on its part,
+    // or an assistant text's on its message item and output_text part (see `item_field`); a
+    // call's on its function_call item. A system message's and an assistant message's own have
+    // no object and are named as left out.
+    let i = input.len();
+    // Placements are worked out only for a turn with fields, so a conversation without any
+    // builds no pointers.
+    let fielded = turn.provider_fields.is_some();
     match turn.role {
         Role::System => instructions.extend(cx.text_only(turn, "instructions")),
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => {
             let content = cx.text_only(turn, "developer messages").into_iter().map(|text| Part::InputText { text });
             input.push(Item::Message { role: "developer", content: Content::Parts(content.collect()) });
+            if fielded {
+                cx.place_message(turn, &format!("/input/{i}"));
+                let texts = turn.content.iter().enumerate().filter(|(_, b)| matches!(b, ContentBlock::Text(_)));
+                for (k, (j, _)) in texts.enumerate() {
+                    cx.place_element(turn, j, &format!("/input/{i}/content/{k}"));
+                }
+            }
         }
         Role::Other(_) => cx.role_not_supported(turn),
         Role::Assistant => {
@@ -175,19 +192,38 @@ fn items<'a>(
                     cx.media_in_role(turn, j, block, "assistant messages");
                     continue;
                 };
-                match id_on(j) {
-                    Some(id) => match input.last_mut() {
-                        Some(Item::OutputMessage { id: last, content, .. }) if *last == id => {
-                            content.push(OutputText::new(text));
-                        }
-                        _ => input.push(Item::OutputMessage {
-                            id,
-                            role: "assistant",
-                            status: "completed",
-                            content: vec![OutputText::new(text)],
-                        }),
-                    },
-                    None => input.push(Item::Message { role: "assistant", content: Content::Text(text) }),
+                let i = input.len();
+                let text = OutputText {
+                    annotations: (!carries(turn, j, "annotations")).then_some([]),
+                    ..OutputText::new(text)
+                };
+                let Some(id) = id_on(j) else {
+                    input.push(Item::Message { role: "assistant", content: Content::Text(text.text) });
+                    if fielded {
+                        cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), None);
+                    }
+                    continue;
+                };
+                if let Some(Item::OutputMessage { id: last, content, .. }) = input.last_mut()
+                    && *last == id
+                {
+                    let k = content.len();
+                    content.push(text);
+                    if fielded {
+                        let at = format!("/input/{}/content/{k}", i - 1);
+                        cx.place_element_split(turn, j, item_field, &format!("/input/{}", i - 1), Some(&at));
+                    }
+                } else {
+                    input.push(Item::OutputMessage {
+                        id,
+                        role: "assistant",
+                        status: (!carries(turn, j, "status")).then_some("completed"),
+                        content: vec![text],
+                    });
+                    if fielded {
+                        let at = format!("/input/{i}/content/0");
+                        cx.place_element_split(turn, j, item_field, &format!("/input/{i}"), Some(&at));
+                    }
                 }
             }
             for (k, call) in turn.tool_calls.iter().enumerate() {
@@ -195,6 +231,9 @@ fn items<'a>(
                 before(at, input);
                 cx.call_name(&call.name, turn, k);
                 cx.call_id(&call.id, &turn.origin.field_path(cx.base, "toolCalls").index(k).key("id"));
+                if fielded {
+                    cx.place_element(turn, at, &format!("/input/{}", input.len()));
+                }
                 input.push(Item::FunctionCall {
                     id: id_on(at),
                     call_id: &call.id,
@@ -205,24 +244,44 @@ fn items<'a>(
             before(len, input);
         }
         Role::Tool => {
-            let parts = parts(cx, turn, 0..turn.content.len(), documents);
+            let (parts, blocks) = parts(cx, turn, 0..turn.content.len(), documents);
+            // A lone text goes as a string, unless its part has fields of its own.
             let output = match parts.as_slice() {
-                [Part::InputText { text }] => Output::Text(text),
+                [Part::InputText { text }] if !blocks.iter().any(|&j| has_fields(turn, j)) => Output::Text(text),
                 _ => Output::Parts(parts),
             };
+            if fielded && matches!(output, Output::Parts(_)) {
+                for (k, &j) in blocks.iter().enumerate() {
+                    cx.place_element(turn, j, &format!("/input/{i}/output/{k}"));
+                }
+            }
             let call_id = turn.tool_call_id.unwrap_or_default();
             cx.call_id(call_id, &turn.origin.field_path(cx.base, "toolCallId"));
             input.push(Item::FunctionCallOutput { call_id, output });
+            if fielded {
+                cx.place_message(turn, &format!("/input/{i}"));
+            }
         }
         Role::User => {
             // A provider item is an input item of its own, between the messages of the blocks
             // around it.
             let mut start = 0;
+            let mut first = true;
+            let mut message = |cx: &mut Conversion<'a>, range: std::ops::Range<usize>, input: &mut Vec<Item<'a>>| {
+                let i = input.len();
+                let (parts, blocks) = parts(cx, turn, range, documents);
+                input.push(Item::Message { role: "user", content: Content::Parts(parts) });
+                if std::mem::take(&mut first) && fielded {
+                    cx.place_message(turn, &format!("/input/{i}"));
+                }
+                for (k, j) in blocks.into_iter().enumerate().filter(|_| fielded) {
+                    cx.place_element(turn, j, &format!("/input/{i}/content/{k}"));
+                }
+            };
             for (j, block) in turn.content.iter().enumerate() {
                 let ContentBlock::ProviderItem(item) = block else { continue };
                 if start < j {
-                    let content = Content::Parts(parts(cx, turn, start..j, documents));
-                    input.push(Item::Message { role: "user", content });
+                    message(cx, start..j, input);
                 }
                 if let Some(item) = cx.provider_item(turn, j, item) {
                     input.push(Item::Raw(item));
@@ -230,8 +289,7 @@ fn items<'a>(
                 start = j + 1;
             }
             if start < turn.content.len() {
-                let content = Content::Parts(parts(cx, turn, start..turn.content.len(), documents));
-                input.push(Item::Message { role: "user", content });
+                message(cx, start..turn.content.len(), input);
             }
         }
     }
@@ -243,16 +301,40 @@ fn reasoning_item(block: &serde_json::Value) -> Option<Item<'_>> {
     matches!(block.get("type").and_then(Value::as_str), Some("reasoning" | "message")).then_some(Item::Reasoning(block))
 }
 
-/// The parts of blocks `range` of `turn`.
+/// A field of a Responses `message` item itself (beside `type`, `role` and `content`), not of the
+/// `output_text` part in it: where an assistant text's provider fields go.
+fn item_field(key: &str) -> bool {
+    matches!(key, "id" | "status" | "phase")
+}
+
+/// Whether element `j` of `turn` has Responses fields.
+fn has_fields(turn: &Turn<'_, '_>, j: usize) -> bool {
+    turn.provider_fields.is_some_and(|f| f.on(j).any(|(_, part)| part.provider == ProviderId::OpenAiResponses))
+}
+
+/// Whether element `j` of `turn` carries its own Responses field `key`: the writer then leaves
+/// out the value it would write there (`detail: auto`, `annotations: []`, `status: completed`).
+fn carries(turn: &Turn<'_, '_>, j: usize, key: &str) -> bool {
+    turn.provider_fields.is_some_and(|f| {
+        f.on(j).any(|(_, part)| part.provider == ProviderId::OpenAiResponses && part.fields.contains_key(key))
+    })
+}
+
+/// The parts of blocks `range` of `turn`, and (for a turn with provider fields) the block each
+/// came from.
 fn parts<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
     range: std::ops::Range<usize>,
     documents: &mut usize,
-) -> Vec<Part<'a>> {
+) -> (Vec<Part<'a>>, Vec<usize>) {
     let mut parts = Vec::with_capacity(range.len());
+    // Kept for a turn with provider fields only (an empty `Vec` allocates nothing).
+    let mut blocks = Vec::new();
     for (j, block) in turn.content.iter().enumerate().take(range.end).skip(range.start) {
         let path = || turn.origin.block_path(cx.base, j);
+        let before = parts.len();
+        let detail = (!carries(turn, j, "detail")).then_some("auto");
         match block {
             ContentBlock::Text(text) => parts.push(Part::InputText { text }),
             // In a tool result: another provider's item is left out; its own has no place there.
@@ -260,11 +342,11 @@ fn parts<'a>(
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::InputImage {
                     image_url: Url::Data(cx.data_url(image.format.mime_type(), data)),
-                    detail: "auto",
+                    detail,
                 }),
                 Source::Url(url) => {
                     if cx.web_url(url, path().key("source").key("data"), "image") {
-                        parts.push(Part::InputImage { image_url: Url::Web(url), detail: "auto" });
+                        parts.push(Part::InputImage { image_url: Url::Web(url), detail });
                     }
                 }
             },
@@ -293,8 +375,11 @@ fn parts<'a>(
             }
             ContentBlock::Video(_) => cx.no_video(path()),
         }
+        if parts.len() > before && turn.provider_fields.is_some() {
+            blocks.push(j);
+        }
     }
-    parts
+    (parts, blocks)
 }
 
 /// Responses request shapes, limited to what the standard input can produce.
@@ -402,8 +487,9 @@ pub mod wire {
             id: &'a str,
             /// `assistant`.
             role: &'static str,
-            /// `completed`.
-            status: &'static str,
+            /// `completed`, unless the text's provider fields give the status.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            status: Option<&'static str>,
             /// Its text.
             content: Vec<OutputText<'a>>,
         },
@@ -443,14 +529,15 @@ pub mod wire {
         pub kind: &'static str,
         /// The text.
         pub text: &'a str,
-        /// None: the history carries no citations.
-        pub annotations: [(); 0],
+        /// None: the history carries no citations (unless the text's provider fields give them).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub annotations: Option<[(); 0]>,
     }
 
     impl<'a> OutputText<'a> {
         /// An `output_text` part.
         pub const fn new(text: &'a str) -> Self {
-            Self { kind: "output_text", text, annotations: [] }
+            Self { kind: "output_text", text, annotations: Some([]) }
         }
     }
 
@@ -487,8 +574,9 @@ pub mod wire {
         InputImage {
             /// A `data:` URL or a web URL.
             image_url: Url<'a>,
-            /// Always `auto`.
-            detail: &'static str,
+            /// `auto`, unless the image's provider fields give the detail level.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            detail: Option<&'static str>,
         },
         /// A file.
         InputFile {

@@ -4,7 +4,9 @@
 //! (same-role runs are merged); system text is `systemInstruction`; base64 media is `inlineData`
 //! and URLs `fileData`, both with real MIME types; tool calls are `functionCall` parts and tool
 //! results `functionResponse` parts named after the call they answer. Word and Excel documents,
-//! Matroska video and `s3://` URLs are errors.
+//! Matroska video and `s3://` URLs are errors. A message's Gemini provider fields go on the
+//! content it went into (a tool message's on its `functionResponse` part), an element's on its part
+//! (docs/provider-fields.md).
 
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
@@ -108,12 +110,13 @@ const fn document_mime(format: DocumentFormat) -> Option<&'static str> {
     }
 }
 
-/// A tool result's text, and its media as function response parts: the function calling
-/// guide's "multimodal function responses" take inline PNG, JPEG and WebP images and PDF and
-/// plain text documents, and no URLs.
-fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a str>, Vec<InlineData<'a>>) {
+/// A tool result's text, and its media as function response parts with the block each came
+/// from: the function calling guide's "multimodal function responses" take inline PNG, JPEG and
+/// WebP images and PDF and plain text documents, and no URLs.
+fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a str>, Vec<InlineData<'a>>, Vec<usize>) {
     let mut texts = Vec::new();
     let mut media = Vec::new();
+    let mut blocks = Vec::new();
     for (j, block) in turn.content.iter().enumerate() {
         let mime = match block {
             ContentBlock::Text(text) => {
@@ -139,6 +142,7 @@ fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a 
         };
         if let (Some(mime), Some(Source::Base64(data))) = (mime, block.source()) {
             media.push(InlineData { mime_type: mime, data: cx.payload(data) });
+            blocks.push(j);
         } else {
             let message = format!(
                 "{} function responses take only text, base64 PNG, JPEG or WebP images and base64 PDF or txt documents, so this {} block from 'tool' cannot be sent; move it into a user message",
@@ -148,7 +152,7 @@ fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a 
             cx.error(Diagnostic::new(Code::MediaNotAllowedInRole, turn.origin.block_path(cx.base, j), message));
         }
     }
-    (texts, media)
+    (texts, media, blocks)
 }
 
 /// The Gemini converter.
@@ -180,12 +184,23 @@ impl Provider for Gemini {
             system.push(Part::Text(prompt));
         }
         let mut contents = Alternation::new();
-        for turn in &turns {
+        // The content each user or model turn went into, for its provider fields.
+        let mut homes = Vec::new();
+        for (t, turn) in turns.iter().enumerate() {
             let role = match turn.role {
                 Role::User | Role::Tool => "user",
                 Role::Assistant => "model",
                 Role::System => {
                     let texts = cx.text_only(turn, "system instructions");
+                    // A system message's fields go on `systemInstruction`, its texts' on their parts.
+                    if turn.provider_fields.is_some() {
+                        cx.place_message(turn, "/systemInstruction");
+                        let blocks =
+                            turn.content.iter().enumerate().filter(|(_, b)| matches!(b, ContentBlock::Text(_)));
+                        for (k, (j, _)) in blocks.enumerate() {
+                            cx.place_element(turn, j, &format!("/systemInstruction/parts/{}", system.len() + k));
+                        }
+                    }
                     system.extend(texts.into_iter().map(Part::Text));
                     continue;
                 }
@@ -194,14 +209,18 @@ impl Provider for Gemini {
                     continue;
                 }
             };
-            let parts = parts(&mut cx, turn, &calls, &turns);
+            let parts = parts(&mut cx, turn, t, &calls, &turns);
             contents.push(&mut cx, turn, role, parts);
+            if *turn.role != Role::Tool {
+                homes.push((t, contents.turns.len() - 1));
+            }
         }
+        let contents = placed(&mut cx, contents.turns, &turns, &homes);
         if !cx.report.is_ok() {
             return Err(cx.report);
         }
         let body = GenerateContentRequest {
-            contents: contents.turns,
+            contents,
             system_instruction: (!system.is_empty()).then_some(SystemInstruction { parts: system }),
             generation_config: GenerationConfig {
                 max_output_tokens,
@@ -264,12 +283,30 @@ impl Provider for Gemini {
     }
 }
 
-impl<'a> AlternatingTurn for Content<'a> {
+/// What a part was written for: where its element's provider fields go once the contents are
+/// final (same-role turns merged, function responses moved first).
+enum Owner {
+    /// Nothing with fields of its own (a thought part, a provider item, text input).
+    None,
+    /// Element `element` (its blocks, then its calls) of turn `turn`.
+    Element { turn: usize, element: usize },
+    /// Turn `turn`'s function response, the tool message's object; its media parts came from
+    /// these blocks.
+    Result { turn: usize, media: Vec<usize> },
+}
+
+/// A content being built: its parts, each with what it was written for.
+struct Built<'a> {
+    role: &'static str,
+    parts: Vec<(Part<'a>, Owner)>,
+}
+
+impl<'a> AlternatingTurn for Built<'a> {
     type Role = &'static str;
-    type Block = Part<'a>;
+    type Block = (Part<'a>, Owner);
     const ROLES: &'static str = "user and model";
 
-    fn new(role: &'static str, parts: Vec<Part<'a>>) -> Self {
+    fn new(role: &'static str, parts: Vec<(Part<'a>, Owner)>) -> Self {
         Self { role, parts }
     }
 
@@ -277,7 +314,7 @@ impl<'a> AlternatingTurn for Content<'a> {
         self.role
     }
 
-    fn blocks(&mut self) -> &mut Vec<Part<'a>> {
+    fn blocks(&mut self) -> &mut Vec<(Part<'a>, Owner)> {
         &mut self.parts
     }
 
@@ -285,9 +322,46 @@ impl<'a> AlternatingTurn for Content<'a> {
         role
     }
 
-    fn is_tool_result(part: &Part<'a>) -> bool {
-        matches!(part, Part::FunctionResponse(_))
+    fn is_tool_result(part: &(Part<'a>, Owner)) -> bool {
+        matches!(part.0, Part::FunctionResponse(_))
     }
+}
+
+/// The final contents, each turn's provider fields placed where its parts ended up: an element's
+/// on its part, a tool message's on its `functionResponse` part (its media blocks' on the
+/// response's own parts), a user or model message's on the content it went into (`homes`).
+fn placed<'a>(
+    cx: &mut Conversion<'a>,
+    built: Vec<Built<'a>>,
+    turns: &[Turn<'a, 'a>],
+    homes: &[(usize, usize)],
+) -> Vec<Content<'a>> {
+    let fielded = |t: usize| turns[t].provider_fields.is_some();
+    let mut contents = Vec::with_capacity(built.len());
+    for (i, content) in built.into_iter().enumerate() {
+        let mut parts = Vec::with_capacity(content.parts.len());
+        for (p, (part, owner)) in content.parts.into_iter().enumerate() {
+            match owner {
+                Owner::Element { turn, element } if fielded(turn) => {
+                    cx.place_element(&turns[turn], element, &format!("/contents/{i}/parts/{p}"));
+                }
+                Owner::Result { turn, media } if fielded(turn) => {
+                    let at = format!("/contents/{i}/parts/{p}");
+                    cx.place_message(&turns[turn], &at);
+                    for (k, j) in media.into_iter().enumerate() {
+                        cx.place_element(&turns[turn], j, &format!("{at}/functionResponse/parts/{k}"));
+                    }
+                }
+                _ => {}
+            }
+            parts.push(part);
+        }
+        contents.push(Content { role: content.role, parts });
+    }
+    for &(turn, i) in homes.iter().filter(|(turn, _)| fielded(*turn)) {
+        cx.place_message(&turns[turn], &format!("/contents/{i}"));
+    }
+    contents
 }
 
 fn limits(cx: &mut Conversion<'_>, turns: &[Turn<'_, '_>]) {
@@ -347,20 +421,23 @@ fn response<'a>(json: bool, texts: &[&'a str]) -> Response<'a> {
     }
 }
 
+/// The parts of turn `t`, each with what it was written for.
 fn parts<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
+    t: usize,
     calls: &[CallSite<'a>],
     turns: &[Turn<'a, 'a>],
-) -> Vec<Part<'a>> {
+) -> Vec<(Part<'a>, Owner)> {
     let mut parts = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
     if let Some(text) = turn.text {
-        parts.push(Part::Text(text));
+        parts.push((Part::Text(text), Owner::None));
         return parts;
     }
+    let of = |element: usize| Owner::Element { turn: t, element };
     if *turn.role == Role::Tool {
         let id = turn.tool_call_id.unwrap_or_default();
-        let (texts, media) = response_parts(cx, turn);
+        let (texts, media, blocks) = response_parts(cx, turn);
         // The latest call with this id before the result (ids may repeat across turns); an
         // unmatched id is reported by the pairing check.
         let Some(call) = calls.iter().rev().find(|c| c.id == id && c.origin < turn.origin) else { return parts };
@@ -371,12 +448,13 @@ fn parts<'a>(
             let twins = owner.tool_calls.iter().filter(|c| c.name == call.name).count() > 1;
             gemini_call_id(owner, k).filter(|_| twins)
         });
-        parts.push(Part::FunctionResponse(FunctionResponse {
+        let part = Part::FunctionResponse(FunctionResponse {
             id,
             name: call.name,
             response: response(turn.json_result, &texts),
             parts: media.into_iter().map(|inline_data| ResponsePart { inline_data }).collect(),
-        }));
+        });
+        parts.push((part, Owner::Result { turn: t, media: blocks }));
         return parts;
     }
     // The turn's own thought signatures go back on the parts they came with.
@@ -388,10 +466,10 @@ fn parts<'a>(
         None => part,
     };
     // Its thought parts go back as given, before what followed them.
-    let thoughts = |at: usize, parts: &mut Vec<Part<'a>>| {
+    let thoughts = |at: usize, parts: &mut Vec<(Part<'a>, Owner)>| {
         for block in state_blocks(state, at, len) {
             if let Some(part) = block.as_object() {
-                parts.push(Part::Raw(part));
+                parts.push((Part::Raw(part), Owner::None));
             }
         }
     };
@@ -400,13 +478,13 @@ fn parts<'a>(
         let path = || turn.origin.block_path(cx.base, j);
         let mime = match block {
             ContentBlock::Text(text) => {
-                parts.push(signed(Part::Text(text), j));
+                parts.push((signed(Part::Text(text), j), of(j)));
                 continue;
             }
             // Code execution (any part without a standard form), as given.
             ContentBlock::ProviderItem(item) => {
                 if let Some(part) = cx.provider_item(turn, j, item).and_then(serde_json::Value::as_object) {
-                    parts.push(Part::Raw(part));
+                    parts.push((Part::Raw(part), Owner::None));
                 }
                 continue;
             }
@@ -446,10 +524,10 @@ fn parts<'a>(
         };
         match block.source() {
             Some(Source::Base64(data)) => {
-                parts.push(Part::InlineData(InlineData { mime_type: mime, data: cx.payload(data) }));
+                parts.push((Part::InlineData(InlineData { mime_type: mime, data: cx.payload(data) }), of(j)));
             }
             Some(Source::Url(url)) if cx.web_url(url, path().key("source").key("data"), block.type_name()) => {
-                parts.push(Part::FileData(FileData { mime_type: mime, file_uri: url }));
+                parts.push((Part::FileData(FileData { mime_type: mime, file_uri: url }), of(j)));
             }
             Some(Source::Url(_)) | None => {}
         }
@@ -470,7 +548,7 @@ fn parts<'a>(
                 None => part,
             };
             first_call = false;
-            parts.push(part);
+            parts.push((part, of(turn.content.len() + k)));
         }
     }
     thoughts(len, &mut parts);
