@@ -277,7 +277,8 @@ impl Rules {
     }
 
     fn text_block(&mut self, block: &Value, path: &str) {
-        if self.check.shape(block, &["type", "text"], &["cache_control"], path).is_some() {
+        // `TextBlockParam`: `citations` the model's own answer carried, taken back as given.
+        if self.check.shape(block, &["type", "text"], &["cache_control", "citations"], path).is_some() {
             self.cache_control(block.get("cache_control"), path);
             self.check.one_of(block["type"].as_str(), &["text"], &format!("{path}/type"));
             if let Some(text) = self.check.string(block.get("text"), &format!("{path}/text"))
@@ -371,7 +372,9 @@ impl Rules {
 
     fn tool_use(&mut self, block: &Value, path: &str) -> Option<String> {
         self.tool_blocks += 1;
-        let object = self.check.shape(block, &["type", "id", "name", "input"], &[], path)?;
+        // `ToolUseBlockParam`: `caller` says who made the call (programmatic tool calling).
+        let object = self.check.shape(block, &["type", "id", "name", "input"], &["cache_control", "caller"], path)?;
+        self.cache_control(object.get("cache_control"), path);
         self.check.string(object.get("name"), &format!("{path}/name"));
         if !object.get("input").is_some_and(Value::is_object) {
             self.check.fail(&format!("{path}/input"), "must be an object");
@@ -385,7 +388,9 @@ impl Rules {
 
     fn tool_result(&mut self, block: &Value, path: &str) -> Option<String> {
         self.tool_blocks += 1;
-        let object = self.check.shape(block, &["type", "tool_use_id"], &["content", "is_error"], path)?;
+        let object =
+            self.check.shape(block, &["type", "tool_use_id"], &["content", "is_error", "cache_control"], path)?;
+        self.cache_control(object.get("cache_control"), path);
         match object.get("content") {
             None | Some(Value::String(_)) => {}
             Some(content) => {

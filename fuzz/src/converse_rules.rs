@@ -320,7 +320,9 @@ impl Checker {
 
     fn tool_use(&mut self, value: &Value, path: &str) -> Option<String> {
         let object = self.object(value, path)?;
-        self.only_keys(object, &["toolUseId", "name", "input"], path);
+        // `type` is the service model's optional `ToolUseType`; Bedrock also takes back the
+        // `tool_use` its own answers carry.
+        self.only_keys(object, &["toolUseId", "name", "input", "type"], path);
         let id = object.get("toolUseId").and_then(Value::as_str).unwrap_or("");
         if !valid_tool_use_id(id) {
             self.fail(&format!("{path}/toolUseId"), format!("{id:?} is not [a-zA-Z0-9_.:-]{{1,64}}"));

@@ -1,9 +1,12 @@
 //! A Messages request body read into the standard input
 //! (<https://docs.anthropic.com/en/api/messages>): `system` becomes a leading system message,
 //! `user` turns text, images and documents (base64, URL or plain-text sources), `assistant` turns
-//! text and `tool_use` blocks, each `tool_result` its own tool message; `cache_control` is the
-//! prompt cache option; an assistant turn's `thinking` and `redacted_thinking` blocks are its
-//! reasoning state and `thinking` (with an adaptive `output_config.effort`) the reasoning option.
+//! text and `tool_use` blocks, each `tool_result` its own tool message; `cache_control` on the
+//! system prompt or the tools is the prompt cache option; the other keys of a block
+//! (`cache_control` in the conversation, `citations`, a `tool_use`'s `caller`, a `tool_result`'s
+//! `is_error`) are its provider fields; an assistant turn's `thinking` and `redacted_thinking`
+//! blocks are its reasoning state and `thinking` (with an adaptive `output_config.effort`) the
+//! reasoning option.
 
 use serde_json::{Map, Value, json};
 
@@ -47,27 +50,26 @@ fn system(im: &mut Import, system: &Value, at: &Path) {
             for (j, block) in blocks.iter().enumerate() {
                 let at = at.index(j);
                 let Some(object) = im.object(block, &at, "a system block") else { continue };
-                cache_control(im, object, &at, true);
+                cache_control(im, object, &at);
+                let before = im.tally();
                 if let Some(text) = im.string(object, &at, "text", "a system block") {
                     im.text(text, &at.key("text"));
                 }
-                im.other_keys(object, &at, &["type", "text", "cache_control"]);
+                im.block_keys(before, object, &at, &["type", "text", "cache_control"]);
             }
         }
         other => im.wrong_type(at.clone(), "system", "a string or an array of text blocks", other),
     }
 }
 
-/// A `cache_control` on a block: the prompt cache option, with its lifetime; `standing`: whether
-/// the block is one the option places cache points after (the system prompt, the tools).
-fn cache_control(im: &mut Import, object: &Map<String, Value>, at: &Path, standing: bool) {
+/// A `cache_control` on a block of the system prompt or on a tool, where the prompt cache option
+/// places cache points: that option, with its lifetime. (One inside the conversation is a provider
+/// field of its block.)
+fn cache_control(im: &mut Import, object: &Map<String, Value>, at: &Path) {
     let Some(control) = object.get("cache_control").filter(|c| !c.is_null()) else { return };
     let at = at.key("cache_control");
     let ttl = control.get("ttl").cloned().unwrap_or(Value::Null);
     im.option("prompt_cache", if ttl.is_null() { json!(true) } else { json!({"ttl": ttl}) }, &at);
-    if !standing {
-        im.dropped(at, "a cache point inside the conversation (the prompt cache option places them after the system prompt and the tools)");
-    }
 }
 
 fn message(im: &mut Import, message: &Value, at: &Path) {
@@ -114,19 +116,20 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
         im.provider_item(role, block, at);
         return;
     }
-    cache_control(im, object, at, false);
+    // The block's other keys are its provider fields (those of the tool message for a result).
+    let before = im.tally();
     let known: &[&str] = match kind {
         "text" => {
             im.continue_as(role, at);
             if let Some(text) = im.string(object, at, "text", "a text block") {
                 im.text(text, &at.key("text"));
             }
-            &["type", "text", "cache_control"]
+            &["type", "text"]
         }
         "image" | "document" => {
             im.continue_as(role, at);
             media(im, kind, object, at);
-            &["type", "source", "cache_control", "title"]
+            &["type", "source", "title"]
         }
         "tool_use" => {
             im.continue_as("assistant", at);
@@ -137,11 +140,12 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
                 let fields = CallFields { id: at.key("id"), name: at.key("name"), arguments: at.key("input") };
                 im.call(id, name, &arguments_text(input), at, &fields);
             }
-            &["type", "id", "name", "input", "cache_control"]
+            im.call_keys(before, object, at, &["type", "id", "name", "input"]);
+            return;
         }
         "tool_result" => {
             tool_result(im, object, at);
-            &["type", "tool_use_id", "content", "is_error", "cache_control"]
+            return;
         }
         // Anthropic takes both back unmodified: the message's reasoning state, as given.
         "thinking" | "redacted_thinking" if role == "assistant" => {
@@ -161,7 +165,7 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
             return;
         }
     };
-    im.other_keys(object, at, known);
+    im.block_keys(before, object, at, known);
 }
 
 /// An `image` or `document` block's source.
@@ -211,13 +215,13 @@ fn media(im: &mut Import, kind: &str, object: &Map<String, Value>, at: &Path) {
     }
 }
 
+/// A `tool_result` block: a tool message, the block's other keys (`is_error`, `cache_control`)
+/// the message's provider fields.
 fn tool_result(im: &mut Import, object: &Map<String, Value>, at: &Path) {
     im.continue_as("tool", at);
+    im.message_keys(object, at, &["type", "tool_use_id", "content"]);
     if let Some(id) = im.string(object, at, "tool_use_id", "a tool_result block") {
         im.answers(id, &at.key("tool_use_id"));
-    }
-    if object.get("is_error") == Some(&Value::Bool(true)) {
-        im.dropped(at.key("is_error"), "a tool result's error flag (its text is kept)");
     }
     let cat = at.key("content");
     match object.get("content") {
@@ -227,17 +231,17 @@ fn tool_result(im: &mut Import, object: &Map<String, Value>, at: &Path) {
             for (k, block) in blocks.iter().enumerate() {
                 let bat = cat.index(k);
                 let Some(inner) = im.object(block, &bat, "a tool result block") else { continue };
-                cache_control(im, inner, &bat, false);
+                let before = im.tally();
                 match inner.get("type").and_then(Value::as_str) {
                     Some("text") => {
                         if let Some(text) = im.string(inner, &bat, "text", "a text block") {
                             im.text(text, &bat.key("text"));
                         }
-                        im.other_keys(inner, &bat, &["type", "text", "cache_control"]);
+                        im.block_keys(before, inner, &bat, &["type", "text"]);
                     }
                     Some(kind @ ("image" | "document")) => {
                         media(im, kind, inner, &bat);
-                        im.other_keys(inner, &bat, &["type", "source", "cache_control", "title"]);
+                        im.block_keys(before, inner, &bat, &["type", "source", "title"]);
                     }
                     Some(other) => im.unknown_type(bat.key("type"), other, &["text", "image", "document"]),
                     None => im.missing(bat.key("type"), "type", "a tool result block"),
@@ -255,7 +259,7 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
             im.dropped(at.clone(), "a server tool (only client tools are tool specs)");
             return None;
         }
-        cache_control(im, object, at, true);
+        cache_control(im, object, at);
         im.other_keys(object, at, &["type", "name", "description", "input_schema", "cache_control"]);
         let name = im.string(object, at, "name", "a tool")?;
         let (description, schema) = (object.get("description"), object.get("input_schema"));

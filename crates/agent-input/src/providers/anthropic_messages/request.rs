@@ -13,6 +13,7 @@ use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, Effort, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
+use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
 use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
@@ -92,20 +93,26 @@ impl Provider for AnthropicMessages {
             system.push(SystemBlock { kind: "text", text: prompt, cache_control: None });
         }
         let mut messages = Alternation::new();
+        // Where each element's provider fields go, once turns are merged.
+        let mut marks = Marks::new(ProviderId::AnthropicMessages, &turns);
         let mut documents = 0;
         let ids = ToolUseIds::new(&mut cx, &turns);
         cx.first_is_user(&turns);
-        for turn in &turns {
+        for (t, turn) in turns.iter().enumerate() {
             let role = match turn.role {
                 Role::User | Role::Tool => "user",
                 Role::Assistant => "assistant",
                 Role::System => {
+                    let first = system.len();
                     let texts = cx.text_only(turn, "system prompts");
                     system.extend(texts.into_iter().map(|text| SystemBlock {
                         kind: "text",
                         text,
                         cache_control: None,
                     }));
+                    if marks.on() {
+                        system_fields(&mut cx, turn, first);
+                    }
                     continue;
                 }
                 Role::Other(_) => {
@@ -113,9 +120,16 @@ impl Provider for AnthropicMessages {
                     continue;
                 }
             };
-            let blocks = blocks(&mut cx, turn, &mut documents, &ids);
-            messages.push(&mut cx, turn, role, blocks);
+            let (blocks, marked) = blocks(&mut cx, turn, (t, marks.on()), &mut documents, &ids);
+            let row = marks.row(&blocks, marked, Message::is_tool_result);
+            let merged = messages.push(&mut cx, turn, role, blocks);
+            marks.push(merged, row);
+            // A tool message's own fields are those of its `tool_result` block.
+            if marks.on() && *turn.role != Role::Tool {
+                cx.place_message(turn, &format!("/messages/{}", messages.turns.len() - 1));
+            }
         }
+        marks.place(&mut cx, &turns);
         cx.tool_specs_required(&turns, options);
         cx.pairs_by_message(&turns, false);
         cx.prefill_without_trailing_space(&turns);
@@ -288,33 +302,52 @@ impl<'r> ToolUseIds<'r> {
     }
 }
 
+/// The fields of a system message's text blocks, at the `system` blocks they became from `first`.
+fn system_fields<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, first: usize) {
+    let texts = turn.content.iter().enumerate().filter(|(_, b)| matches!(b, ContentBlock::Text(_)));
+    for (k, (j, _)) in texts.enumerate() {
+        cx.place_element(turn, j, &format!("/system/{}", first + k));
+    }
+}
+
+/// The blocks of `turn`, the `t`-th, and (when `mark`ed) each element's block by its index.
 fn blocks<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
+    (t, mark): (usize, bool),
     documents: &mut usize,
     ids: &ToolUseIds<'a>,
-) -> Vec<Block<'a>> {
+) -> (Vec<Block<'a>>, Vec<(usize, Mark)>) {
     let mut blocks = Vec::with_capacity(turn.content.len() + turn.tool_calls.len() + 1);
+    let mut marked = Vec::new();
     if let Some(text) = turn.text {
         blocks.push(Block::Text { text });
-        return blocks;
+        return (blocks, marked);
     }
     if *turn.role == Role::Tool {
         let id = ids.sent(turn.tool_call_id.unwrap_or_default());
-        let content = turn
-            .content
-            .iter()
-            .enumerate()
-            .filter_map(|(j, b)| match b {
+        let mut content = Vec::with_capacity(turn.content.len());
+        let mut inner = Vec::new();
+        for (j, b) in turn.content.iter().enumerate() {
+            let written = match b {
                 ContentBlock::ProviderItem(item) => {
                     cx.item_in_tool_result(turn, j, item);
                     None
                 }
                 _ => block(cx, turn, j, b, documents),
-            })
-            .collect();
+            };
+            if let Some(written) = written {
+                if mark {
+                    inner.push((content.len(), j, ""));
+                }
+                content.push(written);
+            }
+        }
+        if mark {
+            marked.push((0, Mark { turn: t, element: None, key: "", inner }));
+        }
         blocks.push(Block::ToolResult { tool_use_id: id, content });
-        return blocks;
+        return (blocks, marked);
     }
     let assistant = *turn.role == Role::Assistant;
     // The turn's own thinking and redacted_thinking blocks go back unmodified, where they were.
@@ -331,18 +364,26 @@ fn blocks<'a>(
             cx.media_in_role(turn, j, content, "assistant messages");
             continue;
         }
-        blocks.extend(block(cx, turn, j, content, documents));
+        if let Some(written) = block(cx, turn, j, content, documents) {
+            if mark {
+                marked.push((blocks.len(), Mark::element(t, j, "")));
+            }
+            blocks.push(written);
+        }
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
         thinking(turn.content.len() + k, &mut blocks);
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Some(input) = crate::providers::common::convert::payload::raw_json(&call.arguments) {
+            if mark {
+                marked.push((blocks.len(), Mark::element(t, turn.content.len() + k, "")));
+            }
             blocks.push(Block::ToolUse { id: ids.sent(&call.id), name: &call.name, input });
         }
     }
     thinking(len, &mut blocks);
-    blocks
+    (blocks, marked)
 }
 
 fn block<'a>(

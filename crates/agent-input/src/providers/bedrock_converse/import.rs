@@ -3,8 +3,9 @@
 //! `system` becomes a leading system message, `user` turns text, images, videos and documents
 //! (bytes or `s3Location`), `assistant` turns text and `toolUse` blocks, each `toolResult` its own
 //! tool message; `inferenceConfig` and `toolConfig` are options, a `cachePoint` the prompt cache;
-//! an assistant turn's `reasoningContent` blocks are its reasoning state and Claude's `thinking`
-//! budget in `additionalModelRequestFields` the reasoning option.
+//! the other keys of a `toolUse`, `toolResult` (its `status`) or media block are its provider
+//! fields; an assistant turn's `reasoningContent` blocks are its reasoning state and Claude's
+//! `thinking` budget in `additionalModelRequestFields` the reasoning option.
 
 use serde_json::{Map, Value, json};
 
@@ -103,7 +104,7 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
         "toolUse" => {
             im.continue_as("assistant", at);
             let Some(call) = im.object(inner, &bat, "toolUse") else { return };
-            im.other_keys(call, &bat, &["toolUseId", "name", "input"]);
+            let before = im.tally();
             let id = im.string(call, &bat, "toolUseId", "a toolUse block");
             let name = im.string(call, &bat, "name", "a toolUse block");
             let input = im.field(call, &bat, "input", "a toolUse block");
@@ -112,6 +113,7 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
                     CallFields { id: bat.key("toolUseId"), name: bat.key("name"), arguments: bat.key("input") };
                 im.call(id, name, &arguments_text(input), &bat, &fields);
             }
+            im.call_keys(before, call, &bat, &["toolUseId", "name", "input"]);
         }
         "toolResult" => tool_result(im, inner, &bat),
         // The whole block, as Converse gave it, is the assistant message's reasoning state.
@@ -125,11 +127,19 @@ fn block(im: &mut Import, role: &str, block: &Value, at: &Path) {
     im.other_keys(object, at, &[kind.as_str()]);
 }
 
-/// An `image`, `video` or `document` block at `at`.
+/// An `image`, `video` or `document` block at `at`, its other keys the block's provider fields.
 fn media(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
+    let before = im.tally();
+    media_block(im, kind, inner, at);
+    if let Value::Object(media) = inner {
+        im.block_keys(before, media, &at.key(kind), &["format", "name", "source"]);
+    }
+}
+
+/// The media block `inner` at `at`: its format, name and source.
+fn media_block(im: &mut Import, kind: &str, inner: &Value, at: &Path) {
     let bat = at.key(kind);
     let Some(media) = im.object(inner, &bat, kind) else { return };
-    im.other_keys(media, &bat, &["format", "name", "source"]);
     let format = im.string(media, &bat, "format", &format!("a {kind} block"));
     let name = if kind == "document" { im.string(media, &bat, "name", "a document block") } else { None };
     let Some(source) = im.field(media, &bat, "source", &format!("a {kind} block")) else { return };
@@ -208,12 +218,10 @@ fn standard_format(kind: &str, format: &str) -> Option<&'static str> {
 fn tool_result(im: &mut Import, inner: &Value, at: &Path) {
     let Some(result) = im.object(inner, at, "toolResult") else { return };
     im.continue_as("tool", at);
-    im.other_keys(result, at, &["toolUseId", "content", "status"]);
+    // `status` among them: the tool message's provider fields.
+    im.message_keys(result, at, &["toolUseId", "content"]);
     if let Some(id) = im.string(result, at, "toolUseId", "a toolResult block") {
         im.answers(id, &at.key("toolUseId"));
-    }
-    if result.get("status").and_then(Value::as_str) == Some("error") {
-        im.dropped(at.key("status"), "a tool result's error status (its content is kept)");
     }
     let Some(content) = im.field(result, at, "content", "a toolResult block") else { return };
     let cat = at.key("content");

@@ -2,13 +2,17 @@
 //! (<https://platform.openai.com/docs/api-reference/chat/create>): `system` and `developer`
 //! messages become system messages in place, `user` parts text, images (`image_url`) and files
 //! (`file`, by `data:` URL or URL), `assistant` text and `tool_calls`, `tool` messages results;
-//! `reasoning_effort` is the reasoning option.
+//! `reasoning_effort` is the reasoning option. The other keys of a message (an assistant's
+//! `reasoning`, `reasoning_signature`), a part (`cache_control`, `prompt_cache_breakpoint`, an
+//! image's `detail`) or a tool call are its provider fields.
 
 use serde_json::{Map, Value, json};
 
 use crate::options::Effort;
 use crate::path::Path;
-use crate::providers::common::import::{CallFields, Import, SpecFields, from_data_url, from_extension, from_mime};
+use crate::providers::common::import::{
+    CallFields, Import, SpecFields, carries_nothing, from_data_url, from_extension, from_mime,
+};
 use crate::providers::id::ProviderId;
 
 const PARTS: &[&str] = &["text", "image_url", "file", "input_audio", "refusal"];
@@ -56,12 +60,12 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
         "system" | "developer" => {
             im.open("system", at);
             content(im, object, at, false);
-            im.other_keys(object, at, &["role", "content", "name"]);
+            im.message_keys(object, at, &["role", "content", "name"]);
         }
         "user" => {
             im.open("user", at);
             content(im, object, at, true);
-            im.other_keys(object, at, &["role", "content", "name"]);
+            im.message_keys(object, at, &["role", "content", "name"]);
         }
         "assistant" => {
             im.open("assistant", at);
@@ -78,8 +82,18 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
             if object.get("audio").is_some_and(|c| !c.is_null()) {
                 im.unsupported(at.key("audio"), "an assistant's audio answer", "write its transcript as text");
             }
-            im.other_keys(object, at, &["role", "content", "name", "refusal", "tool_calls", "function_call", "audio"]);
-            im.drop_empty_assistant(at);
+            let known = ["role", "content", "name", "refusal", "tool_calls", "function_call", "audio"];
+            // A message left out (nothing but reasoning, say) takes its keys with it, named.
+            if im
+                .messages
+                .last()
+                .is_some_and(|m| m["content"].as_array().is_some_and(Vec::is_empty) && m.get("toolCalls").is_none())
+            {
+                im.other_keys(object, at, &known);
+                im.drop_empty_assistant(at);
+            } else {
+                im.message_keys(object, at, &known);
+            }
         }
         "tool" => {
             im.open("tool", at);
@@ -87,7 +101,7 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
                 im.answers(id, &at.key("tool_call_id"));
             }
             content(im, object, at, false);
-            im.other_keys(object, at, &["role", "content", "tool_call_id", "name"]);
+            im.message_keys(object, at, &["role", "content", "tool_call_id", "name"]);
         }
         "function" => im.unsupported(at.key("role"), "a legacy function message", "write it as a tool message"),
         _ => im.unsupported(at.key("role"), "this role", "use system, developer, user, assistant or tool"),
@@ -113,6 +127,7 @@ fn content(im: &mut Import, object: &Map<String, Value>, at: &Path, media: bool)
 fn part(im: &mut Import, part: &Value, at: &Path, media: bool) {
     let Some(object) = im.object(part, at, "a content part") else { return };
     let Some(kind) = im.string(object, at, "type", "a content part") else { return };
+    let before = im.tally();
     let known: &[&str] = match kind {
         "text" => {
             if let Some(text) = im.string(object, at, "text", "a text part") {
@@ -145,19 +160,25 @@ fn part(im: &mut Import, part: &Value, at: &Path, media: bool) {
             return;
         }
     };
-    im.other_keys(object, at, known);
+    im.block_keys(before, object, at, known);
 }
 
+/// An `image_url` part; the keys of `image_url` beside `url` (`detail`) are the block's provider
+/// field `image_url`, which joins the `image_url` the writer writes.
 fn image_url(im: &mut Import, object: &Map<String, Value>, at: &Path) {
     let Some(image) = im.field(object, at, "image_url", "an image_url part") else { return };
     let at_image = at.key("image_url");
     let Some(image) = im.object(image, &at_image, "image_url") else { return };
     let Some(url) = im.string(image, &at_image, "url", "image_url") else { return };
-    if image.get("detail").and_then(Value::as_str).is_some_and(|d| d != "auto") {
-        im.dropped(at_image.key("detail"), "an image's detail level");
-    }
-    im.other_keys(image, &at_image, &["url", "detail"]);
+    let before = im.tally();
     media_url(im, url, None, at, &at_image.key("url"));
+    let mut rest = image.clone();
+    rest.remove("url");
+    rest.retain(|_, value| !carries_nothing(value));
+    if !rest.is_empty() {
+        let rest = Map::from_iter([("image_url".to_owned(), Value::Object(rest))]);
+        im.block_keys(before, &rest, at, &[]);
+    }
 }
 
 fn file(im: &mut Import, object: &Map<String, Value>, at: &Path) {
@@ -202,7 +223,7 @@ fn tool_calls(im: &mut Import, calls: &Value, at: &Path) {
     for (k, call) in calls.iter().enumerate() {
         let at = at.index(k);
         let Some(object) = im.object(call, &at, "a tool call") else { continue };
-        im.other_keys(object, &at, &["id", "type", "function"]);
+        let before = im.tally();
         if object.get("type").and_then(Value::as_str).is_some_and(|t| t != "function") {
             im.unsupported(at.key("type"), "a tool call that is not a function call", "call a function tool");
             continue;
@@ -218,6 +239,7 @@ fn tool_calls(im: &mut Import, calls: &Value, at: &Path) {
             let fields = CallFields { id: at.key("id"), name: fat.key("name"), arguments: fat.key("arguments") };
             im.call(id, name, arguments, &at, &fields);
         }
+        im.call_keys(before, object, &at, &["id", "type", "function"]);
     }
 }
 

@@ -82,7 +82,7 @@ impl Provider for OpenAiChat {
         }
         let mut documents = 0;
         for turn in &turns {
-            if let Some(message) = message(&mut cx, turn, &mut documents) {
+            if let Some(message) = message(&mut cx, turn, &mut documents, messages.len()) {
                 messages.push(message);
             }
         }
@@ -129,7 +129,14 @@ impl Provider for OpenAiChat {
     }
 }
 
-fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usize) -> Option<ChatMessage<'a>> {
+/// The message `turn` becomes, the `index`-th of the body, its provider fields placed: the
+/// message's at the message, a part's at the part, a call's at the call.
+fn message<'a>(
+    cx: &mut Conversion<'a>,
+    turn: &Turn<'a, 'a>,
+    documents: &mut usize,
+    index: usize,
+) -> Option<ChatMessage<'a>> {
     let role = match turn.role {
         Role::Other(name) if name.eq_ignore_ascii_case("developer") => "developer",
         Role::Other(_) => {
@@ -146,6 +153,10 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
     }
     // Chat Completions takes no reasoning state back: any is left out, with a warning.
     cx.reasoning_state(turn, ProviderId::OpenAiChat);
+    let at = turn.provider_fields.map(|_| format!("/messages/{index}"));
+    if let Some(at) = &at {
+        cx.place_message(turn, at);
+    }
     if role != "user" {
         let place = match role {
             "assistant" => "assistant messages",
@@ -153,11 +164,25 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
             _ => "system and developer messages",
         };
         let texts = cx.text_only(turn, place);
+        // A text with fields of its own is a part: a string has no place for them.
+        let own = turn.provider_fields.filter(|f| f.provider() == Some(ProviderId::OpenAiChat));
+        let part_fields = own.is_some_and(|f| f.items.iter().any(|(on, _)| *on < turn.content.len()));
         let content = match texts.as_slice() {
             [] => None,
-            [text] => Some(Content::Text(text)),
+            [text] if !part_fields => Some(Content::Text(text)),
             _ => Some(Content::Parts(texts.iter().map(|text| Part::Text { text }).collect())),
         };
+        if let (Some(at), true) = (&at, part_fields) {
+            let texts = turn.content.iter().enumerate().filter(|(_, b)| matches!(b, ContentBlock::Text(_)));
+            for (k, (j, _)) in texts.enumerate() {
+                cx.place_element(turn, j, &format!("{at}/content/{k}"));
+            }
+        }
+        if let Some(at) = &at {
+            for k in 0..turn.tool_calls.len() {
+                cx.place_element(turn, turn.content.len() + k, &format!("{at}/tool_calls/{k}"));
+            }
+        }
         return Some(match role {
             "assistant" => ChatMessage::Assistant {
                 content,
@@ -185,6 +210,7 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
     }
     let mut parts = Vec::with_capacity(turn.content.len());
     for (j, block) in turn.content.iter().enumerate() {
+        let before = parts.len();
         let path = || turn.origin.block_path(cx.base, j);
         match block {
             ContentBlock::Text(text) => parts.push(Part::Text { text }),
@@ -223,6 +249,9 @@ fn message<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>, documents: &mut usi
                 }
             }
             ContentBlock::Video(_) => cx.no_video(path()),
+        }
+        if let Some(at) = at.as_deref().filter(|_| parts.len() > before) {
+            cx.place_element(turn, j, &format!("{at}/content/{before}"));
         }
     }
     Some(ChatMessage::User { content: Content::Parts(parts) })

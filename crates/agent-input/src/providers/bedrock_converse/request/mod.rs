@@ -12,6 +12,7 @@ use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
+use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
 use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, option_path};
@@ -163,6 +164,18 @@ enum InnerBlock<'a> {
     Document(DocumentBlock<'a>),
 }
 
+impl InnerBlock<'_> {
+    /// The pointer from the block to the object its provider fields join.
+    fn key(&self) -> &'static str {
+        match self {
+            Self::Text(_) => "",
+            Self::Image(_) => "/image",
+            Self::Video(_) => "/video",
+            Self::Document(_) => "/document",
+        }
+    }
+}
+
 impl<'a> From<InnerBlock<'a>> for Block<'a> {
     fn from(content: InnerBlock<'a>) -> Self {
         match content {
@@ -301,12 +314,14 @@ fn build<'a>(
         system.push(SystemContentBlock::Text(prompt));
     }
     let mut messages: Alternation<Message<'a>> = Alternation::with_capacity(turns.len());
+    // Where each element's provider fields go, once turns are merged.
+    let mut marks = Marks::new(ProviderId::BedrockConverse, turns);
     // Per message built: what later checks need to point back into the input.
     let mut notes: Vec<TurnNotes<'a>> = Vec::with_capacity(turns.len());
     let mut names = Names::default();
     let mut first_checked = false;
 
-    for turn in turns {
+    for (t, turn) in turns.iter().enumerate() {
         let Some(role) = provider_role(turn.role) else {
             system_or_unsupported(cx, turn, &mut system);
             continue;
@@ -316,13 +331,21 @@ fn build<'a>(
             // Tool results travel in user turns, so a tool message may open.
             cx.opens(turn, true);
         }
-        let (blocks, turn_notes) = turn_blocks(cx, turn, role, &mut names);
-        if !messages.push(cx, turn, role, blocks) {
+        let (blocks, turn_notes, marked) = turn_blocks(cx, turn, role, &mut names, (t, marks.on()));
+        let row = marks.row(&blocks, marked, Message::is_tool_result);
+        let merged = messages.push(cx, turn, role, blocks);
+        marks.push(merged, row);
+        if !merged {
             notes.push(turn_notes);
         } else if let Some(last) = notes.last_mut() {
             last.absorb(turn_notes);
         }
+        // A tool message's own fields are those of its `toolResult`.
+        if marks.on() && *turn.role != Role::Tool {
+            cx.place_message(turn, &format!("/messages/{}", messages.turns.len() - 1));
+        }
     }
+    marks.place(cx, turns);
 
     cx.tool_specs_required(turns, options);
     for (message, notes) in messages.turns.iter().zip(&notes) {
@@ -386,17 +409,19 @@ fn system_or_unsupported<'a>(cx: &mut Conversion<'_>, turn: &Turn<'a, 'a>, syste
     }
 }
 
-/// The blocks one standard message becomes: its content, then its tool calls; a tool message
-/// becomes one `toolResult` block.
+/// The blocks one standard message, the `t`-th, becomes: its content, then its tool calls; a
+/// tool message becomes one `toolResult` block. When `mark`ed, each element's block by its index.
 fn turn_blocks<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
     role: ConversationRole,
     names: &mut Names,
-) -> (Vec<Block<'a>>, TurnNotes<'a>) {
+    (t, mark): (usize, bool),
+) -> (Vec<Block<'a>>, TurnNotes<'a>, Vec<(usize, Mark)>) {
     let base = cx.base;
     let mut blocks: Vec<Block<'a>> = Vec::with_capacity(turn.content.len() + turn.tool_calls.len());
     let mut notes = TurnNotes::default();
+    let mut marked = Vec::new();
     if let Some(text) = turn.text {
         if text.chars().all(char::is_whitespace) {
             // Only text input has turn text: the path is the input's.
@@ -411,19 +436,31 @@ fn turn_blocks<'a>(
         cx.call_id(id, &id_path);
         notes.tools.results.push((id, id_path));
         let mut content = Vec::with_capacity(turn.content.len());
+        let mut inner = Vec::new();
         for (j, block) in turn.content.iter().enumerate() {
             let path = || turn.origin.block_path(base, j);
             // A JSON result's text goes as the JSON value it holds (validated as JSON).
             if let (true, ContentBlock::Text(text)) = (turn.json_result, block)
                 && let Some(value) = crate::providers::common::convert::payload::raw_json(text)
             {
+                if mark {
+                    inner.push((content.len(), j, ""));
+                }
                 content.push(ToolResultContentBlock::Json(value));
                 continue;
             }
-            content.extend(content_block(cx, block, names, &path).map(ToolResultContentBlock::from));
+            if let Some(written) = content_block(cx, block, names, &path) {
+                if mark {
+                    inner.push((content.len(), j, written.key()));
+                }
+                content.push(ToolResultContentBlock::from(written));
+            }
+        }
+        if mark {
+            marked.push((0, Mark { turn: t, element: None, key: "/toolResult", inner }));
         }
         blocks.push(Block::ToolResult(ToolResultBlock { tool_use_id: id, content }));
-        return (blocks, notes);
+        return (blocks, notes, marked);
     }
     // The turn's own reasoningContent blocks go back unmodified, where they were.
     let state = cx.reasoning_state(turn, ProviderId::BedrockConverse);
@@ -452,7 +489,12 @@ fn turn_blocks<'a>(
         if matches!(block, ContentBlock::Document(_)) {
             notes.document_at.get_or_insert_with(path);
         }
-        blocks.extend(content_block(cx, block, names, &path).map(Block::from));
+        if let Some(written) = content_block(cx, block, names, &path) {
+            if mark {
+                marked.push((blocks.len(), Mark::element(t, j, written.key())));
+            }
+            blocks.push(Block::from(written));
+        }
     }
     for (k, call) in turn.tool_calls.iter().enumerate() {
         reasoning(turn.content.len() + k, &mut blocks);
@@ -462,11 +504,14 @@ fn turn_blocks<'a>(
         cx.call_name(&call.name, turn, k);
         // Validation checked the arguments hold a JSON object.
         if let Some(input) = crate::providers::common::convert::payload::raw_json(&call.arguments) {
+            if mark {
+                marked.push((blocks.len(), Mark::element(t, turn.content.len() + k, "/toolUse")));
+            }
             blocks.push(Block::ToolUse(ToolUseBlock { tool_use_id: &call.id, name: &call.name, input }));
         }
     }
     reasoning(len, &mut blocks);
-    (blocks, notes)
+    (blocks, notes, marked)
 }
 
 /// One content block, the same in a message and in a tool result.

@@ -4,6 +4,7 @@
 //! `convert` dispatches to it.
 
 mod context;
+pub(crate) mod marks;
 pub(crate) mod model;
 pub(crate) mod payload;
 pub(crate) mod turns;

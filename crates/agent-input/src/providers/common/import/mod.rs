@@ -12,6 +12,7 @@
 //! it back where it was.
 
 mod builder;
+mod carry;
 mod fields;
 mod media;
 
