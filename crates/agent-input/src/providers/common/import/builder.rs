@@ -31,7 +31,26 @@ pub(crate) struct Import {
     state: StateItems,
     state_from: Vec<Path>,
     /// The provider fields of the current message and its elements, and where each came from.
-    pub(super) fields: super::fields::PendingFields,
+    pub(super) fields: PendingFields,
+}
+
+/// Provider fields read for the current message, placed against its elements when it is done.
+#[derive(Default)]
+pub(crate) struct PendingFields {
+    /// The message object's own.
+    pub(super) message: Map<String, Value>,
+    /// Each element's: whose (content block `j` or call `k`), the key and value, and where in the
+    /// body it was.
+    pub(super) elements: Vec<(Element, String, Value, Path)>,
+    /// Where each message field was.
+    pub(super) message_from: Vec<Path>,
+}
+
+/// An element of the standard message being built, before its calls' indexes are known.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Element {
+    Block(usize),
+    Call(usize),
 }
 
 /// What a reasoning item is attached to: the element the provider's part or item gives.
@@ -57,7 +76,7 @@ impl Import {
             fresh: None,
             state: StateItems::default(),
             state_from: Vec::new(),
-            fields: super::fields::PendingFields::default(),
+            fields: PendingFields::default(),
         }
     }
 

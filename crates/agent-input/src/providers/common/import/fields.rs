@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::builder::{Import, carries_nothing};
+use super::builder::{Element, Import, carries_nothing};
 use crate::path::{Path, Segment};
 
 /// The option the fields are carried in.
@@ -97,80 +97,6 @@ fn merge(into: &mut Map<String, Value>, more: &Value) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-    use crate::diagnostic::Code;
-    use crate::providers::id::ProviderId;
-
-    fn path(pointer: &str) -> Path {
-        Path::parse(pointer).unwrap()
-    }
-
-    #[test]
-    fn carried_fields_keep_their_nesting_and_merge() {
-        let mut im = Import::new(ProviderId::Gemini);
-        im.carry(&json!(40), &path("/generationConfig/topK"));
-        im.carry(&json!({"includeThoughts": true}), &path("/generationConfig/thinkingConfig"));
-        im.carry(&json!({"thinkingBudget": 0}), &path("/generationConfig/thinkingConfig"));
-        im.carry(&json!([{"category": "HARM_CATEGORY_HARASSMENT"}]), &path("/safetySettings"));
-        // Nothing to carry.
-        im.carry(&json!({}), &path("/labels"));
-        im.carry(&Value::Null, &path("/cachedContent"));
-        assert!(im.report.is_ok() && im.report.warnings.is_empty(), "{:?}", im.report);
-        assert_eq!(
-            im.options["provider_fields"],
-            json!({"provider": "gemini", "fields": {
-                "generationConfig": {"topK": 40, "thinkingConfig": {"includeThoughts": true, "thinkingBudget": 0}},
-                "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT"}]}})
-        );
-        let top_k = path("/options/provider_fields/fields/generationConfig/topK");
-        assert_eq!(im.origin(&top_k), path("/generationConfig/topK"));
-    }
-
-    #[test]
-    fn the_model_is_its_option_and_a_field_in_a_list_is_not_the_requests() {
-        let mut im = Import::new(ProviderId::OpenAiChat);
-        im.request_keys(json!({"model": "gpt-4o", "seed": 7}).as_object().unwrap(), &Path::root(), &[]);
-        assert_eq!(im.options["model"], "gpt-4o");
-        assert_eq!(im.options["provider_fields"]["fields"], json!({"seed": 7}));
-        im.carry(&json!(true), &path("/messages/0/extra"));
-        let warning = &im.report.warnings[0];
-        assert_eq!((warning.code, warning.path.to_string()), (Code::ImportDropped, "/messages/0/extra".into()));
-        assert_eq!(im.options["provider_fields"]["fields"], json!({"seed": 7}));
-    }
-
-    #[test]
-    fn a_field_under_a_value_carried_whole_is_named_left_out() {
-        let mut im = Import::new(ProviderId::AnthropicMessages);
-        im.carry(&json!("disabled"), &path("/thinking"));
-        im.carry(&json!(1), &path("/thinking/budget_tokens"));
-        assert_eq!(im.options["provider_fields"]["fields"], json!({"thinking": "disabled"}));
-        assert_eq!(im.report.warnings[0].path.to_string(), "/thinking/budget_tokens");
-    }
-}
-
-/// Provider fields read for the current message, placed against its elements when it is done.
-#[derive(Default)]
-pub(crate) struct PendingFields {
-    /// The message object's own.
-    message: Map<String, Value>,
-    /// Each element's: whose (content block `j` or call `k`), the key and value, and where in the
-    /// body it was.
-    elements: Vec<(Element, String, Value, Path)>,
-    /// Where each message field was.
-    message_from: Vec<Path>,
-}
-
-/// An element of the standard message being built, before its calls' indexes are known.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Element {
-    Block(usize),
-    Call(usize),
-}
-
 impl Import {
     /// `key: value` of the provider's message object, read from `at`: a provider field of the
     /// current standard message, written back to the same provider only.
@@ -236,5 +162,60 @@ impl Import {
             fields.insert("items".into(), Value::Array(items));
         }
         message.insert("providerFields".into(), Value::Object(fields));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::diagnostic::Code;
+    use crate::providers::id::ProviderId;
+
+    fn path(pointer: &str) -> Path {
+        Path::parse(pointer).unwrap()
+    }
+
+    #[test]
+    fn carried_fields_keep_their_nesting_and_merge() {
+        let mut im = Import::new(ProviderId::Gemini);
+        im.carry(&json!(40), &path("/generationConfig/topK"));
+        im.carry(&json!({"includeThoughts": true}), &path("/generationConfig/thinkingConfig"));
+        im.carry(&json!({"thinkingBudget": 0}), &path("/generationConfig/thinkingConfig"));
+        im.carry(&json!([{"category": "HARM_CATEGORY_HARASSMENT"}]), &path("/safetySettings"));
+        // Nothing to carry.
+        im.carry(&json!({}), &path("/labels"));
+        im.carry(&Value::Null, &path("/cachedContent"));
+        assert!(im.report.is_ok() && im.report.warnings.is_empty(), "{:?}", im.report);
+        assert_eq!(
+            im.options["provider_fields"],
+            json!({"provider": "gemini", "fields": {
+                "generationConfig": {"topK": 40, "thinkingConfig": {"includeThoughts": true, "thinkingBudget": 0}},
+                "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT"}]}})
+        );
+        let top_k = path("/options/provider_fields/fields/generationConfig/topK");
+        assert_eq!(im.origin(&top_k), path("/generationConfig/topK"));
+    }
+
+    #[test]
+    fn the_model_is_its_option_and_a_field_in_a_list_is_not_the_requests() {
+        let mut im = Import::new(ProviderId::OpenAiChat);
+        im.request_keys(json!({"model": "gpt-4o", "seed": 7}).as_object().unwrap(), &Path::root(), &[]);
+        assert_eq!(im.options["model"], "gpt-4o");
+        assert_eq!(im.options["provider_fields"]["fields"], json!({"seed": 7}));
+        im.carry(&json!(true), &path("/messages/0/extra"));
+        let warning = &im.report.warnings[0];
+        assert_eq!((warning.code, warning.path.to_string()), (Code::ImportDropped, "/messages/0/extra".into()));
+        assert_eq!(im.options["provider_fields"]["fields"], json!({"seed": 7}));
+    }
+
+    #[test]
+    fn a_field_under_a_value_carried_whole_is_named_left_out() {
+        let mut im = Import::new(ProviderId::AnthropicMessages);
+        im.carry(&json!("disabled"), &path("/thinking"));
+        im.carry(&json!(1), &path("/thinking/budget_tokens"));
+        assert_eq!(im.options["provider_fields"]["fields"], json!({"thinking": "disabled"}));
+        assert_eq!(im.report.warnings[0].path.to_string(), "/thinking/budget_tokens");
     }
 }
