@@ -358,7 +358,7 @@ pub(crate) fn import_body(
     as_text: bool,
     units: Option<usize>,
 ) -> (String, Option<String>, Vec<u32>) {
-    #[cfg(not(any(test, feature = "speed")))]
+    #[cfg(not(any(test, all(feature = "import", feature = "speed"))))]
     {
         use crate::dto::JsImportedBody;
         let _ = units;
@@ -371,7 +371,7 @@ pub(crate) fn import_body(
             (to_json(&JsImportedBody::new(t.ok, &t.errors, &t.warnings, body)), None, Vec::new())
         }
     }
-    #[cfg(any(test, feature = "speed"))]
+    #[cfg(any(test, all(feature = "import", feature = "speed")))]
     {
         let _ = as_text;
         import_body_spliced(provider, text, to, units)
@@ -379,7 +379,7 @@ pub(crate) fn import_body(
 }
 
 /// [`import_body`] by the body's text writer, with the splice.
-#[cfg(any(test, feature = "speed"))]
+#[cfg(any(test, all(feature = "import", feature = "speed")))]
 fn import_body_spliced(
     provider: &str,
     text: &str,
