@@ -150,7 +150,9 @@ pub fn convert_to_value(
 }
 
 /// [`convert_to_value`], each large payload that `splice` takes a string U+FFFF (what [`MARK`]
-/// stands for) or holding one in place of the payload (a data URL's data).
+/// stands for) or holding one in place of the payload (a data URL's data). Apart from
+/// [`convert_to_value`], which the npm browsers' modules carry without it: one more generic copy
+/// per provider would not fit their budgets.
 pub fn convert_to_value_spliced(
     provider: ProviderId,
     request: &ExecuteRequest<'_>,
