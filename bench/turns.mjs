@@ -7,6 +7,11 @@
  * At least 5 timed passes, then more while the budget (per side) lasts, at most 201.
  */
 export function timeInTurns(sides, n, budgetMs) {
+  return samplesInTurns(sides, n, budgetMs).map((s) => quantile(s, 0.5));
+}
+
+/** `timeInTurns`'s samples of each side, in ms, sorted. */
+export function samplesInTurns(sides, n, budgetMs) {
   const pass = () => {
     const sums = sides.map(() => 0);
     for (let i = 0; i < n; i++) {
@@ -26,5 +31,10 @@ export function timeInTurns(sides, n, budgetMs) {
   while (samples[0].length < 5 || (samples[0].length < 201 && performance.now() - start < total)) {
     for (const [k, t] of pass().entries()) samples[k].push(t);
   }
-  return samples.map((s) => s.sort((x, y) => x - y)[s.length >> 1]);
+  return samples.map((s) => s.sort((x, y) => x - y));
+}
+
+/** The sample at quantile `q` of sorted samples: 0.5 the median, 0.1 the tenth percentile. */
+export function quantile(sorted, q) {
+  return sorted[Math.floor(sorted.length * q)];
 }

@@ -31,8 +31,9 @@ describe('importRequest', () => {
     assert.match(readFileSync(join(installed, 'import.js'), 'utf8'), /agent_input_import_bg\.wasm/);
     const wasm = readFileSync(join(installed, 'agent_input_import_bg.wasm'));
     const gzip = gzipSync(wasm, { level: 9 }).length;
-    // 178,009 B by Node's zlib with provider items and JSON tool results (166,888 B by gzip -9
-    // with reasoning read in, 162,151 B before).
+    // 179,952 B by Node's zlib with the body alone written as text in Node's module (178,009 B
+    // with provider items and JSON tool results; 166,888 B by gzip -9 with reasoning read in,
+    // 162,151 B before).
     assert.ok(gzip <= 176 * 1024, `agent_input_import_bg.wasm is ${gzip} B gzip, over its budget of 176 KiB`);
   });
 
@@ -84,6 +85,73 @@ describe('importRequest', () => {
       });
     }
   }
+
+  // The body alone is joined from the module's text and slices of the request string: each
+  // large payload is put back from where the request holds it, also after non-ASCII text (the
+  // slices count UTF-16 code units) and from every provider's way of carrying media. Both modules
+  // must give the full import's body.
+  test('the body alone carries each large payload as the request holds it', () => {
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(30_000, 7)]);
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(20_000, 9)]);
+    const [image, doc] = [png.toString('base64'), pdf.toString('base64')];
+    const text = 'Compare these — é, 東京, 🙂, a "quote" and a\nline break';
+    const requests = {
+      'openai-chat': { model: 'gpt-4o', messages: [{ role: 'user', content: [
+        { type: 'text', text },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${image}` } },
+        { type: 'file', file: { filename: 'a.pdf', file_data: `data:application/pdf;base64,${doc}` } },
+      ] }] },
+      'openai-responses': { model: 'gpt-4o', input: [{ role: 'user', content: [
+        { type: 'input_text', text },
+        { type: 'input_image', image_url: `data:image/png;base64,${image}` },
+        { type: 'input_file', filename: 'a.pdf', file_data: `data:application/pdf;base64,${doc}` },
+      ] }] },
+      'anthropic-messages': { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: [
+        { type: 'text', text },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: doc } },
+      ] }] },
+      gemini: { contents: [{ role: 'user', parts: [
+        { text },
+        { inlineData: { mimeType: 'image/png', data: image } },
+        { inlineData: { mimeType: 'application/pdf', data: doc } },
+      ] }] },
+      'bedrock-converse': { messages: [{ role: 'user', content: [
+        { text },
+        { image: { format: 'png', source: { bytes: image } } },
+        { document: { format: 'pdf', name: 'a', source: { bytes: doc } } },
+      ] }] },
+    };
+    for (const [from, request] of Object.entries(requests)) {
+      const body = JSON.stringify(request);
+      for (const { id: to } of providers()) {
+        const full = importRequest(from, body, { to });
+        assert.ok(full.ok, `${from} → ${to}: ${JSON.stringify(full.errors)}`);
+        const written = JSON.stringify(full.body);
+        assert.ok(written.includes(image) && written.includes(doc), `${from} → ${to}: the payloads are in the body`);
+        for (const module of [importPkg, sizeImportPkg]) {
+          assert.deepEqual(module.importRequest(from, body, { to, only: 'body' }).body, full.body, `${from} → ${to}`);
+          assert.equal(module.importRequest(from, body, { to, only: 'bodyJson' }).body, written, `${from} → ${to}`);
+        }
+      }
+    }
+    // The mark the module writes in the payloads' place, also in tool arguments: the body is
+    // then written whole, and stays the full import's.
+    const marked = {
+      model: 'gpt-4o',
+      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
+      messages: [
+        { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${image}` } }] },
+        { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a": "\\uFFFF"}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'done' },
+      ],
+    };
+    for (const { id: to } of providers()) {
+      const full = importRequest('openai-chat', marked, { to });
+      assert.ok(full.ok, `${to}: ${JSON.stringify(full.errors)}`);
+      assert.deepEqual(importRequest('openai-chat', marked, { to, only: 'body' }).body, full.body, to);
+    }
+  });
 
   test('bad arguments throw, bad data is reported', () => {
     assert.throws(() => importRequest(5, {}), TypeError);

@@ -336,24 +336,99 @@ pub(crate) fn import_request(provider: &str, text: &str, to: Option<&str>) -> St
 }
 
 /// `importRequest` with `{ to, only }`: the target body alone, reported as `convert` reports one,
-/// `{ ok, body?, errors, warnings }`, without the standard request and options (neither written
-/// nor parsed again). With `as_text`, the body is its JSON text, the second value; the report's
-/// `body` is then a `null` for the caller to replace.
+/// `{ ok, body: null, errors, warnings }` with the body's JSON text the second value, for the
+/// caller to put in place of the `null`, or `{ ok, errors, warnings }` without a body. The
+/// standard request and options are neither written nor parsed again.
+///
+/// With `units` (the request's length in UTF-16 code units, as JavaScript holds it), each large
+/// payload of the request is a [`MARK`] in the body text, and the third value says where it
+/// stands in the request's JavaScript string (start and length, a pair each, in the order of the
+/// marks): the caller joins the body from the text between the marks and slices of the request,
+/// so the megabytes are neither written nor decoded out of wasm memory.
+///
+/// The browsers' module (without feature `speed`) converts to a JSON value, as the full import
+/// does, and leaves nothing out: the body's text writer and the splice would take it over its
+/// size budget (docs/decisions/npm.md, "The browsers' import module"). Unless `as_text`, its
+/// report then holds the body itself, and there is no second value.
 #[cfg(any(test, feature = "import"))]
-pub(crate) fn import_body(provider: &str, text: &str, to: &str, as_text: bool) -> (String, Option<String>) {
-    use crate::dto::JsImportedBody;
-    let translation = translation(provider, text, Some(to));
-    let body = translation.body.as_ref().filter(|_| translation.ok);
-    if as_text {
-        let report = JsImportedBody::new(&translation, body.map(|_| &Value::Null));
-        (to_json(&report), body.map(to_json))
-    } else {
-        (to_json(&JsImportedBody::new(&translation, body)), None)
+pub(crate) fn import_body(
+    provider: &str,
+    text: &str,
+    to: &str,
+    as_text: bool,
+    units: Option<usize>,
+) -> (String, Option<String>, Vec<u32>) {
+    #[cfg(not(any(test, all(feature = "import", feature = "speed"))))]
+    {
+        use crate::dto::JsImportedBody;
+        let _ = units;
+        let t = translation(provider, text, Some(to));
+        let body = t.body.as_ref().filter(|_| t.ok);
+        if as_text {
+            let report = JsImportedBody::new(t.ok, &t.errors, &t.warnings, body.map(|_| &Value::Null));
+            (to_json(&report), body.map(to_json), Vec::new())
+        } else {
+            (to_json(&JsImportedBody::new(t.ok, &t.errors, &t.warnings, body)), None, Vec::new())
+        }
+    }
+    #[cfg(any(test, all(feature = "import", feature = "speed")))]
+    {
+        let _ = as_text;
+        import_body_spliced(provider, text, to, units)
     }
 }
 
+/// [`import_body`] by the body's text writer, with the splice.
+#[cfg(any(test, all(feature = "import", feature = "speed")))]
+fn import_body_spliced(
+    provider: &str,
+    text: &str,
+    to: &str,
+    units: Option<usize>,
+) -> (String, Option<String>, Vec<u32>) {
+    use crate::dto::JsImportedBody;
+    let (from, to) = match providers(provider, Some(to)) {
+        Ok((from, Some(to))) => (from, to),
+        other => {
+            let report = other.err().unwrap_or_default();
+            return (to_json(&JsImportedBody::new(false, &report.errors, &report.warnings, None)), None, Vec::new());
+        }
+    };
+    let limits = validate::Options::default().limits;
+    let mut body = String::new();
+    let translate = |body: &mut String, splice: Option<&Splice<'_>>| {
+        agent_input::import::translate_str_into(from, text, to, None, &limits, body, splice)
+    };
+    let mut spans = Vec::new();
+    let report = match units {
+        Some(units) => {
+            let splice = Splice::new(&[text]);
+            let report = translate(&mut body, Some(&splice));
+            let marked: Vec<(usize, usize)> =
+                splice.into_spans().into_iter().map(|(_, start, len)| (start, len)).collect();
+            // Counted as the caller splits the body: every `\uFFFF` in its text, escaped or not.
+            if body.matches(MARK).count() == marked.len() {
+                spans = utf16_spans(text, units, &marked);
+                report
+            } else {
+                // The mark also in text copied raw from the request (tool arguments): the whole body.
+                translate(&mut body, None)
+            }
+        }
+        None => translate(&mut body, None),
+    };
+    let ok = report.is_ok();
+    let placeholder = ok.then_some(&Value::Null);
+    (to_json(&JsImportedBody::new(ok, &report.errors, &report.warnings, placeholder)), ok.then_some(body), spans)
+}
+
+/// The provider ids `importRequest` is given, or the problems with them: each unknown one at
+/// `/provider` or `/options/to`.
 #[cfg(any(test, feature = "import"))]
-fn translation(provider: &str, text: &str, to: Option<&str>) -> agent_input::import::Translation {
+fn providers(
+    provider: &str,
+    to: Option<&str>,
+) -> Result<(agent_input::ProviderId, Option<agent_input::ProviderId>), Report> {
     use agent_input::{Code, Diagnostic, Path, ProviderId};
     let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
     let unknown = |at: Path, raw: &str| {
@@ -363,7 +438,7 @@ fn translation(provider: &str, text: &str, to: Option<&str>) -> agent_input::imp
     };
     let from = ProviderId::parse(provider);
     let target = to.map(|to| ProviderId::parse(to).ok_or(to));
-    let mut problems = Vec::new();
+    let mut problems = Report::default();
     if from.is_none() {
         problems.push(unknown(Path::root().key("provider"), provider));
     }
@@ -371,19 +446,24 @@ fn translation(provider: &str, text: &str, to: Option<&str>) -> agent_input::imp
         problems.push(unknown(Path::root().key("options").key("to"), raw));
     }
     match (from, target) {
-        (Some(from), None | Some(Ok(_))) if problems.is_empty() => agent_input::import::translate_str(
-            from,
-            text,
-            target.and_then(Result::ok),
-            &validate::Options::default().limits,
-        ),
-        _ => agent_input::import::Translation {
+        (Some(from), None | Some(Ok(_))) if problems.is_ok() => Ok((from, target.and_then(Result::ok))),
+        _ => Err(problems),
+    }
+}
+
+#[cfg(any(test, feature = "import"))]
+fn translation(provider: &str, text: &str, to: Option<&str>) -> agent_input::import::Translation {
+    match providers(provider, to) {
+        Ok((from, target)) => {
+            agent_input::import::translate_str(from, text, target, &validate::Options::default().limits)
+        }
+        Err(problems) => agent_input::import::Translation {
             ok: false,
             request: Value::Null,
             options: Value::Object(serde_json::Map::new()),
             body: to.map(|_| Value::Null),
-            errors: problems,
-            warnings: Vec::new(),
+            errors: problems.errors,
+            warnings: problems.warnings,
         },
     }
 }

@@ -201,9 +201,14 @@ pub(crate) struct JsImportedBody<'a> {
 
 #[cfg(any(test, feature = "import"))]
 impl<'a> JsImportedBody<'a> {
-    /// The report of `translation` with `body` (left out when `None`).
-    pub(crate) fn new(translation: &'a agent_input::import::Translation, body: Option<&'a serde_json::Value>) -> Self {
-        Self { ok: translation.ok, body, errors: list(&translation.errors), warnings: list(&translation.warnings) }
+    /// The report with `body` (left out when `None`; a `null` for the caller to replace).
+    pub(crate) fn new(
+        ok: bool,
+        errors: &'a [Diagnostic],
+        warnings: &'a [Diagnostic],
+        body: Option<&'a serde_json::Value>,
+    ) -> Self {
+        Self { ok, body, errors: list(errors), warnings: list(warnings) }
     }
 }
 

@@ -98,16 +98,32 @@ pub fn import_request(
     match (to, only) {
         (None, Some(_)) => Err(type_error("options.only needs options.to, the provider whose body to return")),
         (Some(to), Some(only)) => {
-            let (report, body) =
-                text::with_str(&text, |text| api::import_body(&provider, text, &to, only == Only::BodyJson));
+            let (as_text, units) = (only == Only::BodyJson, Some(text.length() as usize));
+            let (report, body, spans) =
+                text::with_str(&text, |source| api::import_body(&provider, source, &to, as_text, units));
             let result = JSON::parse(&report)?;
             if let Some(body) = body {
-                Reflect::set(&result, &JsValue::from_str("body"), &text::js_string(&body))?;
+                #[cfg(feature = "speed")]
+                let body = text::spliced(&body, &text, &spans);
+                #[cfg(not(feature = "speed"))]
+                let body: JsString = {
+                    debug_assert!(spans.is_empty(), "the browsers' module leaves nothing out");
+                    text::js_string(&body).unchecked_into()
+                };
+                let body = if as_text { body.into() } else { parse(&body)? };
+                Reflect::set(&result, &JsValue::from_str("body"), &body)?;
             }
             Ok(result)
         }
         (to, None) => JSON::parse(&text::with_str(&text, |text| api::import_request(&provider, text, to.as_deref()))),
     }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` of a JavaScript string (js_sys's takes a Rust one).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse(text: &JsString) -> Result<JsValue, JsValue>;
 }
 
 /// `options[name]`: `None` when absent (`undefined` or `null`), a `TypeError` when not a string.

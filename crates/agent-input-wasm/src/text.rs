@@ -135,6 +135,21 @@ pub(crate) fn js_string(text: &str) -> JsValue {
     joined.map_or_else(|| JsValue::from_str(""), JsValue::from)
 }
 
+/// A body written with marks where payloads of `source` go (`spans`: start and length of each in
+/// `source`'s code units, a pair each, in the order of the marks), as one JavaScript string:
+/// the text between the marks decoded, the payloads sliced from `source`, joined with `concat`.
+#[cfg(all(feature = "import", feature = "speed"))]
+pub(crate) fn spliced(body: &str, source: &JsString, spans: &[u32]) -> JsString {
+    // Only the marks the spans are for: a body written whole has none, and keeps any mark text
+    // its tool arguments hold.
+    let mut pieces = body.splitn(spans.len() / 2 + 1, agent_input::convert::MARK);
+    let mut joined: JsString = js_string(pieces.next().unwrap_or_default()).unchecked_into();
+    for (span, piece) in spans.chunks_exact(2).zip(pieces) {
+        joined = joined.concat(&source.slice(span[0], span[0] + span[1])).concat(&js_string(piece));
+    }
+    joined
+}
+
 /// The first `len` bytes of the buffer, growing it if needed.
 fn grown(buffer: &mut Vec<u8>, len: usize) -> &mut [u8] {
     if buffer.len() < len {

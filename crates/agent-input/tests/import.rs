@@ -190,16 +190,36 @@ fn without_lone_reasoning(atoms: &[Value]) -> Vec<Value> {
 }
 
 /// Every captured request that imports converts to every other provider, or says why not at a
-/// path into the captured request.
+/// path into the captured request. The body alone, written as text from the request's text
+/// (`translate_str_into`), is the same body with the same problems.
 #[test]
 fn every_pair_of_providers_translates() {
     let mut converted = 0;
+    let limits = agent_input::Limits::default();
     for (name, from, body) in corpus() {
         if !import::import(from, &body).report.errors.is_empty() {
             continue;
         }
+        let text = body.to_string();
         for to in ProviderId::ALL {
             let translation = translate(from, &body, Some(*to));
+            let mut written = String::new();
+            let report = import::translate_str_into(from, &text, *to, None, &limits, &mut written, None);
+            assert_eq!(report.is_ok(), translation.ok, "{name} → {to}");
+            let problems = |list: &[agent_input::Diagnostic]| -> Vec<String> {
+                list.iter().map(|d| format!("{} {}", d.code, d.path)).collect()
+            };
+            assert_eq!(problems(&report.errors), problems(&translation.errors), "{name} → {to}");
+            assert_eq!(problems(&report.warnings), problems(&translation.warnings), "{name} → {to}");
+            if translation.ok {
+                assert_eq!(
+                    serde_json::from_str::<Value>(&written).ok().as_ref(),
+                    translation.body.as_ref(),
+                    "{name} → {to}"
+                );
+            } else {
+                assert!(written.is_empty(), "{name} → {to}: a body with errors");
+            }
             match &translation.body {
                 Some(Value::Null) => {
                     assert!(!translation.errors.is_empty(), "{name} → {to}: no body and no error");

@@ -23,28 +23,69 @@ fn import_request_reports_in_javascript_shape() {
 fn import_body_reports_the_body_alone() {
     let body = r#"{"model": "gpt-5", "messages": [{"role": "user", "content": "Hi \"there\"\n"}]}"#;
     let full: Value = serde_json::from_str(&import_request("openai-chat", body, Some("gemini"))).unwrap();
-    let (report, text) = import_body("openai-chat", body, "gemini", false);
-    let report: Value = serde_json::from_str(&report).unwrap();
-    assert_eq!(text, None);
-    assert_eq!(report, json!({"ok": true, "body": full["body"], "errors": [], "warnings": full["warnings"]}));
-    assert_eq!(report["body"]["contents"][0]["parts"][0]["text"], "Hi \"there\"\n");
-
-    let (report, text) = import_body("openai-chat", body, "gemini", true);
-    let report: Value = serde_json::from_str(&report).unwrap();
-    assert_eq!(report, json!({"ok": true, "body": null, "errors": [], "warnings": full["warnings"]}));
-    assert_eq!(serde_json::from_str::<Value>(&text.unwrap()).unwrap(), full["body"]);
-
-    // No body when there are errors, in either form: the report says why.
-    for as_text in [false, true] {
-        let (report, text) = import_body("openai-chat", r#"{"messages": []}"#, "gemini", as_text);
+    for units in [None, Some(body.len())] {
+        let (report, text, spans) = import_body("openai-chat", body, "gemini", false, units);
         let report: Value = serde_json::from_str(&report).unwrap();
-        assert_eq!((report["ok"].clone(), report.get("body"), text), (json!(false), None, None));
-        assert!(!report["errors"].as_array().unwrap().is_empty(), "{report}");
-        let (report, _) = import_body("openai-chat", body, "nope", as_text);
-        let report: Value = serde_json::from_str(&report).unwrap();
-        assert_eq!(report["errors"][0]["path"], "/options/to");
-        assert_eq!(report.get("body"), None);
+        assert_eq!(report, json!({"ok": true, "body": null, "errors": [], "warnings": full["warnings"]}));
+        assert_eq!(serde_json::from_str::<Value>(&text.unwrap()).unwrap(), full["body"]);
+        assert_eq!(spans, [] as [u32; 0], "nothing large to leave out");
     }
+
+    // No body when there are errors: the report says why.
+    let (report, text, _) = import_body("openai-chat", r#"{"messages": []}"#, "gemini", false, None);
+    let report: Value = serde_json::from_str(&report).unwrap();
+    assert_eq!((report["ok"].clone(), report.get("body"), text), (json!(false), None, None));
+    assert!(!report["errors"].as_array().unwrap().is_empty(), "{report}");
+    let (report, _, _) = import_body("openai-chat", body, "nope", false, None);
+    let report: Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["errors"][0]["path"], "/options/to");
+    assert_eq!(report.get("body"), None);
+}
+
+/// With the request's length in code units, the large payloads of every target's body are marks,
+/// each span the payload in the request (counted in UTF-16 code units, after non-ASCII text):
+/// put back, the body is the full import's. A request whose tool arguments hold the mark gets the
+/// whole body.
+#[test]
+fn import_body_leaves_large_payloads_out_as_spans_of_the_request() {
+    let image = format!("iVBORw0KGgoA{}", "QUJD".repeat(6_000));
+    let pdf = format!("JVBERi0xLjQK{}", "REVG".repeat(5_000));
+    let request = json!({"model": "gpt-4o", "messages": [
+        {"role": "user", "content": [
+            {"type": "text", "text": "Compare these, é 東京 🙂"},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{image}")}},
+            {"type": "file", "file": {"filename": "report.pdf", "file_data": format!("data:application/pdf;base64,{pdf}")}}
+        ]}
+    ]})
+    .to_string();
+    let units = request.encode_utf16().count();
+    let utf16: Vec<u16> = request.encode_utf16().collect();
+    for to in ["openai-chat", "openai-responses", "anthropic-messages", "gemini", "bedrock-converse"] {
+        let full: Value = serde_json::from_str(&import_request("openai-chat", &request, Some(to))).unwrap();
+        let (_, text, spans) = import_body("openai-chat", &request, to, false, Some(units));
+        let text = text.unwrap();
+        assert_eq!(spans.len(), 4, "{to}: two payloads, each a start and a length");
+        let mut pieces = text.split(MARK);
+        let mut joined: Vec<u16> = pieces.next().unwrap().encode_utf16().collect();
+        for (span, piece) in spans.chunks(2).zip(pieces) {
+            joined.extend_from_slice(&utf16[span[0] as usize..(span[0] + span[1]) as usize]);
+            joined.extend(piece.encode_utf16());
+        }
+        let joined = String::from_utf16(&joined).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&joined).unwrap(), full["body"], "{to}");
+    }
+    let tools = json!([{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]);
+    let with_mark = json!({"model": "gpt-4o", "tools": tools, "messages": [
+        {"role": "user", "content": [{"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{image}")}}]},
+        {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\": \"\\uFFFF\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"}
+    ]})
+    .to_string();
+    let (report, text, spans) =
+        import_body("openai-chat", &with_mark, "anthropic-messages", false, Some(with_mark.len()));
+    assert!(text.is_some(), "{report}");
+    assert_eq!(spans, [] as [u32; 0], "the mark in tool arguments: nothing left out");
+    assert!(text.unwrap().contains(&image));
 }
 
 /// Validates with options given as JSON, as the base entry's binding reads them.

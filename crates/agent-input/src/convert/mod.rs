@@ -150,6 +150,35 @@ pub fn convert_to_value(
     result
 }
 
+/// [`convert_to_value`], each large payload that `splice` takes a string U+FFFF (what [`MARK`]
+/// stands for) or holding one in place of the payload (a data URL's data). Apart from
+/// [`convert_to_value`], which the npm browsers' modules carry without it: one more generic copy
+/// per provider would not fit their budgets.
+pub fn convert_to_value_spliced(
+    provider: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+    splice: Option<&Splice<'_>>,
+) -> Result<Converted<Value>, Report> {
+    fn to_value<P: Provider>(
+        request: &ExecuteRequest<'_>,
+        options: &ConvertOptions,
+        splice: Option<&Splice<'_>>,
+    ) -> Result<Converted<Value>, Report> {
+        // A body with provider fields is merged as a JSON value, so it is written whole.
+        let splice = splice.filter(|_| !fields::any_for(P::ID, request, options));
+        let mut converted = P::convert_spliced(request, options, splice)?;
+        fields::unplaced(P::ID, request, &converted.placements, &mut converted.warnings);
+        let mut body = serde_json::to_value(&converted.body).map_err(|e| serialize_failure(P::ID, &e))?;
+        fields::merge_into(&mut body, &converted.placements, &converted.warnings, P::ID)?;
+        Ok(Converted::new(body, converted.warnings))
+    }
+    let result = dispatch!(provider, P => to_value::<P>(request, options, splice));
+    #[cfg(feature = "models")]
+    let result = with_model(check_model(provider, request, options), result, |c| &mut c.warnings);
+    result
+}
+
 /// Converts with the provider chosen at run time and returns the body as JSON text.
 pub fn convert_to_string(
     provider: ProviderId,

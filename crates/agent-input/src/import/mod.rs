@@ -30,6 +30,8 @@
 //! assert_eq!(translated.body.unwrap()["messages"][0]["content"][0]["text"], "Hello");
 //! ```
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -103,16 +105,17 @@ pub fn provider_for_body(body: &Value) -> Option<ProviderId> {
 
 /// Reads `body`, a request of `provider`, into the standard request and options.
 pub fn import(provider: ProviderId, body: &Value) -> Imported {
-    import_then(provider, body, |_, _| ()).0
+    import_then(provider, body, &mut |_, _| ())
 }
 
 /// [`import`], calling `then` with the validated standard request and the options when nothing
-/// is wrong, while the request's document is still alive (the conversion borrows from it).
-fn import_then<R>(
+/// is wrong, while the request's document is still alive (the conversion borrows from it). Not
+/// generic: one copy in the npm module for both of `importRequest`'s forms.
+fn import_then(
     provider: ProviderId,
     body: &Value,
-    then: impl FnOnce(&ExecuteRequest<'_>, &ConvertOptions) -> R,
-) -> (Imported, Option<R>) {
+    then: &mut dyn FnMut(&ExecuteRequest<'_>, &ConvertOptions),
+) -> Imported {
     let mut im: Import = dispatch::import(provider, body);
     im.pair();
     let request = im.request();
@@ -126,8 +129,10 @@ fn import_then<R>(
     for problem in validation.report.errors.into_iter().chain(validation.report.warnings) {
         report.push(moved(&im.origins, problem));
     }
-    let result = validation.request.filter(|_| report.is_ok()).map(|validated| then(&validated, &options));
-    (Imported { request, options, report, origins: im.origins }, result)
+    if let Some(validated) = validation.request.filter(|_| report.is_ok()) {
+        then(&validated, &options);
+    }
+    Imported { request, options, report, origins: im.origins }
 }
 
 /// Prefill allowed: a provider request may end with the assistant's turn for the model to go on.
@@ -195,50 +200,22 @@ pub fn translate(from: ProviderId, body: &Value, to: Option<ProviderId>) -> Tran
 /// another provider's family is not the target's, and is left out of the conversion.
 pub fn translate_model(from: ProviderId, body: &Value, to: Option<ProviderId>, model: Option<&str>) -> Translation {
     // Converted inside the import, on the request its validation built: validated once.
-    let (imported, converted) = import_then(from, body, |request, options| {
-        to.map(|to| {
-            let model = match model {
-                Some(model) => Some(model.to_string()),
-                None if to == from => options.model.clone(),
-                None => options.model.clone().filter(|id| {
-                    crate::providers::models::lookup(id).is_some_and(|f| dispatch::vendors(to).contains(&f.vendor))
-                }),
-            };
-            if model == options.model {
-                convert::convert_to_value(to, request, options)
-            } else {
-                convert::convert_to_value(to, request, &ConvertOptions { model, ..options.clone() })
-            }
-        })
+    let mut converted = None;
+    let imported = import_then(from, body, &mut |request, options| {
+        if let Some(to) = to {
+            converted = Some(convert::convert_to_value(to, request, &target_options(from, to, model, options)));
+        }
     });
     let options = imported.options_json();
     let mut report = imported.report;
-    let body = to.map(|_| match converted.flatten() {
-        Some(Ok(converted)) => {
-            for warning in converted.warnings {
-                if warning.code == Code::ProviderFieldsDropped && warning.path == request_fields() {
-                    let target = dispatch::profile(to.unwrap_or(from)).name;
-                    for warning in request_fields_dropped(&imported.origins, from, target) {
-                        report.push(warning);
-                    }
-                } else {
-                    report.push(moved(&imported.origins, warning));
-                }
-            }
-            if to == Some(from) {
-                for warning in dispatch::written_back(from, body) {
-                    report.push(warning);
-                }
-            }
-            converted.body
-        }
-        Some(Err(errors)) => {
-            for problem in errors.errors.into_iter().chain(errors.warnings) {
-                report.push(moved(&imported.origins, problem));
-            }
-            Value::Null
-        }
-        None => Value::Null,
+    let body = to.map(|to| {
+        let (value, outcome) = match converted {
+            Some(Ok(converted)) => (converted.body, Some(Ok(converted.warnings))),
+            Some(Err(errors)) => (Value::Null, Some(Err(errors))),
+            None => (Value::Null, None),
+        };
+        conversion_report(from, to, body, &imported.origins, &mut report, outcome);
+        value
     });
     Translation {
         ok: report.is_ok(),
@@ -247,6 +224,130 @@ pub fn translate_model(from: ProviderId, body: &Value, to: Option<ProviderId>, m
         body,
         errors: report.errors,
         warnings: report.warnings,
+    }
+}
+
+/// [`translate_str`] to `to` for the target body alone, written as JSON text into `body` (as
+/// [`convert::convert_into_spliced`] writes it): the standard request and options are built and
+/// validated, but not returned. With a `splice` over `text`, each large payload of the request is
+/// a mark in `body` ([`Splice`](convert::Splice)), also where the standard request holds a copy of
+/// it. Every problem, at paths into the request; `body` is empty unless the report is ok.
+pub fn translate_str_into(
+    from: ProviderId,
+    text: &str,
+    to: ProviderId,
+    model: Option<&str>,
+    limits: &Limits,
+    body: &mut String,
+    splice: Option<&convert::Splice<'_>>,
+) -> Report {
+    body.clear();
+    let document = match validate::parse(text, limits) {
+        Ok(document) => document,
+        Err(report) => return report,
+    };
+    if let Some(splice) = splice {
+        let mut strings = Vec::new();
+        document.root.long_borrowed(crate::providers::common::convert::payload::RAW_FROM, &mut strings);
+        splice.add_originals(&strings);
+    }
+    let value = document.root.to_value();
+    let mut written = None;
+    let imported = import_then(from, &value, &mut |request, options| {
+        written = Some(write_body(to, request, &target_options(from, to, model, options), body, splice));
+    });
+    let mut report = imported.report;
+    if !conversion_report(from, to, &value, &imported.origins, &mut report, written) || !report.is_ok() {
+        body.clear();
+    }
+    report
+}
+
+/// The body converted to `to`, written as [`convert::convert_into_spliced`] writes it. The npm
+/// package's browsers' module goes by the JSON value its report writer already has (the text
+/// writer would cost it about 15 KB gzip), its marks written as the escape [`convert::MARK`].
+fn write_body(
+    to: ProviderId,
+    request: &ExecuteRequest<'_>,
+    options: &ConvertOptions,
+    body: &mut String,
+    splice: Option<&convert::Splice<'_>>,
+) -> Result<Vec<Diagnostic>, Report> {
+    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+    {
+        convert::convert_into_spliced(to, request, options, false, body, splice)
+    }
+    #[cfg(not(any(not(target_arch = "wasm32"), feature = "speed")))]
+    {
+        use crate::providers::common::convert::serialize_failure;
+        let converted = convert::convert_to_value_spliced(to, request, options, splice)?;
+        let text = serde_json::to_string(&converted.body).map_err(|e| serialize_failure(to, &e))?;
+        // serde_json writes U+FFFF as it is; a mark is its escape. U+FFFF the request held
+        // becomes a mark too, which the caller counts as it counts tool arguments holding one.
+        *body = if splice.is_some() { text.replace('\u{FFFF}', convert::MARK) } else { text };
+        Ok(converted.warnings)
+    }
+}
+
+/// The options to convert to `to` with: the target's model rules checked for `model`, or without
+/// one for the body's own model where `to` serves its family.
+fn target_options<'o>(
+    from: ProviderId,
+    to: ProviderId,
+    model: Option<&str>,
+    options: &'o ConvertOptions,
+) -> Cow<'o, ConvertOptions> {
+    let model = match model {
+        Some(model) => Some(model.to_string()),
+        None if to == from => options.model.clone(),
+        None => options.model.clone().filter(|id| {
+            crate::providers::models::lookup(id).is_some_and(|f| dispatch::vendors(to).contains(&f.vendor))
+        }),
+    };
+    if model == options.model {
+        Cow::Borrowed(options)
+    } else {
+        Cow::Owned(ConvertOptions { model, ..options.clone() })
+    }
+}
+
+/// The conversion's problems (`converted`: its warnings, or its errors) added to `report` at paths
+/// into `body` (and, converting a provider's body to that provider, what it would not write
+/// back); whether it converted.
+fn conversion_report(
+    from: ProviderId,
+    to: ProviderId,
+    body: &Value,
+    origins: &[(Path, Path)],
+    report: &mut Report,
+    converted: Option<Result<Vec<Diagnostic>, Report>>,
+) -> bool {
+    match converted {
+        Some(Ok(warnings)) => {
+            for warning in warnings {
+                if warning.code == Code::ProviderFieldsDropped && warning.path == request_fields() {
+                    // The request's own fields, each named at its place in the body.
+                    for warning in request_fields_dropped(origins, from, dispatch::profile(to).name) {
+                        report.push(warning);
+                    }
+                } else {
+                    report.push(moved(origins, warning));
+                }
+            }
+            if to == from {
+                for warning in dispatch::written_back(from, body) {
+                    report.push(warning);
+                }
+            }
+            true
+        }
+        Some(Err(errors)) => {
+            for problem in errors.errors.into_iter().chain(errors.warnings) {
+                report.push(moved(origins, problem));
+            }
+            false
+        }
+        None => false,
     }
 }
 

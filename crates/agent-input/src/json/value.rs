@@ -100,6 +100,17 @@ impl<'a> Json<'a> {
     pub fn get(&self, key: &str) -> Option<&Json<'a>> {
         self.as_object().and_then(|o| o.get(key))
     }
+
+    /// Appends every string of at least `min` bytes that the tree borrows from its text (one
+    /// without escapes), in document order.
+    pub(crate) fn long_borrowed<'s>(&'s self, min: usize, out: &mut Vec<&'s str>) {
+        match self {
+            Json::String(Cow::Borrowed(s)) if s.len() >= min => out.push(s),
+            Json::Array(items) => items.iter().for_each(|item| item.long_borrowed(min, out)),
+            Json::Object(object) => object.values().for_each(|value| value.long_borrowed(min, out)),
+            _ => {}
+        }
+    }
 }
 
 impl<'a> Object<'a> {

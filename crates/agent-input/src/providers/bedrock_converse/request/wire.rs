@@ -209,10 +209,10 @@ impl<'a> Base64<'a> {
         self.text
     }
 
-    /// The payload as a splice mark, when a large payload of the request is being spliced
-    /// ([`Splice`]): what both writers of the body write in its place.
+    /// The payload as a splice mark, when a large payload of the request (or a copy of one) is
+    /// being spliced ([`Splice`]): what both writers of the body write in its place.
     pub(crate) fn spliced(&self) -> Option<Box<serde_json::value::RawValue>> {
-        if self.text.len() < RAW_FROM || self.literal.is_none() {
+        if self.text.len() < RAW_FROM {
             return None;
         }
         self.splice?.mark_base64(self.text)

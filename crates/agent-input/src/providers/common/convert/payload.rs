@@ -32,6 +32,10 @@ pub const MARK: &str = "\\uFFFF";
 /// Text copied raw from the request (tool arguments) could hold a mark too: the caller counts
 /// the marks, and any extra one means converting again without a splice.
 ///
+/// A payload that is a copy rather than a slice (the standard request an import builds from the
+/// parsed request holds copies) is marked too when it is the end of a string of a source given
+/// to [`Splice::add_originals`], its bytes compared: the span is then that end of the source.
+///
 /// A splice [`with_texts`](Splice::with_texts) leaves out text strings too, where the body's
 /// writer (the fast one: native builds and the npm package's Node module) can take them from a
 /// source as they stand there: a slice of a source with nothing to escape, or an escaped
@@ -49,12 +53,25 @@ pub struct Splice<'s> {
     /// stays covariant in the sources' lifetime).
     #[cfg_attr(all(target_arch = "wasm32", not(feature = "speed")), allow(dead_code))]
     literals: RefCell<Vec<(usize, usize, usize, usize)>>,
+    /// Strings of the sources whose copies are marked ([`Splice::add_originals`]): their last 16
+    /// bytes, source, start and length, sorted by those bytes.
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "speed")), allow(dead_code))]
+    originals: RefCell<Vec<Original>>,
 }
+
+/// A string of a source whose copies are marked: its last 16 bytes, source, start and length.
+type Original = ([u8; 16], usize, usize, usize);
 
 impl<'s> Splice<'s> {
     /// A splice of the payloads that lie in `sources`.
     pub fn new(sources: &[&'s str]) -> Self {
-        Self { sources: sources.to_vec(), spans: RefCell::new(Vec::new()), texts: false, literals: RefCell::default() }
+        Self {
+            sources: sources.to_vec(),
+            spans: RefCell::new(Vec::new()),
+            texts: false,
+            literals: RefCell::default(),
+            originals: RefCell::default(),
+        }
     }
 
     /// A splice of the payloads and the text strings of at least [`Literal::FROM`] bytes that lie
@@ -77,6 +94,27 @@ impl<'s> Splice<'s> {
             let mut kept = self.literals.borrow_mut();
             kept.extend(literals.iter().map(|l| (l.address, l.len, l.raw.as_ptr() as usize, l.raw.len())));
             kept.sort_unstable_by_key(|literal| literal.0);
+        }
+    }
+
+    /// Adds strings lying in the sources (a parse's unescaped strings) whose copies are marked
+    /// as they stand there: a payload that equals the end of one of them, byte for byte, is its
+    /// span in that source. Strings shorter than a payload that is marked, or not in a source,
+    /// are passed over.
+    pub fn add_originals(&self, strings: &[&str]) {
+        // Only the fast writer's builds mark copies (the npm browsers' module, for its size,
+        // does not).
+        #[cfg(not(any(not(target_arch = "wasm32"), feature = "speed")))]
+        let _ = strings;
+        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+        {
+            let mut originals = self.originals.borrow_mut();
+            for string in strings.iter().filter(|s| s.len() >= RAW_FROM) {
+                if let Some((i, start)) = self.lying_in(string.as_ptr() as usize, string.len()) {
+                    originals.push((last16(string), i, start, string.len()));
+                }
+            }
+            originals.sort_unstable_by_key(|original| original.0);
         }
     }
 
@@ -139,12 +177,30 @@ impl<'s> Splice<'s> {
         self.spans.into_inner()
     }
 
-    /// Which source `part` lies in, when it is large enough to be marked.
+    /// Which source `part` lies in, or the end of which original it is a copy of, when it is
+    /// large enough to be marked.
     fn source_of(&self, part: &str) -> Option<(usize, usize)> {
         if part.len() < RAW_FROM {
             return None;
         }
-        self.lying_in(part.as_ptr() as usize, part.len())
+        let found = self.lying_in(part.as_ptr() as usize, part.len());
+        #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+        let found = found.or_else(|| self.copied_from(part));
+        found
+    }
+
+    /// The source and start of the end of an original ([`Splice::add_originals`]) that holds the
+    /// same bytes as `part`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+    fn copied_from(&self, part: &str) -> Option<(usize, usize)> {
+        let originals = self.originals.borrow();
+        let key = last16(part);
+        let first = originals.partition_point(|original| original.0 < key);
+        originals[first..].iter().take_while(|original| original.0 == key).find_map(|&(_, i, start, len)| {
+            let end = start + len;
+            let at = end.checked_sub(part.len()).filter(|&at| at >= start)?;
+            same_bytes(&self.sources[i].as_bytes()[at..end], part.as_bytes()).then_some((i, at))
+        })
     }
 
     /// `parts`, joined, as a JSON string with each large part that lies in a source replaced by
@@ -192,6 +248,23 @@ pub(crate) enum Marked {
     Plain,
     /// Not left out.
     No,
+}
+
+/// The last 16 bytes of a string of at least 16 bytes.
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+fn last16(text: &str) -> [u8; 16] {
+    let mut key = [0; 16];
+    key.copy_from_slice(&text.as_bytes()[text.len() - 16..]);
+    key
+}
+
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+/// Whether `a` and `b` hold the same bytes: a block at a time, without a branch per byte (the
+/// loop vectorizes; `memcmp` in WebAssembly goes a byte at a time).
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    const BLOCK: usize = 4096;
+    a.len() == b.len()
+        && a.chunks(BLOCK).zip(b.chunks(BLOCK)).all(|(x, y)| x.iter().zip(y).fold(0, |d, (p, q)| d | (p ^ q)) == 0)
 }
 
 fn unescaped(part: &str) -> bool {
@@ -384,6 +457,33 @@ mod tests {
         assert_eq!(splice.into_spans(), [(0, 7, big.len()), (0, 7, big.len())]);
         // Without a splice, nothing is marked.
         assert_eq!(serde_json::to_string(&Payload(data, None)).unwrap(), serde_json::to_string(&big).unwrap());
+    }
+
+    /// A copy of a payload (not a slice of the source) is marked as the end of the original it
+    /// equals, byte for byte: a data URL's data copied out of it is that URL's end. A copy that
+    /// differs by one byte, or of a string not given as an original, is written.
+    #[test]
+    fn copies_of_originals_are_marked_as_their_end_in_the_source() {
+        let big = "QUJD".repeat(5_000);
+        let source = format!(r#"{{"url": "data:image/png;base64,{big}", "other": "{big}"}}"#);
+        let start = source.find("data:").unwrap();
+        let at = source.find(&big).unwrap();
+        let original = &source[start..at + big.len()];
+        let splice = Splice::new(&[&source]);
+        splice.add_originals(&[original, "not in the source"]);
+        let copy = big.clone();
+        let mut changed = big.clone();
+        changed.replace_range(100..101, "Z");
+        let shorter = big[4..].to_string();
+        let written = [
+            serde_json::to_string(&Payload(&copy, Some(&splice))).unwrap(),
+            serde_json::to_string(&Payload(&changed, Some(&splice))).unwrap(),
+            serde_json::to_string(&DataUrl { mime: "image/png", data: &shorter, splice: Some(&splice) }).unwrap(),
+        ];
+        assert_eq!(written[0], "\"\\uFFFF\"");
+        assert_eq!(written[1], serde_json::to_string(&changed).unwrap());
+        assert_eq!(written[2], "\"data:image/png;base64,\\uFFFF\"", "the end of the original, shorter");
+        assert_eq!(splice.into_spans(), [(0, at, big.len()), (0, at + 4, big.len() - 4)]);
     }
 
     /// Over several sources, each mark says which source its payload lies in, in the order the
