@@ -128,8 +128,22 @@ impl Import {
         let from = std::mem::take(&mut self.state_from);
         let Some(state) = state.into_state(self.provider) else { return };
         let here = self.current();
+        if self.empty_assistant() && state.items.iter().all(|item| item.get("block").is_some()) {
+            // Reasoning blocks or items with nothing after them in their turn (a Responses turn
+            // of reasoning items alone): the provider's own items, carried where they stood.
+            let provider = self.provider.as_str();
+            for (item, at) in state.items.into_iter().zip(from) {
+                let block = item.get("block").cloned().unwrap_or_default();
+                self.block(
+                    json!({"type": "provider_item", "provider": provider, "item": block}),
+                    &at,
+                    &[("item", &at)],
+                );
+            }
+            return;
+        }
         if self.empty_assistant() {
-            // Reasoning with nothing after it: no provider takes it back on its own.
+            // Signatures or ids with no element to go on: no provider takes them back alone.
             self.messages.pop();
             self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
             // Each item left out is named where it was.
