@@ -91,6 +91,10 @@ impl ProviderItem {
         if let Some(kind) = item.get("type").and_then(serde_json::Value::as_str) {
             return kind;
         }
+        // A whole message (Chat Completions has no items of another kind).
+        if item.get("role").is_some() {
+            return "message";
+        }
         item.as_object()
             .and_then(|object| object.keys().find(|key| !matches!(key.as_str(), "thoughtSignature" | "thought")))
             .map_or("item", String::as_str)

@@ -18,13 +18,9 @@ fn capture(name: &str) -> Value {
 
 /// (capture, its provider, the `import_dropped` warnings' paths in order).
 const DROPPED: &[(&str, ProviderId, &[&str])] = &[
-    // Five reasoning items with nothing after them in their turn: each one named where it is (the
-    // effort, `xhigh`, is carried).
-    (
-        "openAIMultipleReasoningSignaturesReplayParam/responses/request.json",
-        ProviderId::OpenAiResponses,
-        &["/input/1", "/input/2", "/input/3", "/input/4", "/input/5"],
-    ),
+    // A model turn with nothing in it (an answer cut short): no standard message holds it, and
+    // Gemini's parts are its items, so there is no item to carry it either.
+    ("simpleRequestTruncated/google/followup-request.json", ProviderId::Gemini, &["/contents/1"]),
 ];
 
 #[test]

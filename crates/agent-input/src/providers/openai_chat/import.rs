@@ -83,14 +83,14 @@ fn message(im: &mut Import, message: &Value, at: &Path) {
                 im.unsupported(at.key("audio"), "an assistant's audio answer", "write its transcript as text");
             }
             let known = ["role", "content", "name", "refusal", "tool_calls", "function_call", "audio"];
-            // A message left out (nothing but reasoning, say) takes its keys with it, named.
+            // A message with nothing in it (an answer cut short, nothing but reasoning) is Chat
+            // Completions' own item, carried whole: a standard message needs content or calls.
             if im
                 .messages
                 .last()
                 .is_some_and(|m| m["content"].as_array().is_some_and(Vec::is_empty) && m.get("toolCalls").is_none())
             {
-                im.other_keys(object, at, &known);
-                im.drop_empty_assistant(at);
+                im.provider_item("assistant", message, at);
             } else {
                 im.message_keys(object, at, &known);
             }

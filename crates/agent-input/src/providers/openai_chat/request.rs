@@ -82,9 +82,16 @@ impl Provider for OpenAiChat {
         }
         let mut documents = 0;
         for turn in &turns {
-            if let Some(message) = message(&mut cx, turn, &mut documents, messages.len()) {
-                messages.push(message);
+            // A turn of nothing but Chat Completions' own messages is those messages; any other
+            // turn is its message, then its own messages after it.
+            let own = own_items(turn);
+            let alone = own.len() == turn.content.len() && turn.tool_calls.is_empty() && turn.text.is_none();
+            if !(alone && !own.is_empty()) {
+                if let Some(message) = message(&mut cx, turn, &mut documents, messages.len()) {
+                    messages.push(message);
+                }
             }
+            messages.extend(own.into_iter().map(ChatMessage::Item));
         }
         cx.pairs_by_message(&turns, true);
         if !cx.report.is_ok() {
@@ -131,6 +138,17 @@ impl Provider for OpenAiChat {
 
 /// The message `turn` becomes, the `index`-th of the body, its provider fields placed: the
 /// message's at the message, a part's at the part, a call's at the call.
+/// The turn's provider items of Chat Completions' own: whole messages.
+fn own_items<'a>(turn: &Turn<'a, 'a>) -> Vec<&'a serde_json::Value> {
+    turn.content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::ProviderItem(item) if item.provider == ProviderId::OpenAiChat => Some(&item.item),
+            _ => None,
+        })
+        .collect()
+}
+
 fn message<'a>(
     cx: &mut Conversion<'a>,
     turn: &Turn<'a, 'a>,
@@ -214,9 +232,12 @@ fn message<'a>(
         let path = || turn.origin.block_path(cx.base, j);
         match block {
             ContentBlock::Text(text) => parts.push(Part::Text { text }),
-            // Chat Completions has no items of its own: another provider's is left out.
+            // Chat Completions' own items are messages of their own (written beside this one);
+            // another provider's is left out.
             ContentBlock::ProviderItem(item) => {
-                cx.provider_item(turn, j, item);
+                if item.provider != ProviderId::OpenAiChat {
+                    cx.provider_item(turn, j, item);
+                }
             }
             ContentBlock::Image(image) => match &image.source {
                 Source::Base64(data) => parts.push(Part::ImageUrl {
@@ -377,6 +398,10 @@ pub mod wire {
             /// The call answered.
             tool_call_id: &'a str,
         },
+        /// A message of Chat Completions' own with no standard form (an assistant message with
+        /// nothing in it), carried as a provider item and written as given.
+        #[serde(untagged)]
+        Item(&'a serde_json::Value),
     }
 
     /// A string, or content parts.

@@ -333,17 +333,6 @@ impl Import {
         }
     }
 
-    /// Removes the current message if it is an assistant message with no content and no calls
-    /// (its reasoning was left out, say), reporting it.
-    pub(crate) fn drop_empty_assistant(&mut self, at: &Path) {
-        if self.empty_assistant() {
-            let here = self.current();
-            self.messages.pop();
-            self.origins.retain(|(place, _)| !place.segments().starts_with(here.segments()));
-            self.dropped(at.clone(), "an assistant turn with nothing but what is reported left out");
-        }
-    }
-
     /// Goes on in the current standard message if it has `role` and the provider message is the
     /// same; opens one otherwise (each tool result opens its own).
     pub(crate) fn continue_as(&mut self, role: &str, at: &Path) {
