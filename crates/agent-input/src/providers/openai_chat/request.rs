@@ -86,10 +86,10 @@ impl Provider for OpenAiChat {
             // turn is its message, then its own messages after it.
             let own = own_items(turn);
             let alone = own.len() == turn.content.len() && turn.tool_calls.is_empty() && turn.text.is_none();
-            if !alone || own.is_empty() {
-                if let Some(message) = message(&mut cx, turn, &mut documents, messages.len()) {
-                    messages.push(message);
-                }
+            if (!alone || own.is_empty())
+                && let Some(message) = message(&mut cx, turn, &mut documents, messages.len())
+            {
+                messages.push(message);
             }
             messages.extend(own.into_iter().map(ChatMessage::Item));
         }
