@@ -23,7 +23,7 @@ mod types;
 pub use table::parse;
 pub use types::{
     CacheTtl, ConvertOptions, ConvertSettings, Effort, Limits, Options, PromptCache, Reasoning, ResponseFormat,
-    ToolChoice, ToolSpec,
+    ToolChoice, ToolEntry, ToolSpec,
 };
 
 #[cfg(test)]
@@ -131,7 +131,7 @@ mod tests {
         assert_eq!(camel, snake);
         assert_eq!(camel.max_tokens, Some(100));
         assert_eq!(camel.top_p, Some(0.9));
-        assert_eq!(camel.tools[0].input_schema, Some(json!({"type": "object"})));
+        assert_eq!(camel.tools[0].spec().and_then(|spec| spec.input_schema.clone()), Some(json!({"type": "object"})));
         // What `Serialize` writes reads back, and `Deserialize` takes the same spellings.
         assert_eq!(ConvertOptions::from_json(&serde_json::to_value(&camel).unwrap()).unwrap(), camel);
         let deserialized: ConvertOptions = serde_json::from_str(r#"{"systemPrompt": "Be brief.", "max_tokens": "100",

@@ -16,13 +16,13 @@ use crate::path::Path;
 use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
-use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::text::quote;
 
 use self::wire::{
-    Block, CacheControl, DocumentSource, ImageSource, JsonOutputFormat, Message, MessagesRequest, OutputConfig,
-    SystemBlock, Thinking, Tool, ToolChoice,
+    Block, CacheControl, DocumentSource, FunctionTool, ImageSource, JsonOutputFormat, Message, MessagesRequest,
+    OutputConfig, SystemBlock, Thinking, Tool, ToolChoice,
 };
 
 /// Most images in one request.
@@ -174,17 +174,24 @@ impl Provider for AnthropicMessages {
             top_p: options.top_p,
             stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
             tools: {
-                let last = tools.len().wrapping_sub(1);
-                tools
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (spec, schema))| Tool {
-                        name: &spec.name,
-                        description: non_blank(spec.description.as_deref()),
-                        input_schema: schema,
-                        cache_control: if i == last { cache_control } else { None },
-                    })
-                    .collect()
+                // The cache point goes on the last function tool (a server tool is written as given).
+                let last = tools.iter().rposition(|tool| matches!(tool, Declared::Function { .. }));
+                let mut wire = Vec::with_capacity(tools.len());
+                for (k, tool) in tools.into_iter().enumerate() {
+                    wire.push(match tool {
+                        Declared::Function { spec, schema, index } => {
+                            cx.tool_fields(spec, index, || format!("/tools/{k}"));
+                            Tool::Function(FunctionTool {
+                                name: &spec.name,
+                                description: non_blank(spec.description.as_deref()),
+                                input_schema: schema,
+                                cache_control: if Some(k) == last { cache_control } else { None },
+                            })
+                        }
+                        Declared::Provider(tool) => Tool::Raw(tool),
+                    });
+                }
+                wire
             },
             tool_choice,
             thinking,
@@ -672,9 +679,19 @@ pub mod wire {
         },
     }
 
-    /// A tool.
+    /// A tool: a function tool, or a server tool as the caller's `provider_tool` gave it.
     #[derive(Debug, Clone, Serialize)]
-    pub struct Tool<'a> {
+    #[serde(untagged)]
+    pub enum Tool<'a> {
+        /// A function tool.
+        Function(FunctionTool<'a>),
+        /// A server or client tool of Anthropic's own (`web_search_20250305`, `bash_20250124`).
+        Raw(&'a serde_json::Value),
+    }
+
+    /// A function tool.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionTool<'a> {
         /// Its name.
         pub name: &'a str,
         /// What it does.

@@ -104,6 +104,14 @@ impl<'p> Conversion<'p> {
 pub(crate) fn any_for(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> bool {
     options.provider_fields.as_ref().is_some_and(|fields| fields.provider == provider)
         || messages_with(Some(provider), request).next().is_some()
+        || tools_for(provider, options)
+}
+
+/// Whether a function tool spec carries fields of `provider`'s.
+fn tools_for(provider: ProviderId, options: &ConvertOptions) -> bool {
+    options.tools.iter().any(|entry| {
+        entry.spec().and_then(|spec| spec.provider_fields.as_ref()).is_some_and(|fields| fields.provider == provider)
+    })
 }
 
 /// The messages of `request` (index, fields) with provider fields, of `provider`'s or (`None`)
