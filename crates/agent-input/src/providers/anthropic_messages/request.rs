@@ -53,6 +53,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Anthropic Messages.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::AnthropicMessages,
     name: ProviderId::AnthropicMessages.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(usize::MAX),

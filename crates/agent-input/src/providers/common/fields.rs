@@ -74,10 +74,9 @@ impl<'p> Conversion<'p> {
         }
     }
 
-    /// Whether `fields` are for the body being written: by the profile's name (unique among the
-    /// providers), not the display name, which Bedrock's messages do not use ("Bedrock").
+    /// Whether `fields` are for the body being written.
     fn owns(&self, fields: &ProviderFields) -> bool {
-        self.profile.name == crate::providers::dispatch::profile(fields.provider).name
+        self.profile.provider == fields.provider
     }
 
     /// `fields`, kept at `origin`, for the element the body holds at `at` when they are this

@@ -27,7 +27,7 @@ impl Import {
 impl Conversion<'_> {
     /// Whether the body being written is `provider`'s.
     pub(crate) fn writes_for(&self, provider: ProviderId) -> bool {
-        self.profile.name == provider.display_name()
+        self.profile.provider == provider
     }
 
     /// The item as the provider takes it back, when it is this provider's; another provider's

@@ -42,6 +42,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Chat Completions.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::OpenAiChat,
     name: ProviderId::OpenAiChat.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),

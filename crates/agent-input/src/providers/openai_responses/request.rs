@@ -43,6 +43,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Responses.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::OpenAiResponses,
     name: ProviderId::OpenAiResponses.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: None,

@@ -61,6 +61,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Bedrock Converse.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::BedrockConverse,
     name: "Bedrock",
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),

@@ -30,6 +30,8 @@ static EMPTY_SCHEMA: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
 /// they keep Bedrock's older messages word for word.
 #[derive(Debug)]
 pub(crate) struct Profile {
+    /// The provider, as provider items and provider fields name it.
+    pub(crate) provider: crate::providers::id::ProviderId,
     /// How messages name the provider.
     pub(crate) name: &'static str,
     /// Highest temperature (`top_p` is 0 to 1 for every provider).

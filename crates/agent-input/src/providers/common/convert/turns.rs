@@ -501,6 +501,7 @@ mod tests {
     use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile};
 
     static PROFILE: Profile = Profile {
+        provider: crate::providers::id::ProviderId::Gemini,
         name: "Test",
         max_temperature: 1.0,
         max_stop_sequences: None,

@@ -52,6 +52,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Gemini.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::Gemini,
     name: ProviderId::Gemini.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),
