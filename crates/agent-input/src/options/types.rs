@@ -1,7 +1,7 @@
 //! The options types, as data: what each surface passes to validate and to convert.
 
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::model::{ProviderFields, ProviderItem};
@@ -41,7 +41,7 @@ pub struct Options {
 }
 
 /// A tool the model may call, as callers describe it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSpec {
     /// The tool's name, as tool calls name it.
     pub name: String,
@@ -49,19 +49,13 @@ pub struct ToolSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// JSON Schema of the arguments; an empty object schema when absent.
-    #[serde(default, alias = "inputSchema", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input_schema: Option<Value>,
     /// The tool's own fields of one provider that the standard spec has no place for
     /// (`{"provider": "openai-responses", "fields": {"strict": true}}`): merged into the object
     /// written for the tool for that provider, left out with `provider_fields_dropped` for any
     /// other.
-    #[serde(
-        default,
-        alias = "providerFields",
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "fields_json",
-        deserialize_with = "fields_from_json"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "fields_json")]
     pub provider_fields: Option<ProviderFields>,
 }
 
@@ -115,13 +109,6 @@ impl Serialize for ToolEntry {
     }
 }
 
-impl<'de> Deserialize<'de> for ToolEntry {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        super::fields::tool_entry(&Value::deserialize(d)?)
-            .map_err(|why| serde::de::Error::custom(format!("a tool {why}")))
-    }
-}
-
 /// Provider fields as options write them: `{"provider": <id>, "fields": {...}}`.
 #[allow(clippy::ref_option)] // serde's `serialize_with` passes the field by reference
 fn fields_json<S: Serializer>(value: &Option<ProviderFields>, s: S) -> Result<S::Ok, S::Error> {
@@ -130,11 +117,6 @@ fn fields_json<S: Serializer>(value: &Option<ProviderFields>, s: S) -> Result<S:
     map.serialize_entry("provider", fields.provider.as_str())?;
     map.serialize_entry("fields", &fields.fields)?;
     map.end()
-}
-
-fn fields_from_json<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ProviderFields>, D::Error> {
-    let value = Value::deserialize(d)?;
-    super::fields::spec_fields(&value).map_err(serde::de::Error::custom)
 }
 
 /// Provider-independent conversion settings. Written (`Serialize`) with `snake_case` keys.

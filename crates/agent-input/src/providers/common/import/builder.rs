@@ -501,14 +501,21 @@ impl Import {
     pub(crate) fn spec(&self, found: SpecFields<'_>) -> Value {
         let mut spec = spec(found.name, found.description, found.schema);
         if !found.fields.is_empty() {
-            spec["provider_fields"] = json!({"provider": self.provider.as_str(), "fields": found.fields});
+            let mut fields = Map::new();
+            fields.insert("provider".into(), Value::String(self.provider.as_str().into()));
+            fields.insert("fields".into(), Value::Object(found.fields));
+            spec["provider_fields"] = Value::Object(fields);
         }
         spec
     }
 
     /// A tool of this provider's own, kept as it is: an entry of the `tools` option.
     pub(crate) fn provider_tool(&self, tool: Value) -> Value {
-        json!({"type": "provider_tool", "provider": self.provider.as_str(), "tool": tool})
+        let mut entry = Map::new();
+        entry.insert("type".into(), Value::String("provider_tool".into()));
+        entry.insert("provider".into(), Value::String(self.provider.as_str().into()));
+        entry.insert("tool".into(), tool);
+        Value::Object(entry)
     }
 
     /// Records that `standard`, a value copied as it is (a schema), came from `at`, and each place
