@@ -337,8 +337,13 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
 fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
     let choice = match value {
         Value::String(mode) if mode == "required" => json!("any"),
-        Value::Object(object) if object.get("type").and_then(Value::as_str) == Some("function") => {
+        // A function, or a custom tool (a provider tool the writer names as `custom` again).
+        Value::Object(object) if matches!(object.get("type").and_then(Value::as_str), Some("function" | "custom")) => {
             json!({"name": object.get("name").cloned().unwrap_or(Value::Null)})
+        }
+        Value::Object(_) => {
+            im.dropped(at.clone(), "a tool choice of a built-in tool or of allowed tools");
+            return;
         }
         _ => value.clone(),
     };
