@@ -174,25 +174,19 @@ impl Provider for AnthropicMessages {
             temperature: options.temperature,
             top_p: options.top_p,
             stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
+            // The cache point goes on the last function tool (a server tool is written as given).
             tools: {
-                // The cache point goes on the last function tool (a server tool is written as given).
                 let last = tools.iter().rposition(|tool| matches!(tool, Declared::Function { .. }));
-                let mut wire = Vec::with_capacity(tools.len());
-                for (k, tool) in tools.into_iter().enumerate() {
-                    wire.push(match tool {
-                        Declared::Function { spec, schema, index } => {
-                            cx.tool_fields(spec, index, || format!("/tools/{k}"));
-                            Tool::Function(FunctionTool {
-                                name: &spec.name,
-                                description: non_blank(spec.description.as_deref()),
-                                input_schema: schema,
-                                cache_control: if Some(k) == last { cache_control } else { None },
-                            })
-                        }
-                        Declared::Provider(tool) => Tool::Raw(tool),
-                    });
-                }
-                wire
+                let wire = |(k, tool)| match tool {
+                    Declared::Function { spec, schema, index } => {
+                        cx.tool_fields(spec, index, || format!("/tools/{k}"));
+                        let (name, description) = (&spec.name, non_blank(spec.description.as_deref()));
+                        let cache_control = if Some(k) == last { cache_control } else { None };
+                        Tool::Function(FunctionTool { name, description, input_schema: schema, cache_control })
+                    }
+                    Declared::Provider(tool) => Tool::Raw(tool),
+                };
+                tools.into_iter().enumerate().map(wire).collect()
             },
             tool_choice,
             thinking,
@@ -680,13 +674,11 @@ pub mod wire {
         },
     }
 
-    /// A tool: a function tool, or a server tool as the caller's `provider_tool` gave it.
+    /// A function tool, or a tool of Anthropic's own (`web_search_20250305`) as given.
     #[derive(Debug, Clone, Serialize)]
     #[serde(untagged)]
     pub enum Tool<'a> {
-        /// A function tool.
         Function(FunctionTool<'a>),
-        /// A server or client tool of Anthropic's own (`web_search_20250305`, `bash_20250124`).
         Raw(&'a serde_json::Value),
     }
 
