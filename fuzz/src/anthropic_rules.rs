@@ -84,9 +84,32 @@ impl Rules {
         let tools = self.check.array(top.get("tools"), false, "/tools");
         for (i, tool) in tools.iter().enumerate() {
             let path = format!("/tools/{i}");
-            let Some(tool) =
-                self.check.shape(tool, &["name", "input_schema"], &["description", "cache_control"], &path)
-            else {
+            // "Tool use › Server tools" and Anthropic-defined client tools (`web_search_20250305`,
+            // `bash_20250124`, `text_editor_*`): a `type` naming the tool and version, and a `name`;
+            // their other members are the tool's own.
+            if let Some(kind) = tool.get("type").and_then(Value::as_str).filter(|kind| *kind != "custom") {
+                if kind.is_empty() {
+                    self.check.fail(&format!("{path}/type"), "must name the tool and its version");
+                }
+                if let Some(name) = self.check.string(tool.get("name"), &format!("{path}/name"))
+                    && !names.insert(name.to_string())
+                {
+                    self.check.fail(&format!("{path}/name"), "two tools share this name");
+                }
+                continue;
+            }
+            // "Tool use › Specifying client tools": a custom tool's optional members.
+            let optional = [
+                "description",
+                "cache_control",
+                "type",
+                "defer_loading",
+                "allowed_callers",
+                "input_examples",
+                "strict",
+                "eager_input_streaming",
+            ];
+            let Some(tool) = self.check.shape(tool, &["name", "input_schema"], &optional, &path) else {
                 continue;
             };
             self.cache_control(tool.get("cache_control"), &path);

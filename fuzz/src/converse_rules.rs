@@ -478,7 +478,16 @@ impl Checker {
         let mut names = HashMap::new();
         for (i, tool) in tools.iter().enumerate() {
             let path = format!("/toolConfig/tools/{i}");
-            let Some((member, spec)) = self.union(tool, &["toolSpec", "cachePoint"], &path) else { continue };
+            let Some((member, spec)) = self.union(tool, &["toolSpec", "cachePoint", "systemTool"], &path) else {
+                continue;
+            };
+            // `SystemTool`: {"name"} of a tool the model's provider runs.
+            if member == "systemTool" {
+                if spec.get("name").and_then(Value::as_str).is_none_or(str::is_empty) {
+                    self.fail(&format!("{path}/systemTool/name"), "must be a non-empty string");
+                }
+                continue;
+            }
             if member == "cachePoint" {
                 if i == 0 {
                     self.fail(&path, "a cache point needs a tool before it");
@@ -488,7 +497,7 @@ impl Checker {
             }
             let path = format!("{path}/toolSpec");
             let Some(spec) = self.object(spec, &path) else { continue };
-            self.only_keys(spec, &["name", "description", "inputSchema"], &path);
+            self.only_keys(spec, &["name", "description", "inputSchema", "strict"], &path);
             let name = spec.get("name").and_then(Value::as_str).unwrap_or("");
             if !valid_tool_name(name) {
                 self.fail(&format!("{path}/name"), format!("{name:?} is not [a-zA-Z0-9_-]{{1,64}}"));

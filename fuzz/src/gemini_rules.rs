@@ -14,6 +14,20 @@ use serde_json::Value;
 
 use super::{Check, NULL, decoded_len, is_base64, is_web_url};
 
+/// The members of "Tool" besides `functionDeclarations`: Gemini's own tools.
+const GEMINI_TOOLS: &[&str] = &[
+    "googleSearch",
+    "googleSearchRetrieval",
+    "codeExecution",
+    "urlContext",
+    "fileSearch",
+    "googleMaps",
+    "computerUse",
+    "retrieval",
+    "enterpriseWebSearch",
+    "mcpServers",
+];
+
 const MAX_STOPS: usize = 5;
 /// "Part": the members beside its one data field.
 const PART_METADATA: [&str; 5] = ["thoughtSignature", "thought", "partMetadata", "mediaResolution", "videoMetadata"];
@@ -151,13 +165,22 @@ impl Rules {
         let mut declared = Vec::new();
         for (i, tool) in self.check.array(top.get("tools"), false, "/tools").iter().enumerate() {
             let path = format!("/tools/{i}");
+            // "Tool": besides function declarations, one of Gemini's own tools per object.
+            if tool.get("functionDeclarations").is_none() {
+                self.check.shape(tool, &[], GEMINI_TOOLS, &path);
+                if tool.as_object().is_some_and(serde_json::Map::is_empty) {
+                    self.check.fail(&path, "names no tool");
+                }
+                continue;
+            }
             if self.check.shape(tool, &["functionDeclarations"], &[], &path).is_none() {
                 continue;
             }
             let path = format!("{path}/functionDeclarations");
             for (j, function) in self.check.array(tool.get("functionDeclarations"), true, &path).iter().enumerate() {
                 let path = format!("{path}/{j}");
-                let allowed = ["description", "parameters", "parametersJsonSchema"];
+                let allowed =
+                    ["description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema", "behavior"];
                 let Some(function) = self.check.shape(function, &["name"], &allowed, &path) else { continue };
                 if let Some(name) = self.check.string(function.get("name"), &format!("{path}/name")) {
                     if !is_function_name(name) {

@@ -93,6 +93,11 @@ impl Rules {
         let mut names = HashSet::new();
         for (i, tool) in self.check.array(top.get("tools"), false, "/tools").iter().enumerate() {
             let path = format!("/tools/{i}");
+            // `ChatCompletionCustomTool`: {"type": "custom", "custom": {"name", ...}}.
+            if tool.get("type").and_then(Value::as_str) == Some("custom") {
+                self.check.shape(tool, &["type", "custom"], &[], &path);
+                continue;
+            }
             let Some(tool) = self.check.shape(tool, &["type", "function"], &[], &path) else { continue };
             self.check.one_of(tool.get("type").and_then(Value::as_str), &["function"], &format!("{path}/type"));
             let path = format!("{path}/function");

@@ -13,6 +13,27 @@ use serde_json::Value;
 
 use super::{Check, data_url, decoded_len, is_base64, is_json_object_text, is_plain_name, is_web_url};
 
+/// The `type` of every tool besides `function` in "Create a model response › tools".
+const HOSTED_TOOLS: &[&str] = &[
+    "web_search",
+    "web_search_preview",
+    "web_search_2025_08_26",
+    "web_search_preview_2025_03_11",
+    "file_search",
+    "code_interpreter",
+    "computer_use_preview",
+    "computer",
+    "image_generation",
+    "local_shell",
+    "shell",
+    "apply_patch",
+    "mcp",
+    "custom",
+    "namespace",
+    "tool_search",
+    "programmatic_tool_calling",
+];
+
 /// "Images and vision": up to 500 image inputs per request, 50 MB of image payload in total.
 const MAX_IMAGES: usize = 500;
 const MAX_IMAGE_BYTES: usize = 50 * 1024 * 1024;
@@ -118,9 +139,20 @@ impl Rules {
         let mut names = HashSet::new();
         for (i, tool) in self.check.array(top.get("tools"), false, "/tools").iter().enumerate() {
             let path = format!("/tools/{i}");
-            let allowed = ["description", "parameters", "strict"];
+            // "Create a model response › tools": the built-in, MCP and custom tools, each with its
+            // own members; a custom tool has a name a tool choice may give.
+            let kind = tool.get("type").and_then(Value::as_str);
+            if kind != Some("function") {
+                self.check.one_of(kind.or(Some("")), HOSTED_TOOLS, &format!("{path}/type"));
+                if kind == Some("custom")
+                    && let Some(name) = self.check.string(tool.get("name"), &format!("{path}/name"))
+                {
+                    names.insert(name.to_string());
+                }
+                continue;
+            }
+            let allowed = ["description", "parameters", "strict", "defer_loading", "output_schema", "allowed_callers"];
             let Some(tool) = self.check.shape(tool, &["type", "name"], &allowed, &path) else { continue };
-            self.check.one_of(tool.get("type").and_then(Value::as_str), &["function"], &format!("{path}/type"));
             if let Some(name) = self.check.string(tool.get("name"), &format!("{path}/name")) {
                 // As for Chat Completions' `FunctionObject.name`.
                 if !is_plain_name(name, 64) {

@@ -161,7 +161,9 @@ impl Check {
         }
         let key = if nested { "function" } else { "name" };
         let Some(named) = self.shape(choice, &["type", key], &[], path) else { return };
-        self.one_of(named.get("type").and_then(Value::as_str).or(Some("")), &["function"], "/tool_choice/type");
+        // Responses' `ToolChoiceCustom` names a custom tool as `ToolChoiceFunction` names a function.
+        let kinds: &[&str] = if nested { &["function"] } else { &["function", "custom"] };
+        self.one_of(named.get("type").and_then(Value::as_str).or(Some("")), kinds, "/tool_choice/type");
         if nested {
             if let Some(function) =
                 self.shape(named.get("function").unwrap_or(&NULL), &["name"], &[], "/tool_choice/function")

@@ -168,8 +168,8 @@ pub async fn begin(state: &AppState, agent_id: String, input: TurnInput) -> Resu
         options.model = Some(agent.model.model_id.trim().to_owned());
     }
     for tool in input.tools {
-        if !options.tools.iter().any(|known| known.name == tool.name) {
-            options.tools.push(tool);
+        if !options.tools.iter().any(|known| known.spec().is_some_and(|known| known.name == tool.name)) {
+            options.tools.push(tool.into());
         }
     }
     let mut limits = validate::Limits { max_body_bytes: state.config.max_body_bytes, ..validate::Limits::default() };

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use agent_input::convert::mlcommons::{self, AgentType};
 use agent_input::json::Document;
 use agent_input::register::Version;
-use agent_input::{ConvertOptions, Diagnostic, ExecuteRequest, ProviderId, Report, ToolSpec, validate};
+use agent_input::{ConvertOptions, Diagnostic, ExecuteRequest, ProviderId, Report, validate};
 use clap::Args;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -45,7 +45,8 @@ pub(crate) struct ConvertArgs {
     /// A stop sequence; repeat for several.
     #[arg(long = "stop-sequence", value_name = "TEXT")]
     stop_sequences: Vec<String>,
-    /// JSON file with an array of tool specs: [{"name", "description", "`input_schema`"}].
+    /// JSON file with an array of tool specs, [{"name", "description", "`input_schema`"}], and
+    /// provider tools, {"type": "`provider_tool`", "provider", "tool"}.
     #[arg(long, value_name = "FILE")]
     tools: Option<PathBuf>,
     /// Which tools the model may call: auto, any (or required), none, or tool:NAME for one
@@ -150,22 +151,16 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         agent_type,
         ml_commons_version,
     } = args;
-    let tools = match tools {
-        None => Vec::new(),
-        Some(path) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            serde_json::from_str::<Vec<ToolSpec>>(&text).map_err(|e| {
-                UsageError(format!(
-                    "{} is not a JSON array of tool specs ({{\"name\", \"description\", \"input_schema\"}}): {e}",
-                    path.display()
-                ))
-            })?
-        }
-    };
     // The request features are read by the core's option reader, so they take the values
     // and give the messages the npm package and the gateway do.
     let mut features = serde_json::Map::new();
+    if let Some(path) = tools {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let tools: Value = serde_json::from_str(&text)
+            .map_err(|e| UsageError(format!("{} is not JSON (an array of tool specs): {e}", path.display())))?;
+        features.insert("tools".into(), tools);
+    }
     if let Some(choice) = tool_choice {
         features.insert("tool_choice".into(), Value::String(choice));
     }
@@ -215,7 +210,7 @@ pub(crate) fn run(args: ConvertArgs) -> Result<bool, UsageError> {
         temperature,
         top_p,
         stop_sequences,
-        tools,
+        tools: features.tools,
         tool_choice: features.tool_choice,
         prompt_cache: features.prompt_cache,
         response_format: features.response_format,

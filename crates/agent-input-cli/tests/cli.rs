@@ -334,6 +334,38 @@ fn cli_behaviour() -> Vec<Trial> {
             let _ = std::fs::remove_file(&tools);
             Ok(())
         }),
+        Trial::test("cli/a tools file holds provider tools and tool fields", || {
+            let tools =
+                std::env::temp_dir().join(format!("agent-input-cli-provider-tools-{}.json", std::process::id()));
+            let specs = r#"[{"type":"provider_tool","provider":"openai-responses","tool":{"type":"web_search"}},
+                {"name":"f","provider_fields":{"provider":"openai-responses","fields":{"strict":true}}}]"#;
+            std::fs::write(&tools, specs).map_err(|e| e.to_string())?;
+            let convert = |to: &str| {
+                let args = [
+                    "convert".to_string(),
+                    format!("--to={to}"),
+                    "--report".into(),
+                    format!("--tools={}", tools.display()),
+                ];
+                run_cli(&args, r#"{"input": "Search the web"}"#)
+            };
+            let same = stdout_json(&convert("openai-responses"))?;
+            let want = json!([{"type": "web_search"},
+                {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}, "strict": true}]);
+            let other = stdout_json(&convert("openai-chat"))?;
+            let codes: Vec<&str> =
+                other["warnings"].as_array().into_iter().flatten().filter_map(|w| w["code"].as_str()).collect();
+            let _ = std::fs::remove_file(&tools);
+            if same["body"]["tools"] != want {
+                return Err(format!("openai-responses body: {same}").into());
+            }
+            if codes != ["provider_item_dropped", "provider_fields_dropped"]
+                || other["body"]["tools"].as_array().map(Vec::len) != Some(1)
+            {
+                return Err(format!("openai-chat: {other}").into());
+            }
+            Ok(())
+        }),
         Trial::test("cli/response reads a Converse answer", || {
             let body = r#"{"output":{"message":{"role":"assistant","content":[{"text":"72F"},{"toolUse":{"toolUseId":"t1","name":"f","input":{"a":1}}}]}},"stopReason":"tool_use","usage":{"inputTokens":3,"outputTokens":4,"totalTokens":7},"metrics":{"latencyMs":1}}"#;
             let output = run_cli(&["response".into(), "--from=bedrock/converse".into(), "--compact".into()], body);

@@ -6,7 +6,7 @@
 use agent_input::agui::events::{Event, RunEvents};
 use agent_input::options::ConvertOptions;
 use agent_input::stream::{DEFAULT_MAX_FRAME_BYTES, Decoder, StreamError};
-use agent_input::{Code, Diagnostic, Path, ProviderId, Report, ToolSpec, agui, validate};
+use agent_input::{Code, Diagnostic, Path, ProviderId, Report, ToolEntry, ToolSpec, agui, validate};
 use js_sys::JSON;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -288,7 +288,26 @@ pub(crate) fn ids(options: &Value, report: &mut Report) -> Ids {
     }
     let (convert, tools_report) = ConvertOptions::read_json(&Value::Object(only_tools));
     report.extend(tools_report);
-    Ids { thread_id, run_id, tools: convert.tools }
+    // AG-UI's tools are the caller's functions: a provider's own tool has no place there.
+    let mut tools = Vec::with_capacity(convert.tools.len());
+    for (i, entry) in convert.tools.into_iter().enumerate() {
+        match entry {
+            ToolEntry::Function(spec) => tools.push(spec),
+            ToolEntry::Provider(tool) => report.push(
+                Diagnostic::new(
+                    Code::ProviderItemDropped,
+                    Path::root().key("options").key("tools").index(i),
+                    format!(
+                        "{}'s '{}' tool is left out: AG-UI's tools are the caller's functions",
+                        tool.provider.display_name(),
+                        tool.kind()
+                    ),
+                )
+                .received(tool.provider.as_str()),
+            ),
+        }
+    }
+    Ids { thread_id, run_id, tools }
 }
 
 /// The validation options (`allowPrefill`, `limits`) among `toAgUi`'s options.

@@ -263,6 +263,29 @@ export interface ToolSpec {
   description?: string;
   /** JSON Schema of the arguments, of type `object`; `{"type":"object","properties":{}}` when absent. */
   inputSchema?: { type: "object"; [keyword: string]: unknown };
+  /**
+   * The tool's own fields of one provider (`{"provider": "openai-responses", "fields": {"strict": true}}`),
+   * relative to the object that provider writes for the tool: merged into it for that provider,
+   * left out with `provider_fields_dropped` for another.
+   */
+  providerFields?: ProviderFields;
+}
+
+/** A provider's own fields, as its API writes them, kept for that provider. */
+export interface ProviderFields {
+  provider: ProviderId;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * A hosted or server tool's spec (Anthropic `web_search_20250305`, Responses `file_search`,
+ * Gemini `{"googleSearch": {}}`), exactly as its provider writes it: written back at its place in
+ * `tools` for that provider, left out with `provider_item_dropped` for another.
+ */
+export interface ProviderTool {
+  type: "provider_tool";
+  provider: ProviderId;
+  tool: Record<string, unknown>;
 }
 
 /**
@@ -282,8 +305,8 @@ export interface ConvertOptions extends ValidateOptions {
   /** 0 to 1; sent only when given. */
   topP?: number | string;
   stopSequences?: string[];
-  /** Required when the conversation holds tool calls or results. */
-  tools?: ToolSpec[];
+  /** Required when the conversation holds tool calls or results; a provider's own tools among them. */
+  tools?: (ToolSpec | ProviderTool)[];
   /** Which tools the model may call (`"required"` is `"any"`); a named tool must be in `tools`. */
   toolChoice?: "auto" | "any" | "required" | "none" | { name: string };
   /** Cache points after the system prompt and the tools (Bedrock, Anthropic; automatic elsewhere). */

@@ -75,11 +75,7 @@ static MULTIMODAL: LazyLock<String> = LazyLock::new(|| {
 
 fn options() -> ConvertOptions {
     ConvertOptions {
-        tools: vec![ToolSpec {
-            name: "lookup".into(),
-            description: Some("Look something up".into()),
-            input_schema: Some(json!({"type": "object"})),
-        }],
+        tools: vec![ToolSpec::new("lookup", Some("Look something up".into()), Some(json!({"type": "object"}))).into()],
         ..ConvertOptions::default()
     }
 }

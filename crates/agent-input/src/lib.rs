@@ -68,7 +68,7 @@ pub mod url;
 pub mod validate;
 mod version;
 
-pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
+pub use convert::{ConvertOptions, Converted, Provider, ProviderId, ToolEntry, ToolSpec};
 pub use diagnostic::{Code, Diagnostic, MAX_RECEIVED_CHARS, Report, Severity};
 pub use model::{
     AgentInput, ContentBlock, Document, ExecuteRequest, InputType, Media, Message, MessageFields, ProviderFields,

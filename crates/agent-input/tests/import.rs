@@ -412,11 +412,14 @@ fn options() -> impl Strategy<Value = ConvertOptions> {
             temperature,
             top_p,
             stop_sequences,
-            tools: vec![ToolSpec {
-                name: "get_weather".into(),
-                description: Some("The weather in a city.".into()),
-                input_schema: Some(json!({"type": "object", "properties": {"id": {"type": "string"}}})),
-            }],
+            tools: vec![
+                ToolSpec::new(
+                    "get_weather",
+                    Some("The weather in a city.".into()),
+                    Some(json!({"type": "object", "properties": {"id": {"type": "string"}}})),
+                )
+                .into(),
+            ],
             tool_choice: match choice {
                 1 => Some(agent_input::options::ToolChoice::Any),
                 2 => Some(agent_input::options::ToolChoice::Tool { name: "get_weather".into() }),

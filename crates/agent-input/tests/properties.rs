@@ -94,10 +94,7 @@ fn resolves(value: &Value, path: &Path, code: Code) -> bool {
 }
 
 fn tools() -> ConvertOptions {
-    ConvertOptions {
-        tools: vec![ToolSpec { name: "get_weather".into(), description: None, input_schema: None }],
-        ..ConvertOptions::default()
-    }
+    ConvertOptions { tools: vec![ToolSpec::new("get_weather", None, None).into()], ..ConvertOptions::default() }
 }
 
 /// Structural rules of a Converse body (`fuzz/src/converse_rules.rs`).

@@ -57,10 +57,7 @@ fn conversation() -> impl Strategy<Value = Vec<Value>> {
 }
 
 fn options() -> ConvertOptions {
-    ConvertOptions {
-        tools: vec![ToolSpec { name: "get_weather".into(), description: None, input_schema: None }],
-        ..ConvertOptions::default()
-    }
+    ConvertOptions { tools: vec![ToolSpec::new("get_weather", None, None).into()], ..ConvertOptions::default() }
 }
 
 fn strs<'v>(items: impl Iterator<Item = &'v Value>, key: &str) -> Vec<String> {

@@ -186,7 +186,7 @@ mod tests {
         let options = convert_options(parameters.as_object().unwrap()).unwrap();
         assert_eq!(options.max_tokens, Some(512));
         assert_eq!(options.system.as_deref(), Some("Be brief."));
-        assert_eq!(options.tools[0].name, "get_weather");
+        assert_eq!(options.tools[0].spec().map(|spec| spec.name.as_str()), Some("get_weather"));
         let bad = json!({"top_p": "abc", "system_prompt": 5});
         let report = convert_options(bad.as_object().unwrap()).unwrap_err();
         let paths: Vec<String> = report.errors.iter().map(|d| d.path.to_string()).collect();

@@ -292,6 +292,6 @@ impl Reader {
             self.report.push(Diagnostic::new(Code::EmptyField, at.key("name"), "a tool's name must not be blank"));
             return None;
         }
-        Some(ToolSpec { name, description: description.filter(|d| !d.is_empty()), input_schema })
+        Some(ToolSpec::new(name, description.filter(|d| !d.is_empty()), input_schema))
     }
 }

@@ -83,7 +83,7 @@ mod tests {
     fn text_is_one_user_message_and_tools_carry_their_schema() {
         let request = request(&json!({"input": "Hi", "parameters": {"memory_id": "m1"}}));
         assert_eq!(memory_id(&request), Some("m1"));
-        let tools = [ToolSpec { name: "t".into(), description: None, input_schema: Some(json!({"type": "object"})) }];
+        let tools = [ToolSpec::new("t", None, Some(json!({"type": "object"})))];
         let run = run_agent_input(&request, "m1", "r1", &tools).expect("converts");
         assert_eq!(
             serde_json::to_value(&run).expect("json"),

@@ -19,7 +19,7 @@ use crate::providers::dispatch::{self, dispatch};
 
 pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice};
 pub use crate::providers::common::convert::{
-    Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolSpec,
+    Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolEntry, ToolSpec,
 };
 pub use crate::providers::id::ProviderId;
 pub use crate::providers::public::convert::*;

@@ -4,9 +4,11 @@
 use serde_json::Value;
 
 use super::table::{Field, number, parse, provider_ids, received};
-use super::types::{CacheTtl, ConvertOptions, Effort, PromptCache, Reasoning, ResponseFormat, ToolChoice, ToolSpec};
+use super::types::{
+    CacheTtl, ConvertOptions, Effort, PromptCache, Reasoning, ResponseFormat, ToolChoice, ToolEntry, ToolSpec,
+};
 use crate::diagnostic::{Code, Diagnostic, Report};
-use crate::model::ProviderFields;
+use crate::model::{ProviderFields, ProviderItem};
 use crate::path::Path;
 use crate::providers::id::ProviderId;
 
@@ -57,8 +59,7 @@ pub(super) const CONVERT: &[Field<ConvertOptions>] = &[
     Field {
         keys: &["tools"],
         read: |v, o, _, _| {
-            o.tools = tool_specs(v)
-                .map_err(|why| format!("must be an array of {{name, description, input_schema}}: {why}"))?;
+            o.tools = tool_specs(v).map_err(|why| format!("{TOOLS}: {why}"))?;
             Ok(())
         },
     },
@@ -270,25 +271,81 @@ pub(super) fn response_format(value: &Value) -> Result<ResponseFormat, String> {
     Ok(format)
 }
 
-/// Tool specs from JSON: `[{"name", "description"?, "input_schema"? | "inputSchema"?}]`.
-pub(super) fn tool_specs(value: &Value) -> Result<Vec<ToolSpec>, String> {
+pub(super) const TOOLS: &str = "must be an array of tool specs {name, description?, input_schema?, provider_fields?} and provider tools {\"type\": \"provider_tool\", provider, tool}";
+
+/// The `tools` option from JSON: function tool specs `{"name", "description"?, "input_schema"? |
+/// "inputSchema"?, "provider_fields"?}` and provider tools `{"type": "provider_tool", "provider",
+/// "tool"}`, in order.
+pub(super) fn tool_specs(value: &Value) -> Result<Vec<ToolEntry>, String> {
     let Value::Array(items) = value else { return Err("it is not an array".into()) };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let Value::Object(spec) = item else { return Err(format!("item {i} is not an object")) };
-            let Some(Value::String(name)) = spec.get("name") else {
-                return Err(format!("item {i} has no string \"name\""));
-            };
-            let description = match spec.get("description") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(d)) => Some(d.clone()),
-                Some(_) => return Err(format!("item {i} has a \"description\" that is not a string")),
-            };
-            let input_schema =
-                spec.get("input_schema").or_else(|| spec.get("inputSchema")).filter(|s| !s.is_null()).cloned();
-            Ok(ToolSpec { name: name.clone(), description, input_schema })
-        })
-        .collect()
+    items.iter().enumerate().map(|(i, item)| tool_entry(item).map_err(|why| format!("item {i} {why}"))).collect()
+}
+
+/// One entry of the `tools` option: a function tool spec or a provider tool.
+pub(super) fn tool_entry(item: &Value) -> Result<ToolEntry, String> {
+    let Value::Object(spec) = item else { return Err("is not an object".into()) };
+    if spec.get("type").and_then(Value::as_str) == Some("provider_tool") {
+        return provider_tool(spec).map(ToolEntry::Provider);
+    }
+    let Some(Value::String(name)) = spec.get("name") else {
+        return Err("has no string \"name\"".into());
+    };
+    let description = match spec.get("description") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(d)) => Some(d.clone()),
+        Some(_) => return Err("has a \"description\" that is not a string".into()),
+    };
+    let input_schema = spec.get("input_schema").or_else(|| spec.get("inputSchema")).filter(|s| !s.is_null()).cloned();
+    let provider_fields = match spec.get("provider_fields").or_else(|| spec.get("providerFields")) {
+        None => None,
+        Some(fields) => spec_fields(fields).map_err(|why| format!("has provider_fields that {why}"))?,
+    };
+    Ok(ToolEntry::Function(ToolSpec { name: name.clone(), description, input_schema, provider_fields }))
+}
+
+/// `{"type": "provider_tool", "provider", "tool"}`: the tool object exactly as the provider
+/// writes it.
+fn provider_tool(entry: &serde_json::Map<String, Value>) -> Result<ProviderItem, String> {
+    if let Some(key) = entry.keys().find(|key| !matches!(key.as_str(), "type" | "provider" | "tool")) {
+        return Err(format!("is a provider tool, which takes type, provider and tool only, not \"{key}\""));
+    }
+    let provider = provider_id(entry.get("provider")).map_err(|why| format!("is a provider tool whose {why}"))?;
+    match entry.get("tool") {
+        Some(Value::Object(tool)) if !tool.is_empty() => {
+            Ok(ProviderItem { provider, item: Value::Object(tool.clone()) })
+        }
+        _ => Err("is a provider tool without \"tool\", the tool object as its provider writes it".into()),
+    }
+}
+
+/// A provider id of contract §7, as `provider` of provider fields or a provider tool.
+fn provider_id(value: Option<&Value>) -> Result<ProviderId, String> {
+    let ids = || super::table::provider_ids().join(", ");
+    match value {
+        Some(Value::String(raw)) => {
+            ProviderId::parse(raw).ok_or_else(|| format!("\"provider\" '{raw}' is not one of {}", ids()))
+        }
+        _ => Err(format!("\"provider\" must be one of {}", ids())),
+    }
+}
+
+/// A tool spec's `provider_fields`, `{"provider": <id>, "fields": {...}}`: `None` for `null` or no
+/// fields.
+pub(super) fn spec_fields(value: &Value) -> Result<Option<ProviderFields>, String> {
+    let shape = "must be {\"provider\": <provider id>, \"fields\": {<the provider's own fields of the tool>}}";
+    let map = match value {
+        Value::Null => return Ok(None),
+        Value::Object(map) => map,
+        _ => return Err(shape.into()),
+    };
+    if let Some(key) = map.keys().find(|key| !matches!(key.as_str(), "provider" | "fields")) {
+        return Err(format!("{shape}, not \"{key}\""));
+    }
+    let provider = provider_id(map.get("provider"))?;
+    match map.get("fields") {
+        Some(Value::Object(fields)) => {
+            Ok((!fields.is_empty()).then(|| ProviderFields { provider, fields: fields.clone() }))
+        }
+        _ => Err(shape.into()),
+    }
 }

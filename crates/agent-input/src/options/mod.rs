@@ -23,7 +23,7 @@ mod types;
 pub use table::parse;
 pub use types::{
     CacheTtl, ConvertOptions, ConvertSettings, Effort, Limits, Options, PromptCache, Reasoning, ResponseFormat,
-    ToolChoice, ToolSpec,
+    ToolChoice, ToolEntry, ToolSpec,
 };
 
 #[cfg(test)]
@@ -131,7 +131,7 @@ mod tests {
         assert_eq!(camel, snake);
         assert_eq!(camel.max_tokens, Some(100));
         assert_eq!(camel.top_p, Some(0.9));
-        assert_eq!(camel.tools[0].input_schema, Some(json!({"type": "object"})));
+        assert_eq!(camel.tools[0].spec().and_then(|spec| spec.input_schema.clone()), Some(json!({"type": "object"})));
         // What `Serialize` writes reads back, and `Deserialize` takes the same spellings.
         assert_eq!(ConvertOptions::from_json(&serde_json::to_value(&camel).unwrap()).unwrap(), camel);
         let deserialized: ConvertOptions = serde_json::from_str(r#"{"systemPrompt": "Be brief.", "max_tokens": "100",
@@ -205,6 +205,51 @@ mod tests {
             "response_format": {"schema": {"type": "object"}, "description": "d"}}))
         .unwrap();
         assert_eq!(ConvertOptions::from_json(&serde_json::to_value(&options).unwrap()).unwrap(), options);
+    }
+
+    #[test]
+    fn tools_hold_provider_tools_and_tool_fields_in_order() {
+        let tools = json!([
+            {"type": "provider_tool", "provider": "anthropic-messages", "tool": {"type": "bash_20250124", "name": "bash"}},
+            {"name": "t", "providerFields": {"provider": "openai-responses", "fields": {"strict": true}}},
+            {"name": "u", "provider_fields": {"provider": "gemini", "fields": {}}}
+        ]);
+        let options = ConvertOptions::from_json(&json!({"tools": tools})).unwrap();
+        match &options.tools[..] {
+            [ToolEntry::Provider(bash), ToolEntry::Function(t), ToolEntry::Function(u)] => {
+                assert_eq!((bash.provider, bash.kind()), (ProviderId::AnthropicMessages, "bash_20250124"));
+                let fields = t.provider_fields.as_ref().expect("t's fields");
+                assert_eq!(
+                    (fields.provider, fields.fields.get("strict")),
+                    (ProviderId::OpenAiResponses, Some(&json!(true)))
+                );
+                assert_eq!(u.provider_fields, None, "no fields carry nothing");
+            }
+            other => panic!("{other:?}"),
+        }
+        // What `Serialize` writes reads back, in the option's own shape.
+        let written = serde_json::to_value(&options).unwrap();
+        assert_eq!(written["tools"][0]["type"], "provider_tool");
+        assert_eq!(written["tools"][1]["provider_fields"]["fields"], json!({"strict": true}));
+        assert_eq!(ConvertOptions::from_json(&written).unwrap(), options);
+    }
+
+    #[test]
+    fn bad_tool_entries_are_invalid_parameters_naming_the_entry() {
+        for (tool, says) in [
+            (json!({"type": "provider_tool", "provider": "openai", "tool": {"type": "web_search"}}), "'openai'"),
+            (json!({"type": "provider_tool", "provider": "gemini"}), "\"tool\""),
+            (json!({"type": "provider_tool", "provider": "gemini", "tool": {}}), "\"tool\""),
+            (json!({"type": "provider_tool", "provider": "gemini", "tool": {"googleSearch": {}}, "x": 1}), "\"x\""),
+            (json!({"name": "t", "provider_fields": {"provider": "gemini", "fields": [1]}}), "provider_fields"),
+            (json!({"name": "t", "provider_fields": {"provider": "gemini", "fields": {}, "more": 1}}), "\"more\""),
+            (json!({"name": "t", "provider_fields": "strict"}), "provider_fields"),
+        ] {
+            let (_, report) = ConvertOptions::read_json(&json!({"tools": [{"name": "ok"}, tool]}));
+            assert_eq!(paths(&report), ["/options/tools"], "{tool}");
+            let message = &report.errors[0].message;
+            assert!(message.contains("item 1") && message.contains(says), "{tool}: {message}");
+        }
     }
 
     #[test]

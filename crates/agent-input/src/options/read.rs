@@ -4,12 +4,12 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use super::fields::CONVERT;
+use super::fields::{CONVERT, tool_entry};
 use super::table::{
     LIMITS, Names, OPTIONS, deserialize_with_report, missing_provider, object, option_path, provider_ids, read,
     received,
 };
-use super::types::{ConvertOptions, ConvertSettings, Limits, Options};
+use super::types::{ConvertOptions, ConvertSettings, Limits, Options, ToolEntry, ToolSpec};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::providers::id::ProviderId;
 
@@ -38,6 +38,23 @@ impl Options {
 impl<'de> Deserialize<'de> for Options {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         deserialize_with_report(d, Self::read_json)
+    }
+}
+
+/// An entry of the `tools` option, read as the option reads it.
+impl<'de> Deserialize<'de> for ToolEntry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        tool_entry(&Value::deserialize(d)?).map_err(|why| serde::de::Error::custom(format!("a tool {why}")))
+    }
+}
+
+/// A function tool spec, read as the `tools` option reads one.
+impl<'de> Deserialize<'de> for ToolSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match ToolEntry::deserialize(d)? {
+            ToolEntry::Function(spec) => Ok(spec),
+            ToolEntry::Provider(_) => Err(serde::de::Error::custom("a provider tool is not a function tool spec")),
+        }
     }
 }
 

@@ -1,10 +1,10 @@
 //! The options types, as data: what each surface passes to validate and to convert.
 
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::model::ProviderFields;
+use crate::model::{ProviderFields, ProviderItem};
 use crate::providers::id::ProviderId;
 
 /// Size limits, checked before the work they protect.
@@ -41,7 +41,7 @@ pub struct Options {
 }
 
 /// A tool the model may call, as callers describe it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSpec {
     /// The tool's name, as tool calls name it.
     pub name: String,
@@ -49,8 +49,74 @@ pub struct ToolSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// JSON Schema of the arguments; an empty object schema when absent.
-    #[serde(default, alias = "inputSchema", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input_schema: Option<Value>,
+    /// The tool's own fields of one provider that the standard spec has no place for
+    /// (`{"provider": "openai-responses", "fields": {"strict": true}}`): merged into the object
+    /// written for the tool for that provider, left out with `provider_fields_dropped` for any
+    /// other.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "fields_json")]
+    pub provider_fields: Option<ProviderFields>,
+}
+
+impl ToolSpec {
+    /// A spec of `name` with an optional description and schema, and no provider fields.
+    pub fn new(name: impl Into<String>, description: Option<String>, input_schema: Option<Value>) -> Self {
+        Self { name: name.into(), description, input_schema, provider_fields: None }
+    }
+}
+
+/// An entry of the `tools` option: a function tool's spec, or a provider's hosted or server tool
+/// (`{"type": "provider_tool", "provider", "tool"}`), written back where it stands for that
+/// provider only.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolEntry {
+    /// A function tool the caller runs.
+    Function(ToolSpec),
+    /// A provider's own tool spec (Anthropic `web_search_20250305`, Responses `file_search`,
+    /// Gemini `googleSearch`), kept exactly as the provider wrote it.
+    Provider(ProviderItem),
+}
+
+impl ToolEntry {
+    /// The function tool's spec; `None` for a provider tool.
+    pub const fn spec(&self) -> Option<&ToolSpec> {
+        match self {
+            Self::Function(spec) => Some(spec),
+            Self::Provider(_) => None,
+        }
+    }
+}
+
+impl From<ToolSpec> for ToolEntry {
+    fn from(spec: ToolSpec) -> Self {
+        Self::Function(spec)
+    }
+}
+
+impl Serialize for ToolEntry {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Function(spec) => spec.serialize(s),
+            Self::Provider(tool) => {
+                let mut map = s.serialize_map(Some(3))?;
+                map.serialize_entry("type", "provider_tool")?;
+                map.serialize_entry("provider", tool.provider.as_str())?;
+                map.serialize_entry("tool", &tool.item)?;
+                map.end()
+            }
+        }
+    }
+}
+
+/// Provider fields as options write them: `{"provider": <id>, "fields": {...}}`.
+#[allow(clippy::ref_option)] // serde's `serialize_with` passes the field by reference
+fn fields_json<S: Serializer>(value: &Option<ProviderFields>, s: S) -> Result<S::Ok, S::Error> {
+    let Some(fields) = value else { return s.serialize_none() };
+    let mut map = s.serialize_map(Some(2))?;
+    map.serialize_entry("provider", fields.provider.as_str())?;
+    map.serialize_entry("fields", &fields.fields)?;
+    map.end()
 }
 
 /// Provider-independent conversion settings. Written (`Serialize`) with `snake_case` keys.
@@ -66,8 +132,9 @@ pub struct ConvertOptions {
     pub top_p: Option<f64>,
     /// Strings that stop generation.
     pub stop_sequences: Vec<String>,
-    /// Tool specs; required when the history holds tool calls or results.
-    pub tools: Vec<ToolSpec>,
+    /// Tool specs and provider tools, in order; required when the history holds tool calls or
+    /// results.
+    pub tools: Vec<ToolEntry>,
     /// Which tools the model may call.
     pub tool_choice: Option<ToolChoice>,
     /// Cache points after the system prompt and after the tools; `None` is no caching asked.

@@ -41,11 +41,7 @@ fn standard(input: &Value) -> Vec<agent_input::Message<'static>> {
 }
 
 fn convert(provider: ProviderId, input: &Value) -> Value {
-    let tools = vec![ToolSpec {
-        name: "get_weather".into(),
-        description: Some("Weather".into()),
-        input_schema: Some(json!({"type": "object"})),
-    }];
+    let tools = vec![ToolSpec::new("get_weather", Some("Weather".into()), Some(json!({"type": "object"}))).into()];
     let options = ConvertOptions { tools, ..ConvertOptions::default() };
     let text = json!({"input": input}).to_string();
     let converted = convert_str(&text, provider, &options, &Options::default()).expect("converts");

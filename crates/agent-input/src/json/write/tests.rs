@@ -143,11 +143,10 @@ fn every_provider_writes_what_serde_json_writes() {
         .iter()
         .map(|document| validate::validate_request(document, &validate::Options::default()).into_result().unwrap().0)
         .collect();
-    let tool = |name: &str, description: Option<&str>| ToolSpec {
-        name: name.into(),
-        description: description.map(Into::into),
-        input_schema: Some(json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\"",
-                "enum": [1, -2.5, 1e300, null, true, false, "x\u{1}", [], {}], "pattern": "^\\d+$"}}})),
+    let tool = |name: &str, description: Option<&str>| {
+        let schema = json!({"type": "object", "properties": {"q": {"type": "string", "description": "a \"q\"",
+                "enum": [1, -2.5, 1e300, null, true, false, "x\u{1}", [], {}], "pattern": "^\\d+$"}}});
+        ToolSpec::new(name, description.map(Into::into), Some(schema)).into()
     };
     let options = [
         ConvertOptions { tools: vec![tool("lookup", None)], ..ConvertOptions::default() },

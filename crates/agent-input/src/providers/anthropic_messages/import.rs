@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::path::Path;
 use crate::providers::common::import::{
-    CallFields, Import, Media, SpecFields, arguments_text, from_extension, from_mime,
+    CallFields, Import, Media, SpecFields, ToolRead, arguments_text, from_extension, from_mime, own_fields,
 };
 use crate::providers::id::ProviderId;
 
@@ -255,15 +255,16 @@ fn tool_result(im: &mut Import, object: &Map<String, Value>, at: &Path) {
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
     im.tool_specs(tools, at, |im, object, at| {
+        // A server tool, or a client tool Anthropic defines (`bash_20250124`): carried as it is.
         if object.get("type").and_then(Value::as_str).is_some_and(|t| t != "custom") {
-            im.dropped(at.clone(), "a server tool (only client tools are tool specs)");
-            return None;
+            return Some(ToolRead::Provider);
         }
         cache_control(im, object, at);
-        im.other_keys(object, at, &["type", "name", "description", "input_schema", "cache_control"]);
+        // The tool's own fields (`type: "custom"`, `defer_loading`, `allowed_callers`, ...).
+        let fields = own_fields(object, &["name", "description", "input_schema", "cache_control"]);
         let name = im.string(object, at, "name", "a tool")?;
         let (description, schema) = (object.get("description"), object.get("input_schema"));
-        Some(SpecFields { name, description, schema, at: at.clone() })
+        Some(ToolRead::Spec(SpecFields { name, description, schema, at: at.clone(), fields }))
     });
 }
 

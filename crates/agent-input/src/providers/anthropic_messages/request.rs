@@ -16,13 +16,13 @@ use crate::path::Path;
 use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::payload::Payload;
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, Turn, state_blocks};
-use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 use crate::text::quote;
 
 use self::wire::{
-    Block, CacheControl, DocumentSource, ImageSource, JsonOutputFormat, Message, MessagesRequest, OutputConfig,
-    SystemBlock, Thinking, Tool, ToolChoice,
+    Block, CacheControl, DocumentSource, FunctionTool, ImageSource, JsonOutputFormat, Message, MessagesRequest,
+    OutputConfig, SystemBlock, Thinking, Tool, ToolChoice,
 };
 
 /// Most images in one request.
@@ -53,6 +53,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Anthropic Messages.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::AnthropicMessages,
     name: ProviderId::AnthropicMessages.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(usize::MAX),
@@ -173,18 +174,19 @@ impl Provider for AnthropicMessages {
             temperature: options.temperature,
             top_p: options.top_p,
             stop_sequences: options.stop_sequences.iter().map(String::as_str).collect(),
+            // The cache point goes on the last function tool (a server tool is written as given).
             tools: {
-                let last = tools.len().wrapping_sub(1);
-                tools
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (spec, schema))| Tool {
-                        name: &spec.name,
-                        description: non_blank(spec.description.as_deref()),
-                        input_schema: schema,
-                        cache_control: if i == last { cache_control } else { None },
-                    })
-                    .collect()
+                let last = tools.iter().rposition(|tool| matches!(tool, Declared::Function { .. }));
+                let wire = |(k, tool)| match tool {
+                    Declared::Function { spec, schema, index } => {
+                        cx.tool_fields(spec, index, || format!("/tools/{k}"));
+                        let (name, description) = (&spec.name, non_blank(spec.description.as_deref()));
+                        let cache_control = if Some(k) == last { cache_control } else { None };
+                        Tool::Function(FunctionTool { name, description, input_schema: schema, cache_control })
+                    }
+                    Declared::Provider(tool) => Tool::Raw(tool),
+                };
+                tools.into_iter().enumerate().map(wire).collect()
             },
             tool_choice,
             thinking,
@@ -672,9 +674,17 @@ pub mod wire {
         },
     }
 
-    /// A tool.
+    /// A function tool, or a tool of Anthropic's own (`web_search_20250305`) as given.
     #[derive(Debug, Clone, Serialize)]
-    pub struct Tool<'a> {
+    #[serde(untagged)]
+    pub enum Tool<'a> {
+        Function(FunctionTool<'a>),
+        Raw(&'a serde_json::Value),
+    }
+
+    /// A function tool.
+    #[derive(Debug, Clone, Serialize)]
+    pub struct FunctionTool<'a> {
         /// Its name.
         pub name: &'a str,
         /// What it does.

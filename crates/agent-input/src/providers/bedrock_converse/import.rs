@@ -10,7 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::path::Path;
-use crate::providers::common::import::{CallFields, Import, Media, SpecFields, arguments_text};
+use crate::providers::common::import::{CallFields, Import, Media, SpecFields, ToolRead, arguments_text, own_fields};
 use crate::providers::id::ProviderId;
 
 const BLOCKS: &[&str] =
@@ -284,14 +284,22 @@ fn tool_config(im: &mut Import, value: &Value, at: &Path) {
                 cache_point(im, point, &at.key("cachePoint"), true);
                 return None;
             }
-            im.other_keys(object, at, &["toolSpec"]);
+            // Another member of the union (`systemTool`): carried as it is.
+            if !object.contains_key("toolSpec") {
+                return Some(ToolRead::Provider);
+            }
             let spec = im.field(object, at, "toolSpec", "a tool")?;
             let sat = at.key("toolSpec");
             let spec = im.object(spec, &sat, "toolSpec")?;
-            im.other_keys(spec, &sat, &["name", "description", "inputSchema", "strict"]);
+            // The tool's own fields, inside `toolSpec` (`strict`) and beside it.
+            let mut fields = own_fields(object, &["toolSpec"]);
+            let inner = own_fields(spec, &["name", "description", "inputSchema"]);
+            if !inner.is_empty() {
+                fields.insert("toolSpec".into(), Value::Object(inner));
+            }
             let name = im.string(spec, &sat, "name", "a toolSpec")?;
             let (description, schema) = (spec.get("description"), spec.get("inputSchema").and_then(|s| s.get("json")));
-            Some(SpecFields { name, description, schema, at: sat })
+            Some(ToolRead::Spec(SpecFields { name, description, schema, at: sat, fields }))
         });
     }
     if let Some(choice) = config.get("toolChoice") {

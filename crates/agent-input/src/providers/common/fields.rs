@@ -74,10 +74,9 @@ impl<'p> Conversion<'p> {
         }
     }
 
-    /// Whether `fields` are for the body being written: by the profile's name (unique among the
-    /// providers), not the display name, which Bedrock's messages do not use ("Bedrock").
+    /// Whether `fields` are for the body being written.
     fn owns(&self, fields: &ProviderFields) -> bool {
-        self.profile.name == crate::providers::dispatch::profile(fields.provider).name
+        self.profile.provider == fields.provider
     }
 
     /// `fields`, kept at `origin`, for the element the body holds at `at` when they are this
@@ -104,6 +103,14 @@ impl<'p> Conversion<'p> {
 pub(crate) fn any_for(provider: ProviderId, request: &ExecuteRequest<'_>, options: &ConvertOptions) -> bool {
     options.provider_fields.as_ref().is_some_and(|fields| fields.provider == provider)
         || messages_with(Some(provider), request).next().is_some()
+        || tools_for(provider, options)
+}
+
+/// Whether a function tool spec carries fields of `provider`'s.
+fn tools_for(provider: ProviderId, options: &ConvertOptions) -> bool {
+    options.tools.iter().any(|entry| {
+        entry.spec().and_then(|spec| spec.provider_fields.as_ref()).is_some_and(|fields| fields.provider == provider)
+    })
 }
 
 /// The messages of `request` (index, fields) with provider fields, of `provider`'s or (`None`)

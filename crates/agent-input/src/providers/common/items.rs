@@ -26,8 +26,8 @@ impl Import {
 
 impl Conversion<'_> {
     /// Whether the body being written is `provider`'s.
-    fn writes_for(&self, provider: ProviderId) -> bool {
-        self.profile.name == provider.display_name()
+    pub(crate) fn writes_for(&self, provider: ProviderId) -> bool {
+        self.profile.provider == provider
     }
 
     /// The item as the provider takes it back, when it is this provider's; another provider's
@@ -84,6 +84,17 @@ impl Conversion<'_> {
             let path = turn.origin.block_path(self.base, j);
             self.unsupported(path, "its own items in a tool result", "put the item in the turn it came with");
         }
+    }
+
+    /// Another provider's tool of the `tools` option, left out with a warning naming it.
+    pub(crate) fn drop_tool(&mut self, path: Path, tool: &ProviderItem) {
+        let from = tool.provider.display_name();
+        let message = format!(
+            "{from}'s {} tool is left out of the {} request: only {from} reads it back",
+            quote(tool.kind()),
+            self.name(),
+        );
+        self.error(Diagnostic::new(Code::ProviderItemDropped, path, message).received(tool.provider.as_str()));
     }
 
     fn drop_item(&mut self, path: Path, item: &ProviderItem, more: &str) {

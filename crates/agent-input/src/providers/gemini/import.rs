@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::Path;
 use crate::providers::common::import::{
-    self as importing, CallFields, Import, Next, arguments_text, carries_nothing, from_extension, from_mime,
+    CallFields, Import, Next, SpecFields, arguments_text, carries_nothing, from_extension, from_mime, own_fields,
 };
 use crate::providers::id::ProviderId;
 
@@ -369,15 +369,21 @@ fn generation(im: &mut Import, value: &Value, at: &Path) {
     }
 }
 
+/// `tools`: each function declaration a tool spec, and each tool object of Gemini's own
+/// (`googleSearch`, `urlContext`, `codeExecution`) a provider tool where it stands.
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
     let mut specs = Vec::new();
     for (i, tool) in tools.iter().enumerate() {
         let at = at.index(i);
         let Some(object) = im.object(tool, &at, "a tool") else { continue };
+        let own = own_fields(object, &["functionDeclarations", "function_declarations"]);
+        if !own.is_empty() {
+            im.option_item("tools", specs.len(), &at);
+            specs.push(im.provider_tool(Value::Object(own)));
+        }
         for (key, value) in object {
             if key != "functionDeclarations" && key != "function_declarations" {
-                im.dropped(at.key(key), &format!("a Gemini built-in tool '{key}'"));
                 continue;
             }
             let dat = at.key(key);
@@ -385,7 +391,8 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
             for (j, declaration) in declarations.iter().enumerate() {
                 let at = dat.index(j);
                 let Some(function) = im.object(declaration, &at, "a function declaration") else { continue };
-                im.other_keys(function, &at, &["name", "description", "parameters", "parametersJsonSchema"]);
+                // The declaration's own fields (`behavior`, `response`, ...).
+                let fields = own_fields(function, &["name", "description", "parameters", "parametersJsonSchema"]);
                 let Some(name) = im.string(function, &at, "name", "a function declaration") else { continue };
                 let schema = match function.get("parametersJsonSchema") {
                     Some(schema) => Some(schema.clone()),
@@ -395,7 +402,8 @@ fn tools(im: &mut Import, value: &Value, at: &Path) {
                     }),
                 };
                 im.option_item("tools", specs.len(), &at);
-                specs.push(importing::spec(name, function.get("description"), schema.as_ref()));
+                let description = function.get("description");
+                specs.push(im.spec(SpecFields { name, description, schema: schema.as_ref(), at: at.clone(), fields }));
             }
         }
     }

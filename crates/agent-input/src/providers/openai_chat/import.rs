@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::options::Effort;
 use crate::path::Path;
 use crate::providers::common::import::{
-    CallFields, Import, SpecFields, carries_nothing, from_data_url, from_extension, from_mime,
+    CallFields, Import, SpecFields, ToolRead, carries_nothing, from_data_url, from_extension, from_mime, own_fields,
 };
 use crate::providers::id::ProviderId;
 
@@ -247,21 +247,22 @@ fn tool_calls(im: &mut Import, calls: &Value, at: &Path) {
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
     im.tool_specs(tools, at, |im, object, at| {
+        // A custom tool: carried as it is.
         if object.get("type").and_then(Value::as_str).is_some_and(|t| t != "function") {
-            im.dropped(at.clone(), "a tool that is not a function tool");
-            return None;
+            return Some(ToolRead::Provider);
         }
-        im.other_keys(object, at, &["type", "function"]);
         let function = im.field(object, at, "function", "a function tool")?;
         let fat = at.key("function");
         let function = im.object(function, &fat, "function")?;
-        im.other_keys(function, &fat, &["name", "description", "parameters", "strict"]);
-        if function.get("strict") == Some(&Value::Bool(true)) {
-            im.dropped(fat.key("strict"), "a tool's strict schema adherence");
+        // The tool's own fields, beside `function` and inside it (`strict`).
+        let mut fields = own_fields(object, &["type", "function"]);
+        let inner = own_fields(function, &["name", "description", "parameters"]);
+        if !inner.is_empty() {
+            fields.insert("function".into(), Value::Object(inner));
         }
         let name = im.string(function, &fat, "name", "a function tool")?;
         let (description, schema) = (function.get("description"), function.get("parameters"));
-        Some(SpecFields { name, description, schema, at: at.clone() })
+        Some(ToolRead::Spec(SpecFields { name, description, schema, at: at.clone(), fields }))
     });
 }
 

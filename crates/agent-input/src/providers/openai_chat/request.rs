@@ -11,7 +11,7 @@ use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::Effort;
 use crate::providers::common::convert::payload::{self, DataUrl};
 use crate::providers::common::convert::turns::Turn;
-use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 
 use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, tool_choice_mode};
@@ -19,8 +19,8 @@ use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, 
 pub use crate::providers::openai::{MAX_FILE_BYTES_TOTAL, MAX_IMAGE_BYTES_TOTAL, MAX_IMAGES, MAX_TEMPERATURE};
 
 use self::wire::{
-    ChatMessage, ChatRequest, Content, File, Function, FunctionCall, ImageUrl, JsonSchema, NamedFunction, Part,
-    ResponseFormat, Tool, ToolCall, ToolChoice, Url,
+    ChatMessage, ChatRequest, Content, File, Function, FunctionCall, FunctionTool, ImageUrl, JsonSchema, NamedFunction,
+    Part, ResponseFormat, Tool, ToolCall, ToolChoice, Url,
 };
 
 /// What this converter can carry, for docs/providers.md.
@@ -42,6 +42,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Chat Completions.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::OpenAiChat,
     name: ProviderId::OpenAiChat.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),
@@ -103,17 +104,26 @@ impl Provider for OpenAiChat {
             temperature: options.temperature,
             top_p: options.top_p,
             stop: options.stop_sequences.iter().map(String::as_str).collect(),
-            tools: tools
-                .into_iter()
-                .map(|(spec, schema)| Tool {
-                    kind: "function",
-                    function: Function {
-                        name: &spec.name,
-                        description: non_blank(spec.description.as_deref()),
-                        parameters: schema,
-                    },
-                })
-                .collect(),
+            tools: {
+                let mut wire = Vec::with_capacity(tools.len());
+                for (k, tool) in tools.into_iter().enumerate() {
+                    wire.push(match tool {
+                        Declared::Function { spec, schema, index } => {
+                            cx.tool_fields(spec, index, || format!("/tools/{k}"));
+                            Tool::Function(FunctionTool {
+                                kind: "function",
+                                function: Function {
+                                    name: &spec.name,
+                                    description: non_blank(spec.description.as_deref()),
+                                    parameters: schema,
+                                },
+                            })
+                        }
+                        Declared::Provider(tool) => Tool::Raw(tool),
+                    });
+                }
+                wire
+            },
             tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
                 Ok(mode) => ToolChoice::Mode(mode),
                 Err(name) => ToolChoice::Named { kind: "function", function: NamedFunction { name } },
@@ -482,9 +492,20 @@ pub mod wire {
         pub arguments: &'a str,
     }
 
+    /// A tool: a function tool, or a tool of Chat Completions' own as the caller's
+    /// `provider_tool` gave it.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Tool<'a> {
+        /// A function tool.
+        Function(FunctionTool<'a>),
+        /// A tool of the API's own (`custom`).
+        Raw(&'a serde_json::Value),
+    }
+
     /// A function tool.
     #[derive(Debug, Clone, Serialize)]
-    pub struct Tool<'a> {
+    pub struct FunctionTool<'a> {
         /// Always `function`.
         #[serde(rename = "type")]
         pub kind: &'static str,

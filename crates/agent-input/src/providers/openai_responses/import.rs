@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::options::Effort;
 use crate::path::Path;
-use crate::providers::common::import::{CallFields, Import, Next, SpecFields, carries_nothing};
+use crate::providers::common::import::{CallFields, Import, Next, SpecFields, ToolRead, carries_nothing, own_fields};
 use crate::providers::id::ProviderId;
 use crate::providers::openai_chat::import::media_url;
 
@@ -317,25 +317,33 @@ fn part(im: &mut Import, part: &Value, at: &Path) {
 fn tools(im: &mut Import, value: &Value, at: &Path) {
     let Some(tools) = im.as_array(value, at, "tools") else { return };
     im.tool_specs(tools, at, |im, object, at| {
+        // A built-in, custom or MCP tool: carried as it is.
         if object.get("type").and_then(Value::as_str) != Some("function") {
-            im.dropped(at.clone(), "a built-in tool (only function tools are tool specs)");
-            return None;
+            return Some(ToolRead::Provider);
         }
-        im.other_keys(object, at, &["type", "name", "description", "parameters", "strict"]);
-        if object.get("strict") == Some(&Value::Bool(true)) {
-            im.dropped(at.key("strict"), "a tool's strict schema adherence");
+        // The tool's own fields (`strict: true`, `defer_loading`, `output_schema`, ...); the
+        // converter writes `strict: false` itself.
+        let mut known = vec!["type", "name", "description", "parameters"];
+        if object.get("strict") == Some(&Value::Bool(false)) {
+            known.push("strict");
         }
+        let fields = own_fields(object, &known);
         let name = im.string(object, at, "name", "a function tool")?;
         let (description, schema) = (object.get("description"), object.get("parameters"));
-        Some(SpecFields { name, description, schema, at: at.clone() })
+        Some(ToolRead::Spec(SpecFields { name, description, schema, at: at.clone(), fields }))
     });
 }
 
 fn tool_choice(im: &mut Import, value: &Value, at: &Path) {
     let choice = match value {
         Value::String(mode) if mode == "required" => json!("any"),
-        Value::Object(object) if object.get("type").and_then(Value::as_str) == Some("function") => {
+        // A function, or a custom tool (a provider tool the writer names as `custom` again).
+        Value::Object(object) if matches!(object.get("type").and_then(Value::as_str), Some("function" | "custom")) => {
             json!({"name": object.get("name").cloned().unwrap_or(Value::Null)})
+        }
+        Value::Object(_) => {
+            im.dropped(at.clone(), "a tool choice of a built-in tool or of allowed tools");
+            return;
         }
         _ => value.clone(),
     };

@@ -13,15 +13,15 @@ use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::providers::common::convert::payload::{self, DataUrl};
 use crate::providers::common::convert::turns::{Turn, state_blocks, state_on};
-use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
-use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, ToolEntry, ToolSpec};
 use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
 use serde_json::Value;
 
 use self::wire::{
-    Content, Item, Output, OutputText, Part, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat, Tool,
-    ToolChoice, Url,
+    Content, FunctionTool, Item, Output, OutputText, Part, ReasoningConfig, ResponsesRequest, TextConfig, TextFormat,
+    Tool, ToolChoice, Url,
 };
 
 /// What this converter can carry, for docs/providers.md.
@@ -43,6 +43,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Responses.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::OpenAiResponses,
     name: ProviderId::OpenAiResponses.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: None,
@@ -98,19 +99,29 @@ impl Provider for OpenAiResponses {
             max_output_tokens,
             temperature: options.temperature,
             top_p: options.top_p,
-            tools: tools
-                .into_iter()
-                .map(|(spec, schema)| Tool {
-                    kind: "function",
-                    name: &spec.name,
-                    description: non_blank(spec.description.as_deref()),
-                    parameters: schema,
-                    strict: false,
-                })
-                .collect(),
+            tools: {
+                let mut wire = Vec::with_capacity(tools.len());
+                for (k, tool) in tools.into_iter().enumerate() {
+                    wire.push(match tool {
+                        Declared::Function { spec, schema, index } => {
+                            cx.tool_fields(spec, index, || format!("/tools/{k}"));
+                            Tool::Function(FunctionTool {
+                                kind: "function",
+                                name: &spec.name,
+                                description: non_blank(spec.description.as_deref()),
+                                parameters: schema,
+                                // `false` unless the tool's own fields say.
+                                strict: (!own_field(spec, "strict")).then_some(false),
+                            })
+                        }
+                        Declared::Provider(tool) => Tool::Raw(tool),
+                    });
+                }
+                wire
+            },
             tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
                 Ok(mode) => ToolChoice::Mode(mode),
-                Err(name) => ToolChoice::Named { kind: "function", name },
+                Err(name) => ToolChoice::Named { kind: named_kind(options, name), name },
             }),
             text: options.response_format.as_ref().map(|format| TextConfig {
                 format: TextFormat {
@@ -128,6 +139,31 @@ impl Provider for OpenAiResponses {
         }
         Ok(Converted { body, warnings: cx.report.warnings, placements: cx.placements })
     }
+}
+
+/// Whether `spec`'s own Responses fields hold `key`: the converter leaves its own value out.
+fn own_field(spec: &ToolSpec, key: &str) -> bool {
+    spec.provider_fields
+        .as_ref()
+        .is_some_and(|fields| fields.provider == ProviderId::OpenAiResponses && fields.fields.contains_key(key))
+}
+
+/// The `type` of the tool a named tool choice forces: `function`, or the type of a Responses tool
+/// of that name (`custom`).
+fn named_kind<'a>(options: &'a ConvertOptions, name: &str) -> &'a str {
+    options
+        .tools
+        .iter()
+        .find_map(|entry| match entry {
+            ToolEntry::Provider(tool)
+                if tool.provider == ProviderId::OpenAiResponses
+                    && tool.item.get("name").and_then(Value::as_str) == Some(name) =>
+            {
+                tool.item.get("type").and_then(Value::as_str)
+            }
+            _ => None,
+        })
+        .unwrap_or("function")
 }
 
 fn items<'a>(
@@ -427,11 +463,11 @@ pub mod wire {
     pub enum ToolChoice<'a> {
         /// `auto`, `required` or `none`.
         Mode(&'static str),
-        /// This function must be called.
+        /// This function (or custom tool) must be called.
         Named {
-            /// Always `function`.
+            /// `function`, or the type of a Responses tool of that name (`custom`).
             #[serde(rename = "type")]
-            kind: &'static str,
+            kind: &'a str,
             /// The tool's name.
             name: &'a str,
         },
@@ -592,9 +628,20 @@ pub mod wire {
         },
     }
 
+    /// A tool: a function tool, or a tool of the Responses API's own as the caller's
+    /// `provider_tool` gave it.
+    #[derive(Debug, Clone, Serialize)]
+    #[serde(untagged)]
+    pub enum Tool<'a> {
+        /// A function tool.
+        Function(FunctionTool<'a>),
+        /// A hosted or custom tool (`web_search`, `file_search`, `custom`, `mcp`).
+        Raw(&'a serde_json::Value),
+    }
+
     /// A function tool.
     #[derive(Debug, Clone, Serialize)]
-    pub struct Tool<'a> {
+    pub struct FunctionTool<'a> {
         /// Always `function`.
         #[serde(rename = "type")]
         pub kind: &'static str,
@@ -605,7 +652,8 @@ pub mod wire {
         pub description: Option<&'a str>,
         /// JSON Schema of its arguments.
         pub parameters: &'a Value,
-        /// Always `false`: strict mode needs schemas written for it.
-        pub strict: bool,
+        /// `false` (strict mode needs schemas written for it), or left to the tool's own fields.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub strict: Option<bool>,
     }
 }

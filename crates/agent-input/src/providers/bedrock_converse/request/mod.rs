@@ -14,7 +14,7 @@ use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
-use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -61,6 +61,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Bedrock Converse.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::BedrockConverse,
     name: "Bedrock",
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),
@@ -90,13 +91,21 @@ impl Provider for BedrockConverse {
         let mut cx = Conversion::of(&PROFILE, request, splice);
         let turns = cx.carried(Turn::all(&request.input));
         let max_tokens = cx.sampling(options);
-        let mut tools = cx.tools_as(options, 1, |spec, schema| {
-            Tool::ToolSpec(ToolSpecification {
-                name: &spec.name,
-                description: non_blank(spec.description.as_deref()),
-                input_schema: ToolInputSchema::Json(schema),
-            })
-        });
+        let declared = cx.tools(options);
+        let mut tools = Vec::with_capacity(declared.len() + 1);
+        for (k, tool) in declared.into_iter().enumerate() {
+            tools.push(match tool {
+                Declared::Function { spec, schema, index } => {
+                    cx.tool_fields(spec, index, || format!("/toolConfig/tools/{k}"));
+                    Tool::ToolSpec(ToolSpecification {
+                        name: &spec.name,
+                        description: non_blank(spec.description.as_deref()),
+                        input_schema: ToolInputSchema::Json(schema),
+                    })
+                }
+                Declared::Provider(tool) => Tool::Raw(tool),
+            });
+        }
         limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);

@@ -356,7 +356,7 @@ pub struct ToolConfiguration<'a> {
     pub tool_choice: Option<ToolChoice<'a>>,
 }
 
-/// `Tool` union (tool specs only here).
+/// `Tool` union.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Tool<'a> {
@@ -364,6 +364,9 @@ pub enum Tool<'a> {
     ToolSpec(ToolSpecification<'a>),
     /// A cache point after the tools.
     CachePoint(CachePointBlock),
+    /// A member of the union as the caller's `provider_tool` gave it (`systemTool`).
+    #[serde(untagged)]
+    Raw(&'a serde_json::Value),
 }
 
 /// `ToolSpecification`.

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::payload::{DataUrl, Payload, Splice};
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::model::{ExecuteRequest, Source};
-use crate::options::{ConvertOptions, Effort, Reasoning, ResponseFormat, ToolChoice, ToolSpec};
+use crate::options::{ConvertOptions, Effort, Reasoning, ResponseFormat, ToolChoice, ToolEntry, ToolSpec};
 use crate::path::Path;
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -30,6 +30,8 @@ static EMPTY_SCHEMA: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
 /// they keep Bedrock's older messages word for word.
 #[derive(Debug)]
 pub(crate) struct Profile {
+    /// The provider, as provider items and provider fields name it.
+    pub(crate) provider: crate::providers::id::ProviderId,
     /// How messages name the provider.
     pub(crate) name: &'static str,
     /// Highest temperature (`top_p` is 0 to 1 for every provider).
@@ -320,32 +322,34 @@ impl<'p> Conversion<'p> {
         max_tokens
     }
 
-    /// Checks tool specs: names by the provider's rule, unique, object schemas. Returns each spec
-    /// with its schema (an empty object schema when none is given).
-    pub(crate) fn tools<'a>(&mut self, options: &'a ConvertOptions) -> Vec<(&'a ToolSpec, &'a Value)> {
-        self.tools_as(options, 0, |spec, schema| (spec, schema))
-    }
-
-    /// [`Conversion::tools`], each made the provider's wire tool by `wire`, in a vector with room
-    /// for `extra` more: one allocation per request instead of two.
-    pub(crate) fn tools_as<'a, T>(
-        &mut self,
-        options: &'a ConvertOptions,
-        extra: usize,
-        mut wire: impl FnMut(&'a ToolSpec, &'a Value) -> T,
-    ) -> Vec<T> {
+    /// Checks the `tools` option: function tool names by the provider's rule, unique, object
+    /// schemas. Returns each tool as the body writes it, in order: a function tool with its schema
+    /// (an empty object schema when none is given), and this provider's own tools; another
+    /// provider's tool is left out with `provider_item_dropped`.
+    pub(crate) fn tools<'a>(&mut self, options: &'a ConvertOptions) -> Vec<Declared<'a>> {
         /// Up to this many tools, a repeated name is found by comparing with the earlier ones.
         const LINEAR: usize = 16;
         let rule = self.profile.tool_name;
         let mut seen = (options.tools.len() > LINEAR).then(|| crate::json::KeySet::with_capacity(options.tools.len()));
-        let mut tools = Vec::with_capacity(options.tools.len() + extra);
-        for (i, spec) in options.tools.iter().enumerate() {
+        let mut tools = Vec::with_capacity(options.tools.len());
+        for (i, entry) in options.tools.iter().enumerate() {
             // Paths are built only for what is reported: per request, they were most of the
             // tools' cost.
             let path = || option_path("tools").index(i);
+            let spec = match entry {
+                ToolEntry::Function(spec) => spec,
+                ToolEntry::Provider(tool) => {
+                    if self.writes_for(tool.provider) {
+                        tools.push(Declared::Provider(&tool.item));
+                    } else {
+                        self.drop_tool(path(), tool);
+                    }
+                    continue;
+                }
+            };
             let repeated = match &mut seen {
                 Some(seen) => !seen.insert(&spec.name),
-                None => options.tools[..i].iter().any(|earlier| earlier.name == spec.name),
+                None => options.tools[..i].iter().any(|earlier| earlier.spec().is_some_and(|e| e.name == spec.name)),
             };
             if !(rule.holds)(&spec.name) {
                 self.bad_tool_name(&spec.name, path().key("name"));
@@ -379,9 +383,36 @@ impl<'p> Conversion<'p> {
                     continue;
                 }
             };
-            tools.push(wire(spec, schema));
+            tools.push(Declared::Function { spec, schema, index: i });
         }
         tools
+    }
+
+    /// A function tool's provider fields, for the object the body holds for it at `at`.
+    pub(crate) fn tool_fields(&mut self, spec: &'p ToolSpec, index: usize, at: impl FnOnce() -> String) {
+        if let Some(fields) = &spec.provider_fields {
+            self.place(fields, at(), option_path("tools").index(index).key("provider_fields"));
+        }
+    }
+
+    /// The tools the body declares, by the name tool calls and `tool_choice` give them: function
+    /// tools, and this provider's own tools that have a name.
+    fn declared<'o>(&'o self, options: &'o ConvertOptions) -> impl Iterator<Item = &'o str> {
+        options.tools.iter().filter_map(|entry| match entry {
+            ToolEntry::Function(spec) => Some(spec.name.as_str()),
+            ToolEntry::Provider(tool) if self.writes_for(tool.provider) => {
+                tool.item.get("name").and_then(Value::as_str)
+            }
+            ToolEntry::Provider(_) => None,
+        })
+    }
+
+    /// Whether the body declares any tool: a function tool or one of this provider's own.
+    pub(crate) fn declares_tools(&self, options: &ConvertOptions) -> bool {
+        options.tools.iter().any(|entry| match entry {
+            ToolEntry::Function(_) => true,
+            ToolEntry::Provider(tool) => self.writes_for(tool.provider),
+        })
     }
 
     /// The tool choice to send: `None` when none was asked, or when no tools are given and the
@@ -389,17 +420,16 @@ impl<'p> Conversion<'p> {
     /// choice without tools). `any` or a named tool without that tool is an error.
     pub(crate) fn tool_choice<'o>(&mut self, options: &'o ConvertOptions) -> Option<&'o ToolChoice> {
         let choice = options.tool_choice.as_ref()?;
+        let any = self.declares_tools(options);
         let problem = match choice {
-            ToolChoice::Auto | ToolChoice::None if options.tools.is_empty() => return None,
-            ToolChoice::Any if options.tools.is_empty() => {
-                "tool_choice 'any' needs tools; give tools or leave tool_choice out".to_string()
-            }
-            ToolChoice::Tool { name } if !options.tools.iter().any(|t| t.name == *name) => {
+            ToolChoice::Auto | ToolChoice::None if !any => return None,
+            ToolChoice::Any if !any => "tool_choice 'any' needs tools; give tools or leave tool_choice out".to_string(),
+            ToolChoice::Tool { name } if !self.declared(options).any(|declared| declared == name) => {
                 format!("tool_choice names {}, which is not one of tools", quote(name))
             }
             ToolChoice::Auto | ToolChoice::None | ToolChoice::Any | ToolChoice::Tool { .. } => return Some(choice),
         };
-        let names: Vec<&str> = options.tools.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = self.declared(options).collect();
         self.error(Diagnostic::new(Code::InvalidParameter, option_path("tool_choice"), problem).expected(names));
         None
     }
@@ -494,6 +524,15 @@ impl<'p> Conversion<'p> {
             self.error(Diagnostic::new(Code::ProviderLimit, self.base.clone(), message).limit(max, total));
         }
     }
+}
+
+/// A tool as the body writes it, for the provider being written.
+pub(crate) enum Declared<'a> {
+    /// A function tool: its spec, its schema (an empty object schema when none is given) and its
+    /// index in the `tools` option.
+    Function { spec: &'a ToolSpec, schema: &'a Value, index: usize },
+    /// This provider's own tool, exactly as it writes it.
+    Provider(&'a Value),
 }
 
 /// `text.trim_end_matches(".0")`, without the reverse substring searcher that call links into

@@ -10,10 +10,12 @@ pub(crate) mod payload;
 pub(crate) mod turns;
 mod writer;
 
-pub use crate::options::{ConvertOptions, ToolSpec};
+pub use crate::options::{ConvertOptions, ToolEntry, ToolSpec};
 pub(crate) use crate::providers::id::ProviderId;
 pub use context::DEFAULT_MAX_TOKENS;
-pub(crate) use context::{Conversion, PLAIN_NAME, Placement, Profile, Rule, check_options, non_blank, option_path};
+pub(crate) use context::{
+    Conversion, Declared, PLAIN_NAME, Placement, Profile, Rule, check_options, non_blank, option_path,
+};
 pub(crate) use model::ModelCheck;
 pub(crate) use payload::Splice;
 pub use writer::{Capabilities, Converted, Provider};

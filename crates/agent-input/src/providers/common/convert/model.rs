@@ -165,7 +165,7 @@ impl<'a> ModelCheck<'a> {
         for (path, input) in std::mem::take(&mut self.blocks) {
             self.put(path, inputs::check(family, input, ""));
         }
-        if !self.options.tools.is_empty() {
+        if self.options.tools.iter().any(|entry| entry.spec().is_some()) {
             self.put(option_path("tools"), inputs::check(family, Input::FunctionTools, ""));
         }
     }
@@ -193,7 +193,7 @@ impl<'a> ModelCheck<'a> {
             family,
             self.id,
             self.provider,
-            !self.options.tools.is_empty(),
+            self.options.tools.iter().any(|entry| entry.spec().is_some()),
             self.thinking(),
         );
         self.put(option_path("reasoning"), found);

@@ -231,7 +231,7 @@ impl Conversion<'_> {
     /// Providers that need the tool specs to read tool calls and results in the history: the
     /// first message with either is reported when no tools are given.
     pub(crate) fn tool_specs_required(&mut self, turns: &[Turn<'_, '_>], options: &ConvertOptions) {
-        if !options.tools.is_empty() {
+        if self.declares_tools(options) {
             return;
         }
         let at = turns.iter().find_map(|turn| {
@@ -501,6 +501,7 @@ mod tests {
     use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile};
 
     static PROFILE: Profile = Profile {
+        provider: crate::providers::id::ProviderId::Gemini,
         name: "Test",
         max_temperature: 1.0,
         max_stop_sequences: None,

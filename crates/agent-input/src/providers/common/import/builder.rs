@@ -467,25 +467,6 @@ impl Import {
         self.origins.push((Path::root().key("options").key(key), at.clone()));
     }
 
-    /// The `tools` option from a provider's list of tools at `at`: each tool object given to `read`,
-    /// which names the spec it declares, or leaves the tool out with `None`.
-    pub(crate) fn tool_specs<'v>(
-        &mut self,
-        tools: &'v [Value],
-        at: &Path,
-        mut read: impl FnMut(&mut Self, &'v Map<String, Value>, &Path) -> Option<SpecFields<'v>>,
-    ) {
-        let mut specs = Vec::new();
-        for (i, tool) in tools.iter().enumerate() {
-            let at = at.index(i);
-            let Some(object) = self.object(tool, &at, "a tool") else { continue };
-            let Some(found) = read(self, object, &at) else { continue };
-            self.option_item("tools", specs.len(), &found.at);
-            specs.push(spec(found.name, found.description, found.schema));
-        }
-        self.option("tools", Value::Array(specs), at);
-    }
-
     /// Records that `standard`, a value copied as it is (a schema), came from `at`, and each place
     /// inside it from the same place under `at`: a problem found inside is shown where it is.
     pub(crate) fn origins_within(&mut self, standard: &Path, at: &Path, value: &Value) {
@@ -515,26 +496,6 @@ impl Import {
     pub(crate) fn origin(&self, standard: &Path) -> Path {
         origin(&self.origins, standard)
     }
-}
-
-/// A tool spec read from a provider's tool: its name, description and schema, and where it is.
-pub(crate) struct SpecFields<'v> {
-    pub(crate) name: &'v str,
-    pub(crate) description: Option<&'v Value>,
-    pub(crate) schema: Option<&'v Value>,
-    pub(crate) at: Path,
-}
-
-/// A tool spec as the options take it: the name, and the description and schema when given.
-pub(crate) fn spec(name: &str, description: Option<&Value>, schema: Option<&Value>) -> Value {
-    let mut spec = json!({"name": name});
-    if let Some(description) = description.filter(|d| !d.is_null()) {
-        spec["description"] = description.clone();
-    }
-    if let Some(schema) = schema.filter(|s| !s.is_null()) {
-        spec["input_schema"] = schema.clone();
-    }
-    spec
 }
 
 /// Where the calls' fields were read from.

@@ -15,6 +15,8 @@ mod builder;
 mod carry;
 mod fields;
 mod media;
+mod tools;
 
 pub(crate) use builder::*;
 pub(crate) use media::{Media, from_data_url, from_extension, from_mime};
+pub(crate) use tools::{SpecFields, ToolRead, own_fields};

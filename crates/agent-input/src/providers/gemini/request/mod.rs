@@ -13,7 +13,7 @@ use crate::format::{DocumentFormat, ImageFormat, VideoFormat};
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::{Effort, Reasoning, ToolChoice as OptionChoice};
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, CallSite, Turn, state_blocks, state_on};
-use crate::providers::common::convert::{Conversion, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, Declared, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 
 use self::wire::{
@@ -52,6 +52,7 @@ pub const CAPABILITIES: crate::providers::common::convert::Capabilities =
 
 /// What the shared checks need to know about Gemini.
 pub(crate) const PROFILE: Profile = Profile {
+    provider: ProviderId::Gemini,
     name: ProviderId::Gemini.display_name(),
     max_temperature: MAX_TEMPERATURE,
     max_stop_sequences: Some(MAX_STOP_SEQUENCES),
@@ -159,6 +160,34 @@ fn response_parts<'a>(cx: &mut Conversion<'a>, turn: &Turn<'a, 'a>) -> (Vec<&'a 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Gemini;
 
+/// The body's `tools`: one tool object of every function declaration, where the first function
+/// tool stands, and each of Gemini's own tool objects (`googleSearch`, `codeExecution`) where it
+/// stands.
+fn gemini_tools<'a>(cx: &mut Conversion<'a>, tools: Vec<Declared<'a>>) -> Vec<Tool<'a>> {
+    let mut wire = Vec::new();
+    let mut functions: Option<usize> = None;
+    for tool in tools {
+        match tool {
+            Declared::Function { spec, schema, index } => {
+                let k = *functions.get_or_insert_with(|| {
+                    wire.push(Tool::Functions { function_declarations: Vec::new() });
+                    wire.len() - 1
+                });
+                let Tool::Functions { function_declarations } = &mut wire[k] else { continue };
+                let j = function_declarations.len();
+                cx.tool_fields(spec, index, || format!("/tools/{k}/functionDeclarations/{j}"));
+                function_declarations.push(FunctionDeclaration {
+                    name: &spec.name,
+                    description: non_blank(spec.description.as_deref()),
+                    parameters_json_schema: schema,
+                });
+            }
+            Declared::Provider(tool) => wire.push(Tool::Raw(tool)),
+        }
+    }
+    wire
+}
+
 impl Provider for Gemini {
     const ID: ProviderId = ProviderId::Gemini;
     type Request<'a> = GenerateContentRequest<'a>;
@@ -261,20 +290,7 @@ impl Provider for Gemini {
                     }
                 },
             }),
-            tools: if tools.is_empty() {
-                Vec::new()
-            } else {
-                vec![Tool {
-                    function_declarations: tools
-                        .into_iter()
-                        .map(|(spec, schema)| FunctionDeclaration {
-                            name: &spec.name,
-                            description: non_blank(spec.description.as_deref()),
-                            parameters_json_schema: schema,
-                        })
-                        .collect(),
-                }]
-            },
+            tools: gemini_tools(&mut cx, tools),
         };
         if !cx.report.is_ok() {
             return Err(cx.report);

@@ -237,12 +237,19 @@ pub struct ThinkingConfig {
     pub thinking_level: Option<&'static str>,
 }
 
-/// A tool: function declarations.
+/// A tool: function declarations, or a tool object of Gemini's own as the caller's
+/// `provider_tool` gave it (`googleSearch`, `urlContext`, `codeExecution`).
 #[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Tool<'a> {
+#[serde(untagged)]
+pub enum Tool<'a> {
     /// The functions.
-    pub function_declarations: Vec<FunctionDeclaration<'a>>,
+    #[serde(rename_all = "camelCase")]
+    Functions {
+        /// The functions.
+        function_declarations: Vec<FunctionDeclaration<'a>>,
+    },
+    /// A tool object of Gemini's own.
+    Raw(&'a serde_json::Value),
 }
 
 /// A function's declaration.
