@@ -213,7 +213,7 @@ async fn relay(turn: &mut Turn, run: &mut RunEvents, sender: &mpsc::Sender<Bytes
             for event in &events {
                 send(run.on(event)).await?;
             }
-            Ok(answer)
+            Ok(*answer)
         }
         Streaming::Body { provider: id, mut response, timeout } => {
             let mut decoder = Decoder::new(id);

@@ -60,7 +60,7 @@ pub enum Streaming {
         /// The events, in order.
         events: Vec<StreamEvent>,
         /// The answer.
-        answer: ProviderResponse,
+        answer: Box<ProviderResponse>,
     },
 }
 

@@ -41,7 +41,7 @@ impl ProviderClient for Echo {
                 chunks(&text).map(|piece| StreamEvent::TextDelta { text: piece.to_string() }).collect();
             events.push(StreamEvent::Stop { reason: "end_turn".into() });
             events.extend(answer.usage.map(StreamEvent::Usage));
-            Ok(Streaming::Events { events, answer })
+            Ok(Streaming::Events { events, answer: Box::new(answer) })
         })
     }
 }
@@ -249,7 +249,7 @@ mod tests {
         let Streaming::Events { events, answer } = runtime.block_on(Echo.stream(outgoing)).unwrap() else {
             panic!("echo streams events")
         };
-        assert_eq!(answer, whole);
+        assert_eq!(*answer, whole);
         let text: String = events
             .iter()
             .filter_map(|e| match e {
