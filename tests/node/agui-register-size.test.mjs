@@ -2,7 +2,8 @@
 // `agent-input/response`: each carries its own .wasm, loaded only by code that imports
 // the entry, built without the base entry's exports (the wasm crate's default feature `base`). The
 // budgets are the measured sizes (Node's zlib: 133,904 B, 176,171 B and 49,971 B) plus about 5%,
-// so growth is noticed (scripts/build-npm warns at the same figures).
+// so growth is noticed (scripts/build-npm warns at the same figures); register's is 186 KiB since
+// provider fields (188,826 B).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ const installed = join(projectDir, 'node_modules', 'agent-input');
 
 for (const [entry, budget] of [
   ['agui', 138 * 1024],
-  ['register', 181 * 1024],
+  ['register', 186 * 1024],
   ['response', 52 * 1024],
 ]) {
   test(`agent-input/${entry} has its own .wasm, within ${budget / 1024} KiB gzip`, (t) => {

@@ -31,10 +31,11 @@ describe('importRequest', () => {
     assert.match(readFileSync(join(installed, 'import.js'), 'utf8'), /agent_input_import_bg\.wasm/);
     const wasm = readFileSync(join(installed, 'agent_input_import_bg.wasm'));
     const gzip = gzipSync(wasm, { level: 9 }).length;
-    // 179,952 B by Node's zlib with the body alone written as text in Node's module (178,009 B
+    // 196,798 B by Node's zlib with provider fields of the request, its messages and its tools
+    // (179,952 B with the body alone written as text in Node's module; 178,009 B
     // with provider items and JSON tool results; 166,888 B by gzip -9 with reasoning read in,
     // 162,151 B before).
-    assert.ok(gzip <= 176 * 1024, `agent_input_import_bg.wasm is ${gzip} B gzip, over its budget of 176 KiB`);
+    assert.ok(gzip <= 196 * 1024, `agent_input_import_bg.wasm is ${gzip} B gzip, over its budget of 196 KiB`);
   });
 
   const dir = join(fixturesDir, 'import');

@@ -60,12 +60,13 @@ describe('agent-input/models', () => {
     }
   });
 
-  test('its .wasm is within 210 KiB gzip', (t) => {
+  test('its .wasm is within 224 KiB gzip', (t) => {
     const wasm = readFileSync(join(installed, 'agent_input_models_bg.wasm'));
     const gzip = gzipSync(wasm, { level: 9 }).length;
-    // 199,773 B by gzip -9 (the base entry's functions, importRequest and the model table); + 5%.
+    // 226,163 B by Node's zlib (the base entry's functions, importRequest and the model table, with
+    // provider fields); 199,773 B by gzip -9 before them.
     t.diagnostic(`agent_input_models_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip`);
-    assert.ok(gzip <= 210 * 1024, `agent_input_models_bg.wasm is ${gzip} B gzip, over its budget of 210 KiB`);
+    assert.ok(gzip <= 224 * 1024, `agent_input_models_bg.wasm is ${gzip} B gzip, over its budget of 224 KiB`);
   });
 
   test('the base entry takes a model with a warning that names the entry to load', () => {

@@ -1,4 +1,5 @@
-// The base module's size budget, 125 KiB gzip (127,278 B measured with JSON tool results, the
+// The base module's size budget, 140 KiB gzip (140,638 B measured with provider fields of the
+// request, its messages and its tools; 127,278 B with JSON tool results, the
 // efforts and Gemini call ids; 125,068 B with provider items, 123,397 B before them; 121 KiB before provider items, 120 KiB before sizes in KB and MB in every size
 // message; the model table left out;
 // docs/decisions/npm.md "The base module's size"), reached by wasm-opt's one-caller inlining left
@@ -14,10 +15,10 @@ import { gzipSync } from 'node:zlib';
 
 import { projectDir } from './package.mjs';
 
-const BUDGET = 125 * 1024;
+const BUDGET = 140 * 1024;
 const installed = join(projectDir, 'node_modules', 'agent-input');
 
-test('the .wasm is within 125 KiB gzip', (t) => {
+test('the .wasm is within 140 KiB gzip', (t) => {
   const wasm = readFileSync(join(installed, 'agent_input_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   t.diagnostic(`agent_input_bg.wasm: ${wasm.length} B raw, ${gzip} B gzip (budget ${BUDGET} B)`);
