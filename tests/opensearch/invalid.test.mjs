@@ -34,6 +34,7 @@ const RULES = [
   ['invalid_role', null, 'Bedrock takes only `user` and `assistant`, and ml-commons passes the role on as written'],
   ['too_deep', null, 'our nesting limit (64), checked before any other work; deeper JSON is never a valid input'],
   [/./, /\/reasoningState/, 'ml-commons ignores `reasoningState`; a malformed one would be written back to the provider on the next turn'],
+  [/./, /\/providerFields/, 'ml-commons keeps `providerFields` without reading it; a malformed one would reach the provider body of every converter that writes provider fields (the gateway, the npm package, the CLI)'],
   ['invalid_tool_result', null, 'ml-commons ignores `resultFormat`; an unknown one, or a JSON result whose text is not JSON, would reach a provider that takes objects (Gemini, Converse) as a wrong value'],
   ['invalid_field_type', null, 'ml-commons reads a number as its text; a number where text belongs is a client bug, reported (docs/decisions/providers.md)'],
   ['empty_text', null, 'Bedrock refuses a blank text block'],
