@@ -114,7 +114,7 @@ describe('the model in the playground', () => {
       assert.deepEqual(await diagnostics(page, 'conversion-error'), [
         { code: 'invalid_parameter', path: '/options/temperature', severity: 'error' },
       ]);
-      assert.match(await page.getAttribute('#temperature', 'class'), /has-error/);
+      await page.waitForSelector('#temperature.has-error');
       assert.match(await page.getAttribute('#temperature', 'title'), /o3-mini/);
 
       // A model that takes it: converted, nothing marked.
@@ -128,7 +128,8 @@ describe('the model in the playground', () => {
       assert.deepEqual(await diagnostics(page, 'conversion-warning'), [
         { code: 'unknown_model', path: '/options/model', severity: 'warning' },
       ]);
-      assert.match(await page.getAttribute('#model', 'class'), /has-warning/);
+      // The field's mark is drawn in the frame after the analysis: wait for it, not for a time.
+      await page.waitForSelector('#model.has-warning');
       assert.match(await page.textContent('[data-testid="model-family"]'), /Not in the model table/);
 
       // Each provider keeps its own model.
