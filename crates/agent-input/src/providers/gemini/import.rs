@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::path::Path;
 use crate::providers::common::import::{
-    CallFields, Import, Next, SpecFields, arguments_text, carries_nothing, from_extension, from_mime, own_fields,
+    CallFields, Import, Next, SpecFields, arguments_text, extra, from_extension, from_mime, own_fields,
 };
 use crate::providers::id::ProviderId;
 
@@ -67,16 +67,6 @@ fn system(im: &mut Import, system: &Value, at: &Path) {
         }
         block_fields(im, object, &at, &["text"], before);
     }
-}
-
-/// The fields of `object` but `read`, each with a value (`null`, `[]` and `{}` carry nothing and
-/// are passed over): Gemini's own fields of the element read from it.
-fn extra<'v>(object: &'v Map<String, Value>, read: &[&str]) -> Vec<(&'v str, &'v Value)> {
-    object
-        .iter()
-        .filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v))
-        .map(|(k, v)| (k.as_str(), v))
-        .collect()
 }
 
 /// The fields of `inner`, an object of a part (its `functionCall`, its `inlineData`), but `read`:

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::options::Effort;
 use crate::path::Path;
-use crate::providers::common::import::{CallFields, Import, Next, SpecFields, ToolRead, carries_nothing, own_fields};
+use crate::providers::common::import::{CallFields, Import, Next, SpecFields, ToolRead, extra, own_fields};
 use crate::providers::id::ProviderId;
 use crate::providers::openai_chat::import::media_url;
 
@@ -154,16 +154,6 @@ fn item_role(kind: &str, object: &Map<String, Value>) -> Option<&'static str> {
         _ if kind.ends_with("_output") => Some("user"),
         _ => Some("assistant"),
     }
-}
-
-/// The fields of `object` but `read`, each with a value (`null`, `[]` and `{}` carry nothing and
-/// are passed over): a provider's own fields of the element read from it.
-fn extra<'v>(object: &'v Map<String, Value>, read: &[&str]) -> Vec<(&'v str, &'v Value)> {
-    object
-        .iter()
-        .filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v))
-        .map(|(k, v)| (k.as_str(), v))
-        .collect()
 }
 
 /// How many blocks the standard messages hold so far (messages, and the last one's blocks): a

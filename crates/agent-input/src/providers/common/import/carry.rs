@@ -61,10 +61,7 @@ impl Import {
         carried: bool,
         carry: fn(&mut Self, &str, &Value, &Path),
     ) {
-        for (key, value) in object {
-            if known.contains(&key.as_str()) || carries_nothing(value) {
-                continue;
-            }
+        for (key, value) in extra(object, known) {
             if carried {
                 carry(self, key, value, at);
             } else {
@@ -72,6 +69,16 @@ impl Import {
             }
         }
     }
+}
+
+/// The fields of `object` but `read`, each with a value (`null`, `[]` and `{}` carry nothing and
+/// are passed over): a provider's own fields of the element read from it.
+pub(crate) fn extra<'v>(object: &'v Map<String, Value>, read: &[&str]) -> Vec<(&'v str, &'v Value)> {
+    object
+        .iter()
+        .filter(|(k, v)| !read.contains(&k.as_str()) && !carries_nothing(v))
+        .map(|(k, v)| (k.as_str(), v))
+        .collect()
 }
 
 #[cfg(test)]

@@ -18,5 +18,6 @@ mod media;
 mod tools;
 
 pub(crate) use builder::*;
+pub(crate) use carry::extra;
 pub(crate) use media::{Media, from_data_url, from_extension, from_mime};
 pub(crate) use tools::{SpecFields, ToolRead, own_fields};
