@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agent_input::convert::{MARK, Splice};
+use agent_input::convert::{Splice, marks};
 use agent_input::json::Document;
 use agent_input::options::ConvertSettings;
 use agent_input::{InputType, Report, validate};
@@ -165,7 +165,7 @@ pub(crate) fn validate_into<R>(
 /// the problems found reading the settings.
 ///
 /// With `splice` (the request's length in UTF-16 code units, as JavaScript holds it), large
-/// payloads are left out of `body`, each a [`MARK`] there, and [`take_splices`] gives where each
+/// payloads are left out of `body`, each a [`MARK`](agent_input::convert::MARK) there, and [`take_splices`] gives where each
 /// stands in the request's JavaScript string: the package's `convertJson` puts them back from that
 /// string, so megabytes of base64 are not copied out of wasm memory and decoded again. The Node
 /// module's writer leaves out longer texts the same way, where the request holds them as the
@@ -190,7 +190,7 @@ pub(crate) fn convert(
         return result;
     }
     // Counted as npm/splice.js splits the body: every `\uFFFF` in its text, escaped or not.
-    if body.matches(MARK).count() != spans.len() {
+    if marks(body).count() != spans.len() {
         // The mark also in text copied raw from the request (tool arguments): the whole body then.
         return convert_whole(text, subject, settings, report, body, None);
     }
@@ -341,7 +341,7 @@ pub(crate) fn import_request(provider: &str, text: &str, to: Option<&str>) -> St
 /// standard request and options are neither written nor parsed again.
 ///
 /// With `units` (the request's length in UTF-16 code units, as JavaScript holds it), each large
-/// payload of the request is a [`MARK`] in the body text, and the third value says where it
+/// payload of the request is a [`MARK`](agent_input::convert::MARK) in the body text, and the third value says where it
 /// stands in the request's JavaScript string (start and length, a pair each, in the order of the
 /// marks): the caller joins the body from the text between the marks and slices of the request,
 /// so the megabytes are neither written nor decoded out of wasm memory.
@@ -407,7 +407,7 @@ fn import_body_spliced(
             let marked: Vec<(usize, usize)> =
                 splice.into_spans().into_iter().map(|(_, start, len)| (start, len)).collect();
             // Counted as the caller splits the body: every `\uFFFF` in its text, escaped or not.
-            if body.matches(MARK).count() == marked.len() {
+            if marks(&body).count() == marked.len() {
                 spans = utf16_spans(text, units, &marked);
                 report
             } else {

@@ -142,12 +142,12 @@ pub(crate) fn js_string(text: &str) -> JsValue {
 pub(crate) fn spliced(body: &str, source: &JsString, spans: &[u32]) -> JsString {
     // Only the marks the spans are for: a body written whole has none, and keeps any mark text
     // its tool arguments hold.
-    let mut pieces = body.splitn(spans.len() / 2 + 1, agent_input::convert::MARK);
-    let mut joined: JsString = js_string(pieces.next().unwrap_or_default()).unchecked_into();
-    for (span, piece) in spans.chunks_exact(2).zip(pieces) {
-        joined = joined.concat(&source.slice(span[0], span[0] + span[1])).concat(&js_string(piece));
+    let (mut joined, mut at) = (JsString::from(""), 0);
+    for (span, mark) in spans.chunks_exact(2).zip(agent_input::convert::marks(body)) {
+        joined = joined.concat(&js_string(&body[at..mark])).concat(&source.slice(span[0], span[0] + span[1]));
+        at = mark + agent_input::convert::MARK.len();
     }
-    joined
+    joined.concat(&js_string(&body[at..]))
 }
 
 /// The first `len` bytes of the buffer, growing it if needed.

@@ -1,4 +1,5 @@
 use super::*;
+use agent_input::convert::MARK;
 use serde_json::json;
 
 #[test]

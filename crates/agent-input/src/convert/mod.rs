@@ -17,7 +17,7 @@ use crate::providers::common::convert::{self as conversion, ModelCheck, serializ
 use crate::providers::common::fields;
 use crate::providers::dispatch::{self, dispatch};
 
-pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice};
+pub use crate::providers::common::convert::payload::{DataUrl, MARK, Splice, marks};
 pub use crate::providers::common::convert::{
     Capabilities, ConvertOptions, Converted, DEFAULT_MAX_TOKENS, Provider, ToolEntry, ToolSpec,
 };

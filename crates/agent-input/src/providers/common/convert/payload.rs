@@ -19,6 +19,24 @@ pub(crate) const RAW_FROM: usize = 16 * 1024;
 /// counts the marks, and any extra one means converting again without a [`Splice`].
 pub const MARK: &str = "\\uFFFF";
 
+/// Where each [`MARK`] starts in `body`, escaped or not, as a caller splitting the body on it
+/// finds them (npm/splice.js): the marks a writer left, and any that text copied raw from the
+/// request holds. Each backslash found with `memchr`: `str::matches` ran a two-way substring
+/// search, a twentieth of a long conversation's conversion in WebAssembly.
+pub fn marks(body: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = body.as_bytes();
+    memchr::memchr_iter(b'\\', bytes).filter(move |&at| bytes[at + 1..].starts_with(&MARK.as_bytes()[1..]))
+}
+
+/// Whether `text` holds U+FFFD (UTF-8 `EF BF BD`): each `EF` found with `memchr`, where
+/// `str::contains` of a character that is not ASCII runs a two-way substring search (a twentieth
+/// of a long conversation's conversion in WebAssembly).
+#[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
+fn holds_replacement(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(0xEF, bytes).any(|at| bytes.get(at + 1..at + 3) == Some(&[0xBF, 0xBD]))
+}
+
 /// The source texts whose large payloads a body leaves out, each written as [`MARK`], and the
 /// payloads so marked. Given to [`crate::convert::convert_into_spliced`]; the caller puts the bytes
 /// back from its own copy of the sources: the npm package splices the body in JavaScript rather
@@ -145,16 +163,14 @@ impl<'s> Splice<'s> {
             // A slice of a source that needs no escaping is its own literal; in ASCII, copying it
             // costs less than taking it from the source.
             match crate::json::plain(text.as_bytes()) {
-                Some(true) if !text.contains(char::REPLACEMENT_CHARACTER) => (at, text.len()),
+                Some(true) if !holds_replacement(text) => (at, text.len()),
                 Some(_) => return Marked::Plain,
                 None => return Marked::No,
             }
         } else {
             let literals = self.literals.borrow();
             match literals.binary_search_by_key(&at, |literal| literal.0) {
-                Ok(i) if literals[i].1 == text.len() && !text.contains(char::REPLACEMENT_CHARACTER) => {
-                    (literals[i].2, literals[i].3)
-                }
+                Ok(i) if literals[i].1 == text.len() && !holds_replacement(text) => (literals[i].2, literals[i].3),
                 _ => return Marked::No,
             }
         };
@@ -380,7 +396,27 @@ pub(crate) fn file_name(name: Option<&str>, extension: &str, n: usize) -> String
 
 #[cfg(test)]
 mod tests {
-    use super::{DataUrl, Payload, Splice, raw_json};
+    use super::{DataUrl, Payload, Splice, holds_replacement, marks, raw_json};
+
+    /// Every `\uFFFF`, escaped or not, as `split` finds them.
+    #[test]
+    fn marks_are_found_as_a_split_finds_them() {
+        for body in [r#"{"a":"\uFFFF","b":"x\\uFFFF\uFFFFy"}"#, "", r"\uFFF", r"\u\uFFFF\uFFFF"] {
+            assert_eq!(marks(body).count(), body.split(super::MARK).count() - 1, "{body}");
+        }
+        assert_eq!(marks(r"a\uFFFFb").collect::<Vec<_>>(), [1]);
+    }
+
+    /// U+FFFD is `EF BF BD`; other characters starting with `EF` (fullwidth forms) are not it.
+    #[test]
+    fn the_replacement_character_is_found_by_its_bytes() {
+        for (text, holds) in
+            [("a\u{FFFD}b", true), ("\u{FFFD}", true), ("？！\u{FFFC}\u{FFFE}", false), ("東京 🙂", false), ("", false)]
+        {
+            assert_eq!(holds_replacement(text), holds, "{text:?}");
+            assert_eq!(holds_replacement(text), text.contains('\u{FFFD}'), "{text:?}");
+        }
+    }
 
     /// `raw_json` takes and returns what `serde_json::from_str::<&RawValue>` does.
     #[test]
