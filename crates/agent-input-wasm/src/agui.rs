@@ -491,8 +491,7 @@ pub fn to_agui_js(
     #[wasm_bindgen(unchecked_param_type = "ExecuteRequest")] request: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ToAgUiOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let text = crate::options_text(options)?;
-    let value = text.as_deref().map_or(Value::Null, agent_input::options::parse);
+    let value = crate::options_value(options)?;
     let mut validation = validate::Options::read_json(&validation_options(&value));
     let ids = ids(&value, &mut validation.1);
     let request = crate::json_text(request, "request")?;
@@ -540,7 +539,7 @@ pub fn create_stream_decoder(
         let ids: Vec<&str> = ProviderId::ALL.iter().map(|p| p.as_str()).collect();
         type_error(&format!("unknown provider '{name}'; use one of {}", ids.join(", ")))
     })?;
-    let options = crate::options_text(options)?.map_or(Value::Null, |text| agent_input::options::parse(&text));
+    let options = crate::options_value(options)?;
     let id = |key: &str| match options.get(key) {
         None | Some(Value::Null) => Ok(random_uuid()),
         Some(Value::String(id)) => Ok(id.clone()),

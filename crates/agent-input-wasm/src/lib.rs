@@ -116,7 +116,7 @@ fn text_argument(text: &JsValue, name: &str) -> Result<JsString, JsValue> {
 /// ([`agent_input::options`]), which reports every bad option at its path. Options cross as
 /// `JSON.stringify` text rather than through `serde-wasm-bindgen` for size and speed (measured in
 /// docs/decisions.md, "The WebAssembly boundary").
-fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
+fn options_json(options: &JsValue) -> Result<Option<JsString>, JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(None);
     }
@@ -127,7 +127,23 @@ fn options_text(options: &JsValue) -> Result<Option<String>, JsValue> {
         let got = options.js_typeof().as_string().unwrap_or_default();
         return Err(type_error(&format!("options must be an object, not {got}")));
     }
-    Ok(Some(String::from(json_text(options, "options")?)))
+    json_text(options, "options").map(Some)
+}
+
+/// `f` of [`options_json`]'s text, read into wasm memory as request text is
+/// (`text::with_str_within`): wasm-bindgen's own conversion copies a string a character at a
+/// time in JavaScript, which was a quarter of a small request's `convertJson`.
+fn with_options<R>(options: &JsValue, f: impl FnOnce(Option<&str>) -> R) -> Result<R, JsValue> {
+    Ok(match options_json(options)? {
+        Some(text) => text::with_str_within(&text, usize::MAX, |text| f(Some(text.unwrap_or_default()))),
+        None => f(None),
+    })
+}
+
+/// The options as a JSON value (`null` when absent), for the entries that read them as one.
+#[cfg(any(feature = "agui", feature = "register"))]
+fn options_value(options: &JsValue) -> Result<serde_json::Value, JsValue> {
+    with_options(options, |text| text.map_or(serde_json::Value::Null, agent_input::options::parse))
 }
 
 #[cfg(feature = "base")]
@@ -140,22 +156,20 @@ fn default_max() -> usize {
 /// entry's also take `model`).
 #[cfg(any(feature = "agui", feature = "schema"))]
 fn validate_options(options: &JsValue) -> Result<(agent_input::validate::Options, agent_input::Report), JsValue> {
-    Ok(api::validate_options(options_text(options)?.as_deref()))
+    with_options(options, api::validate_options)
 }
 
 #[cfg(feature = "base")]
 /// The options of the `convert` family, required (there is no default provider to convert to).
 fn convert_options(options: &JsValue) -> Result<Rc<api::Settings>, JsValue> {
-    match options_text(options)? {
-        Some(text) => Ok(api::convert_settings(&text)),
-        None => Err(type_error("options are required: { provider: 'bedrock-converse', ... }")),
-    }
+    with_options(options, |text| text.map(api::convert_settings))?
+        .ok_or_else(|| type_error("options are required: { provider: 'bedrock-converse', ... }"))
 }
 
 #[cfg(feature = "base")]
 /// The options of the base entry's `validate` family, `model` among them.
 fn validate_model_options(options: &JsValue) -> Result<api::ValidateSettings, JsValue> {
-    Ok(api::validate_model_options(options_text(options)?.as_deref()))
+    with_options(options, api::validate_model_options)
 }
 
 #[cfg(feature = "base")]

@@ -259,7 +259,7 @@ pub fn plan_registration(
     #[wasm_bindgen(unchecked_param_type = "AgentRegistration | string")] body: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "PlanOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = crate::options_text(options)?.map_or(Value::Null, |text| agent_input::options::parse(&text));
+    let options = crate::options_value(options)?;
     let mut report = Report::default();
     let options = plan_options(&options, &mut report);
     let text = value_or_text(body, "body")?;
@@ -399,7 +399,7 @@ pub fn predict_ml_commons(
     #[wasm_bindgen(unchecked_param_type = "ExecuteRequest | string")] request: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "MlCommonsOptions")] options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options = crate::options_text(options)?.map_or(Value::Null, |text| agent_input::options::parse(&text));
+    let options = crate::options_value(options)?;
     let text = String::from(value_or_text(request, "request")?);
     JSON::parse(&predict(&text, &options))
 }
