@@ -173,6 +173,27 @@ test('toAgUi reports what AG-UI cannot carry, and bad input, at paths into the r
   assert.ok(options.errors.some((e) => e.path === '/options/allowPrefil'), 'a misspelt option is reported');
 });
 
+test('toAgUi names what AG-UI has no place for: provider fields and a provider\'s own tool', () => {
+  const request = { input: [{
+    role: 'user',
+    content: [{ type: 'text', text: 'Hi' }],
+    providerFields: { provider: 'anthropic-messages', items: [{ on: 0, fields: { cache_control: { type: 'ephemeral' } } }] },
+  }] };
+  const tools = [
+    { type: 'provider_tool', provider: 'gemini', tool: { googleSearch: {} } },
+    { name: 'lookup', provider_fields: { provider: 'openai-responses', fields: { strict: true } } },
+  ];
+  const result = agui.toAgUi(request, { runId: 'r1', threadId: 't1', tools });
+  assert.equal(result.ok, true, JSON.stringify(result.errors));
+  assert.deepEqual(result.warnings.map((w) => [w.code, w.path]), [
+    ['provider_fields_dropped', '/input/0/providerFields/items/0/fields'],
+    ['provider_item_dropped', '/options/tools/0'],
+    ['provider_fields_dropped', '/options/tools/1/provider_fields'],
+  ]);
+  assert.deepEqual(result.body.tools.map((t) => t.name), ['lookup']);
+  assert.deepEqual(result.body.messages, [{ role: 'user', id: 'r1-0', content: 'Hi' }]);
+});
+
 // The five documented streams tell one answer: text, then a get_weather call for Seattle.
 const STREAMS = [
   ['bedrock-converse', 'bedrock_converse_stream.bin', 'tooluse_1'],

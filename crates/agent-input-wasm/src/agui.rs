@@ -109,8 +109,11 @@ export interface ToAgUiOptions extends ValidateOptions {
   threadId?: string;
   /** The run; by default a random UUID. Message ids are `<runId>-<index>`. */
   runId?: string;
-  /** Tools to offer, written as AG-UI tools (`inputSchema` becomes `parameters`). */
-  tools?: ToolSpec[];
+  /**
+   * Tools to offer, written as AG-UI tools (`inputSchema` becomes `parameters`). A provider's own
+   * tool and a tool's `provider_fields` have no place in AG-UI: each is left out with a warning.
+   */
+  tools?: (ToolSpec | ProviderTool)[];
 }
 
 /** The outcome of `toAgUi`. */
@@ -260,7 +263,7 @@ struct ToReport<'a> {
 pub(crate) struct Ids {
     thread_id: Option<String>,
     run_id: Option<String>,
-    tools: Vec<ToolSpec>,
+    tools: Vec<ToolEntry>,
 }
 
 /// Reads `{ threadId?, runId?, tools? }`, reporting problems at `/options/<key>`.
@@ -288,26 +291,7 @@ pub(crate) fn ids(options: &Value, report: &mut Report) -> Ids {
     }
     let (convert, tools_report) = ConvertOptions::read_json(&Value::Object(only_tools));
     report.extend(tools_report);
-    // AG-UI's tools are the caller's functions: a provider's own tool has no place there.
-    let mut tools = Vec::with_capacity(convert.tools.len());
-    for (i, entry) in convert.tools.into_iter().enumerate() {
-        match entry {
-            ToolEntry::Function(spec) => tools.push(spec),
-            ToolEntry::Provider(tool) => report.push(
-                Diagnostic::new(
-                    Code::ProviderItemDropped,
-                    Path::root().key("options").key("tools").index(i),
-                    format!(
-                        "{}'s '{}' tool is left out: AG-UI's tools are the caller's functions",
-                        tool.provider.display_name(),
-                        tool.kind()
-                    ),
-                )
-                .received(tool.provider.as_str()),
-            ),
-        }
-    }
-    Ids { thread_id, run_id, tools }
+    Ids { thread_id, run_id, tools: convert.tools }
 }
 
 /// The validation options (`allowPrefill`, `limits`) among `toAgUi`'s options.
@@ -358,8 +342,9 @@ pub(crate) fn to_agui(
         ids.thread_id.clone().or_else(|| agui::memory_id(&request).map(str::to_string)).unwrap_or_else(&mut *fresh_id);
     let run_id = ids.run_id.clone().unwrap_or_else(fresh_id);
     match agui::run_agent_input(&request, &thread_id, &run_id, &ids.tools) {
-        Ok(body) => {
-            to_json(&ToReport { ok: true, body: Some(&body), errors: Vec::new(), warnings: list(&report.warnings) })
+        Ok(run) => {
+            report.warnings.extend(run.warnings);
+            to_json(&ToReport { ok: true, body: Some(&run.body), errors: Vec::new(), warnings: list(&report.warnings) })
         }
         Err(errors) => {
             report.extend(errors);

@@ -43,6 +43,8 @@ if (read.ok) {
   void path;
 }
 const written: ToAgUiResult = toAgUi({ input: 'Hi' }, { threadId: 't', runId: 'r' });
+// A provider's own tool is taken (and left out with a warning), as `convert` takes it.
+toAgUi({ input: 'Hi' }, { tools: [{ name: 'lookup' }, { type: 'provider_tool', provider: 'gemini', tool: { googleSearch: {} } }] });
 if (written.ok) {
   const again: RunAgentInput = written.body;
   void again;

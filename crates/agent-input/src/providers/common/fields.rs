@@ -138,25 +138,39 @@ pub(crate) fn unplaced(
     placements: &[Placement],
     warnings: &mut Vec<Diagnostic>,
 ) {
-    for (i, fields) in messages_with(None, request) {
-        let origin = request.input_path.index(i).key("providerFields");
-        let mut parts: Vec<(Path, &ProviderFields)> = Vec::new();
-        if let Some(message) = &fields.message {
-            parts.push((origin.key("fields"), message));
-        }
-        for (n, (_, part)) in fields.items.iter().enumerate() {
-            parts.push((origin.key("items").index(n).key("fields"), part));
-        }
-        for (at, part) in parts {
-            if part.provider != provider {
-                warnings.push(dropped(&part.fields, part.provider, provider.display_name(), at));
-            } else if !placements.iter().any(|p| p.origin == at) {
-                let mut warning = dropped(&part.fields, provider, provider.display_name(), at);
-                warning.message = format!("{}: its element is not in the body", warning.message);
-                warnings.push(warning);
-            }
+    for (at, part) in message_parts(request) {
+        if part.provider != provider {
+            warnings.push(dropped(&part.fields, part.provider, provider.display_name(), at));
+        } else if !placements.iter().any(|p| p.origin == at) {
+            let mut warning = dropped(&part.fields, provider, provider.display_name(), at);
+            warning.message = format!("{}: its element is not in the body", warning.message);
+            warnings.push(warning);
         }
     }
+}
+
+/// Every part of the messages' provider fields left out of a form that is no provider's (AG-UI's
+/// messages, named `target`), each a `provider_fields_dropped` warning.
+pub(crate) fn all_dropped(request: &ExecuteRequest<'_>, target: &str, warnings: &mut Vec<Diagnostic>) {
+    warnings.extend(message_parts(request).map(|(at, part)| dropped(&part.fields, part.provider, target, at)));
+}
+
+/// Each part of the messages' provider fields (the message's own, then its elements'), with its
+/// path in the request.
+fn message_parts<'r>(request: &'r ExecuteRequest<'_>) -> impl Iterator<Item = (Path, &'r ProviderFields)> {
+    messages_with(None, request).flat_map(|(i, fields)| {
+        let origin = request.input_path.index(i).key("providerFields");
+        let message = fields.message.iter().map({
+            let origin = origin.clone();
+            move |message| (origin.key("fields"), message)
+        });
+        let items = fields
+            .items
+            .iter()
+            .enumerate()
+            .map(move |(n, (_, part))| (origin.key("items").index(n).key("fields"), part));
+        message.chain(items)
+    })
 }
 
 /// Merges `placements` into `body`, the JSON value of `provider`'s body; a conflict refuses the
