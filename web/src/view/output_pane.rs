@@ -135,7 +135,7 @@ pub(super) fn OutputPane(
                     on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.stop_sequences = v); }></textarea>
             </div>
             <div class="field">
-                <label for="tools">"Tools (JSON array of {name, description, input_schema})"</label>
+                <label for="tools">"Tools (JSON array: functions {name, description, input_schema}, hosted tools {type: \"provider_tool\", provider, tool})"</label>
                 <textarea id="tools" class="code" data-testid="tools" rows="3" spellcheck="false" prop:value=initial.tools.clone()
                     on:input=move |ev| { let v = event_target_value(&ev); settings.update(|s| s.tools = v); }></textarea>
             </div>
