@@ -45,7 +45,7 @@ class Known:
     kind: str
     path: str
     reason: str
-    issue: str
+    topic: str
     seen: int = 0
 
     def matches(self, provider: str, problem: oracle.Problem) -> bool:
@@ -59,8 +59,8 @@ def load_known(path: Path) -> list[Known]:
     entries = json.loads(path.read_text(encoding="utf-8"))["known"]
     known = []
     for entry in entries:
-        if set(entry) != {"provider", "kind", "path", "reason", "issue"}:
-            raise ValueError(f"{path}: an entry needs exactly provider, kind, path, reason, issue: {entry}")
+        if set(entry) != {"provider", "kind", "path", "reason", "topic"}:
+            raise ValueError(f"{path}: an entry needs exactly provider, kind, path, reason, topic: {entry}")
         if entry["provider"] not in inputs.PROVIDERS or entry["kind"] not in oracle.KINDS:
             raise ValueError(f"{path}: unknown provider or kind in {entry}")
         known.append(Known(**entry))
@@ -151,7 +151,7 @@ def print_known(result: Tally, known: list[Known]) -> None:
             case, problem = first[id(entry)]
             print(f"  {entry.provider}, {entry.kind} at {entry.path}: {entry.seen} times")
             print(f"    e.g. {entry.provider}, {case}, {problem.path}, {problem.kind}: {problem.detail}")
-            print(f"    issue {entry.issue}: {entry.reason}")
+            print(f"    {entry.topic}: {entry.reason}")
 
 
 def print_unexpected(result: Tally, verbose: bool) -> None:
@@ -217,7 +217,7 @@ def main() -> int:
     for entry in stale:
         print(
             f"\nstale known entry (no body shows it any more; remove it from known.json): "
-            f"{entry.provider}, {entry.kind} at {entry.path} (issue {entry.issue})"
+            f"{entry.provider}, {entry.kind} at {entry.path} ({entry.topic})"
         )
     for failure in failures:
         print(failure)
