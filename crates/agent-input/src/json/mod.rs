@@ -18,7 +18,7 @@ pub use literal::Literal;
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 pub(crate) use value::plain;
 pub use value::{Json, JsonObject, JsonType, JsonValue, Object, type_name};
-pub(crate) use value::{KeySet, compact, exceeds_depth, plain_byte, same_key};
+pub(crate) use value::{KeySet, compact, exceeds_depth, occurrences, plain_byte, same_key};
 
 #[cfg(test)]
 mod tests {

@@ -216,6 +216,14 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
     a.len() == b.len() && if a.len() <= 16 { a.bytes().zip(b.bytes()).all(|(x, y)| x == y) } else { a == b }
 }
 
+/// Where `needle` (a few bytes, not empty) starts in `text`, each time: its first byte found with
+/// `memchr`, the rest compared. `str`'s own search runs a two-way substring searcher, which took
+/// a twentieth of a long conversation's conversion in WebAssembly.
+pub(crate) fn occurrences<'t>(text: &'t str, needle: &'static str) -> impl Iterator<Item = usize> + 't {
+    let (bytes, needle) = (text.as_bytes(), needle.as_bytes());
+    memchr::memchr_iter(needle[0], bytes).filter(move |&at| bytes[at..].starts_with(needle))
+}
+
 /// Whether `byte` stands for itself in a JSON string: not a quote, a backslash or a control
 /// character, the bytes `serde_json` writes escaped and its parser finds special.
 pub(crate) const fn plain_byte(byte: u8) -> bool {

@@ -21,20 +21,15 @@ pub const MARK: &str = "\\uFFFF";
 
 /// Where each [`MARK`] starts in `body`, escaped or not, as a caller splitting the body on it
 /// finds them (npm/splice.js): the marks a writer left, and any that text copied raw from the
-/// request holds. Each backslash found with `memchr`: `str::matches` ran a two-way substring
-/// search, a twentieth of a long conversation's conversion in WebAssembly.
+/// request holds.
 pub fn marks(body: &str) -> impl Iterator<Item = usize> + '_ {
-    let bytes = body.as_bytes();
-    memchr::memchr_iter(b'\\', bytes).filter(move |&at| bytes[at + 1..].starts_with(&MARK.as_bytes()[1..]))
+    crate::json::occurrences(body, MARK)
 }
 
-/// Whether `text` holds U+FFFD (UTF-8 `EF BF BD`): each `EF` found with `memchr`, where
-/// `str::contains` of a character that is not ASCII runs a two-way substring search (a twentieth
-/// of a long conversation's conversion in WebAssembly).
+/// Whether `text` holds U+FFFD.
 #[cfg(any(not(target_arch = "wasm32"), feature = "speed"))]
 fn holds_replacement(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    memchr::memchr_iter(0xEF, bytes).any(|at| bytes.get(at + 1..at + 3) == Some(&[0xBF, 0xBD]))
+    crate::json::occurrences(text, "\u{FFFD}").next().is_some()
 }
 
 /// The source texts whose large payloads a body leaves out, each written as [`MARK`], and the
