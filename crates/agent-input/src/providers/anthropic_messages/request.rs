@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::diagnostic::{Code, Diagnostic, Report};
 use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
-use crate::options::{CacheTtl, Effort, Reasoning, ToolChoice as OptionChoice};
+use crate::options::{CacheTtl, Effort, Reasoning, ToolChoice as OptionChoice, ToolSpec};
 use crate::path::Path;
 use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::payload::Payload;
@@ -177,16 +177,12 @@ impl Provider for AnthropicMessages {
             // The cache point goes on the last function tool (a server tool is written as given).
             tools: {
                 let last = tools.iter().rposition(|tool| matches!(tool, Declared::Function { .. }));
-                let wire = |(k, tool)| match tool {
-                    Declared::Function { spec, schema, index } => {
-                        cx.tool_fields(spec, index, || format!("/tools/{k}"));
-                        let (name, description) = (&spec.name, non_blank(spec.description.as_deref()));
-                        let cache_control = if Some(k) == last { cache_control } else { None };
-                        Tool::Function(FunctionTool { name, description, input_schema: schema, cache_control })
-                    }
-                    Declared::Provider(tool) => Tool::Raw(tool),
+                let function = |k, spec: &'a ToolSpec, schema| {
+                    let (name, description) = (&spec.name, non_blank(spec.description.as_deref()));
+                    let cache_control = if Some(k) == last { cache_control } else { None };
+                    Tool::Function(FunctionTool { name, description, input_schema: schema, cache_control })
                 };
-                tools.into_iter().enumerate().map(wire).collect()
+                cx.wire_tools(tools, "/tools", function, Tool::Raw)
             },
             tool_choice,
             thinking,

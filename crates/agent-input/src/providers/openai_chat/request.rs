@@ -11,7 +11,7 @@ use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::options::Effort;
 use crate::providers::common::convert::payload::{self, DataUrl};
 use crate::providers::common::convert::turns::Turn;
-use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
 
 use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, tool_choice_mode};
@@ -104,26 +104,21 @@ impl Provider for OpenAiChat {
             temperature: options.temperature,
             top_p: options.top_p,
             stop: options.stop_sequences.iter().map(String::as_str).collect(),
-            tools: {
-                let mut wire = Vec::with_capacity(tools.len());
-                for (k, tool) in tools.into_iter().enumerate() {
-                    wire.push(match tool {
-                        Declared::Function { spec, schema, index } => {
-                            cx.tool_fields(spec, index, || format!("/tools/{k}"));
-                            Tool::Function(FunctionTool {
-                                kind: "function",
-                                function: Function {
-                                    name: &spec.name,
-                                    description: non_blank(spec.description.as_deref()),
-                                    parameters: schema,
-                                },
-                            })
-                        }
-                        Declared::Provider(tool) => Tool::Raw(tool),
-                    });
-                }
-                wire
-            },
+            tools: cx.wire_tools(
+                tools,
+                "/tools",
+                |_, spec, schema| {
+                    Tool::Function(FunctionTool {
+                        kind: "function",
+                        function: Function {
+                            name: &spec.name,
+                            description: non_blank(spec.description.as_deref()),
+                            parameters: schema,
+                        },
+                    })
+                },
+                Tool::Raw,
+            ),
             tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
                 Ok(mode) => ToolChoice::Mode(mode),
                 Err(name) => ToolChoice::Named { kind: "function", function: NamedFunction { name } },

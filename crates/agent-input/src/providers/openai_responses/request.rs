@@ -13,7 +13,7 @@ use crate::format::DocumentFormat;
 use crate::model::{ContentBlock, ExecuteRequest, Role, Source};
 use crate::providers::common::convert::payload::{self, DataUrl};
 use crate::providers::common::convert::turns::{Turn, state_blocks, state_on};
-use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, ToolEntry, ToolSpec};
 use crate::providers::openai::{MAX_TEMPERATURE, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
@@ -99,26 +99,21 @@ impl Provider for OpenAiResponses {
             max_output_tokens,
             temperature: options.temperature,
             top_p: options.top_p,
-            tools: {
-                let mut wire = Vec::with_capacity(tools.len());
-                for (k, tool) in tools.into_iter().enumerate() {
-                    wire.push(match tool {
-                        Declared::Function { spec, schema, index } => {
-                            cx.tool_fields(spec, index, || format!("/tools/{k}"));
-                            Tool::Function(FunctionTool {
-                                kind: "function",
-                                name: &spec.name,
-                                description: non_blank(spec.description.as_deref()),
-                                parameters: schema,
-                                // `false` unless the tool's own fields say.
-                                strict: (!own_field(spec, "strict")).then_some(false),
-                            })
-                        }
-                        Declared::Provider(tool) => Tool::Raw(tool),
-                    });
-                }
-                wire
-            },
+            tools: cx.wire_tools(
+                tools,
+                "/tools",
+                |_, spec, schema| {
+                    Tool::Function(FunctionTool {
+                        kind: "function",
+                        name: &spec.name,
+                        description: non_blank(spec.description.as_deref()),
+                        parameters: schema,
+                        // `false` unless the tool's own fields say.
+                        strict: (!own_field(spec, "strict")).then_some(false),
+                    })
+                },
+                Tool::Raw,
+            ),
             tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
                 Ok(mode) => ToolChoice::Mode(mode),
                 Err(name) => ToolChoice::Named { kind: named_kind(options, name), name },

@@ -14,7 +14,7 @@ use crate::options::{CacheTtl, Reasoning, ToolChoice as OptionChoice};
 use crate::path::Path;
 use crate::providers::common::convert::marks::{Mark, Marks};
 use crate::providers::common::convert::turns::{AlternatingTurn, Alternation, ToolBlocks, Turn, state_blocks};
-use crate::providers::common::convert::{Conversion, Declared, PLAIN_NAME, Profile, Rule, Splice, non_blank};
+use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Rule, Splice, non_blank};
 use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, option_path};
 use crate::text::quote;
 use crate::url::{self, Scheme};
@@ -92,20 +92,18 @@ impl Provider for BedrockConverse {
         let turns = cx.carried(Turn::all(&request.input));
         let max_tokens = cx.sampling(options);
         let declared = cx.tools(options);
-        let mut tools = Vec::with_capacity(declared.len() + 1);
-        for (k, tool) in declared.into_iter().enumerate() {
-            tools.push(match tool {
-                Declared::Function { spec, schema, index } => {
-                    cx.tool_fields(spec, index, || format!("/toolConfig/tools/{k}"));
-                    Tool::ToolSpec(ToolSpecification {
-                        name: &spec.name,
-                        description: non_blank(spec.description.as_deref()),
-                        input_schema: ToolInputSchema::Json(schema),
-                    })
-                }
-                Declared::Provider(tool) => Tool::Raw(tool),
-            });
-        }
+        let mut tools = cx.wire_tools(
+            declared,
+            "/toolConfig/tools",
+            |_, spec, schema| {
+                Tool::ToolSpec(ToolSpecification {
+                    name: &spec.name,
+                    description: non_blank(spec.description.as_deref()),
+                    input_schema: ToolInputSchema::Json(schema),
+                })
+            },
+            Tool::Raw,
+        );
         limits(&mut cx, &turns);
         if !cx.report.is_ok() {
             return Err(cx.report);

@@ -395,6 +395,29 @@ impl<'p> Conversion<'p> {
         }
     }
 
+    /// The body's tools in the order declared, under `at`: the `k`th a function tool written by
+    /// `function(k, spec, schema)`, its provider fields placed at `{at}/{k}`, or this provider's
+    /// own tool written by `raw` as given. (Gemini groups its functions: `gemini_tools`.)
+    pub(crate) fn wire_tools<T>(
+        &mut self,
+        tools: Vec<Declared<'p>>,
+        at: &str,
+        mut function: impl FnMut(usize, &'p ToolSpec, &'p Value) -> T,
+        raw: impl Fn(&'p Value) -> T,
+    ) -> Vec<T> {
+        let mut wire = Vec::with_capacity(tools.len());
+        for (k, tool) in tools.into_iter().enumerate() {
+            wire.push(match tool {
+                Declared::Function { spec, schema, index } => {
+                    self.tool_fields(spec, index, || format!("{at}/{k}"));
+                    function(k, spec, schema)
+                }
+                Declared::Provider(tool) => raw(tool),
+            });
+        }
+        wire
+    }
+
     /// The tools the body declares, by the name tool calls and `tool_choice` give them: function
     /// tools, and this provider's own tools that have a name.
     fn declared<'o>(&'o self, options: &'o ConvertOptions) -> impl Iterator<Item = &'o str> {
