@@ -1,12 +1,14 @@
 //! JSON Pointer paths (RFC 6901) into the request body.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// One step of a [`Path`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Segment {
-    /// An object member.
-    Key(Box<str>),
+    /// An object member. Shared: a path extended by another step copies its parent's keys, and
+    /// a shared key is copied without an allocation.
+    Key(Arc<str>),
     /// An array element.
     Index(usize),
 }

@@ -579,7 +579,7 @@ impl Import {
     }
 
     /// The standard request: `{"input": ...}`, a lone user message written as a plain string as
-    /// text input, any other conversation as messages.
+    /// text input, any other conversation as messages, which it takes (`json!` would copy them).
     pub(crate) fn request(&mut self) -> Value {
         self.settle();
         let text = match self.messages.as_slice() {
@@ -598,10 +598,11 @@ impl Import {
             self.origins.push((input(), from));
             return json!({"input": text});
         }
-        if self.messages.is_empty() {
-            return json!({});
+        let mut request = Map::new();
+        if !self.messages.is_empty() {
+            request.insert("input".into(), Value::Array(std::mem::take(&mut self.messages)));
         }
-        json!({"input": self.messages})
+        Value::Object(request)
     }
 }
 
