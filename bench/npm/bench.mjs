@@ -26,8 +26,17 @@
 // The `_real` workloads are the small texts and the conversation with text as people write it
 // (quotes, line breaks, non-ASCII letters, an emoji), beside the plain ASCII ones.
 //
+// `--floor` (a package built with the feature `boundary-bench`) adds, on the conversations, the
+// least any converter of the request text does in this module: the text copied in as convertJson
+// copies it and read by serde_json into structs made for exactly that shape, nothing validated,
+// no body written (crates/agent-input-wasm/src/bench.rs). Its ratio is the highest a converter
+// starting from the text could reach against the request build. Beside it, less still: the text
+// copied in and its JSON syntax checked, nothing kept (`syntax alone`).
+//
 // Run: bash scripts/build-npm && node bench/npm/bench.mjs [--quick] [--generate-text] [--provider ID ...]
 //      [--workload NAME ...]
+//      AGENT_INPUT_WASM_FEATURES=boundary-bench AGENT_INPUT_NPM_OUT=target/npm/agent-input-bench bash scripts/build-npm &&
+//      AGENT_INPUT_PACKAGE=target/npm/agent-input-bench node bench/npm/bench.mjs --floor --workload conversation_2000
 
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -44,6 +53,10 @@ const packageDir = process.env.AGENT_INPUT_PACKAGE ?? join(repo, 'target', 'npm'
 const { convert, convertJson, version } = await import(pathToFileURL(join(packageDir, 'node.js')).href);
 const quick = process.argv.includes('--quick');
 const withGenerateText = process.argv.includes('--generate-text');
+// The same module instance node.js set up: its extra exports, when built with `boundary-bench`.
+const { benchReadSyntax, benchReadTyped } = await import(pathToFileURL(join(packageDir, 'agent_input.js')).href);
+const withFloor = process.argv.includes('--floor');
+if (withFloor && !benchReadTyped) throw new Error(`${packageDir} was not built with the feature boundary-bench`);
 
 // ---------------------------------------------------------------- workloads (as pipeline.rs)
 
@@ -426,6 +439,7 @@ const workloads = chosenWorkloads.length ? WORKLOADS.filter(([name]) => chosenWo
 console.log(`agent-input ${version} (WebAssembly) vs ai 6 + its provider packages, Node ${process.version}`);
 console.log('median wall time per workload run; ratio = request build time / agent-input convertJson time\n');
 const header = ['provider', 'workload', 'input', 'convertJson', 'convert', 'request build', 'generateText', 'ratio'];
+if (withFloor) header.push('read alone', 'build / read alone', 'syntax alone');
 const rows = [];
 for (const [name, make] of workloads) {
   const requests = make();
@@ -442,8 +456,20 @@ for (const [name, make] of workloads) {
       (i) => requestBuild(provider, calls[i]),
     ];
     if (withGenerateText) sides.push((i) => aiSdk(provider, messageLists[i]));
-    const [tJson, tValues, tBuild, tSdk = NaN] = await timeInTurns(sides, requests.length, budget);
-    rows.push([
+    const floor = withFloor && benchReadTyped(texts[0]) !== undefined;
+    if (floor) {
+      sides.push((i) => {
+        if (benchReadTyped(texts[i]) === undefined) throw new Error(`${name}: not a conversation of text blocks`);
+      });
+      sides.push((i) => {
+        if (!benchReadSyntax(texts[i])) throw new Error(`${name}: not JSON`);
+      });
+    }
+    const times = await timeInTurns(sides, requests.length, budget);
+    const [tJson, tValues, tBuild] = times;
+    const tSdk = withGenerateText ? times[3] : NaN;
+    const [tFloor, tSyntax] = floor ? times.slice(-2) : [NaN, NaN];
+    const row = [
       provider.id,
       name,
       `${(inputBytes / 1e6).toFixed(2)} MB`,
@@ -452,7 +478,10 @@ for (const [name, make] of workloads) {
       `${tBuild.toFixed(2)} ms`,
       withGenerateText ? `${tSdk.toFixed(2)} ms` : '-',
       `${(tBuild / tJson).toFixed(2)}x`,
-    ]);
+    ];
+    if (withFloor && floor) row.push(`${tFloor.toFixed(2)} ms`, `${(tBuild / tFloor).toFixed(2)}x`, `${tSyntax.toFixed(2)} ms`);
+    if (withFloor && !floor) row.push('-', '-', '-');
+    rows.push(row);
   }
 }
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -49,3 +49,50 @@ pub fn validate_serde(text: &JsValue) -> Result<JsValue, JsValue> {
     })
     .map_err(JsValue::from)
 }
+
+/// A conversation as the benchmark's conversation workloads write it, read into borrowed
+/// strings and nothing more: no validation, no body.
+#[derive(serde::Deserialize)]
+struct Conversation<'a> {
+    #[serde(borrow)]
+    input: Vec<Message<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct Message<'a> {
+    #[serde(borrow)]
+    role: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    content: Vec<Block<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct Block<'a> {
+    #[serde(borrow, rename = "type")]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(borrow)]
+    text: std::borrow::Cow<'a, str>,
+}
+
+/// The least any converter of request text in this module does (bench/npm/bench.mjs `--floor`):
+/// the text copied in as `convertJson` copies it, then read by `serde_json` into structs made for
+/// exactly this shape; the bytes of its strings, or `None` for another shape.
+#[wasm_bindgen(js_name = benchReadTyped)]
+pub fn read_typed(text: &JsValue) -> Result<Option<usize>, JsValue> {
+    let text = crate::text_argument(text, "text")?;
+    Ok(crate::text::with_str_within(&text, usize::MAX, |text| {
+        let conversation: Conversation<'_> = serde_json::from_str(text.ok()?).ok()?;
+        let strings =
+            |m: &Message<'_>| m.role.len() + m.content.iter().map(|b| b.kind.len() + b.text.len()).sum::<usize>();
+        Some(conversation.input.iter().map(strings).sum())
+    }))
+}
+
+/// Less still: the text copied in, and its JSON syntax checked by `serde_json`, nothing kept.
+#[wasm_bindgen(js_name = benchReadSyntax)]
+pub fn read_syntax(text: &JsValue) -> Result<bool, JsValue> {
+    let text = crate::text_argument(text, "text")?;
+    Ok(crate::text::with_str_within(&text, usize::MAX, |text| {
+        text.is_ok_and(|text| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok())
+    }))
+}
