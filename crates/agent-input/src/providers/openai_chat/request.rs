@@ -12,7 +12,7 @@ use crate::options::Effort;
 use crate::providers::common::convert::payload::{self, DataUrl};
 use crate::providers::common::convert::turns::Turn;
 use crate::providers::common::convert::{Conversion, PLAIN_NAME, Profile, Splice, non_blank};
-use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId};
+use crate::providers::common::convert::{ConvertOptions, Converted, Provider, ProviderId, ToolSpec};
 
 use crate::providers::openai::{MAX_STOP_SEQUENCES, OPENAI_ROLES, openai_limits, tool_choice_mode};
 
@@ -104,21 +104,7 @@ impl Provider for OpenAiChat {
             temperature: options.temperature,
             top_p: options.top_p,
             stop: options.stop_sequences.iter().map(String::as_str).collect(),
-            tools: cx.wire_tools(
-                tools,
-                "/tools",
-                |_, spec, schema| {
-                    Tool::Function(FunctionTool {
-                        kind: "function",
-                        function: Function {
-                            name: &spec.name,
-                            description: non_blank(spec.description.as_deref()),
-                            parameters: schema,
-                        },
-                    })
-                },
-                Tool::Raw,
-            ),
+            tools: cx.wire_tools(tools, "/tools", function_tool, Tool::Raw),
             tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
                 Ok(mode) => ToolChoice::Mode(mode),
                 Err(name) => ToolChoice::Named { kind: "function", function: NamedFunction { name } },
@@ -281,6 +267,15 @@ fn message<'a>(
         }
     }
     Some(ChatMessage::User { content: Content::Parts(parts) })
+}
+
+/// A function tool as Chat Completions declares it.
+fn function_tool<'a>(_: usize, spec: &'a ToolSpec, schema: &'a serde_json::Value) -> Tool<'a> {
+    let description = non_blank(spec.description.as_deref());
+    Tool::Function(FunctionTool {
+        kind: "function",
+        function: Function { name: &spec.name, description, parameters: schema },
+    })
 }
 
 /// Chat Completions request shapes, limited to what the standard input can produce.

@@ -99,21 +99,7 @@ impl Provider for OpenAiResponses {
             max_output_tokens,
             temperature: options.temperature,
             top_p: options.top_p,
-            tools: cx.wire_tools(
-                tools,
-                "/tools",
-                |_, spec, schema| {
-                    Tool::Function(FunctionTool {
-                        kind: "function",
-                        name: &spec.name,
-                        description: non_blank(spec.description.as_deref()),
-                        parameters: schema,
-                        // `false` unless the tool's own fields say.
-                        strict: (!own_field(spec, "strict")).then_some(false),
-                    })
-                },
-                Tool::Raw,
-            ),
+            tools: cx.wire_tools(tools, "/tools", function_tool, Tool::Raw),
             tool_choice: cx.tool_choice(options).map(|choice| match tool_choice_mode(choice) {
                 Ok(mode) => ToolChoice::Mode(mode),
                 Err(name) => ToolChoice::Named { kind: named_kind(options, name), name },
@@ -411,6 +397,18 @@ fn parts<'a>(
         }
     }
     (parts, blocks)
+}
+
+/// A function tool as the Responses API declares it: `strict` is `false` unless the tool's own
+/// fields say.
+fn function_tool<'a>(_: usize, spec: &'a ToolSpec, schema: &'a Value) -> Tool<'a> {
+    Tool::Function(FunctionTool {
+        kind: "function",
+        name: &spec.name,
+        description: non_blank(spec.description.as_deref()),
+        parameters: schema,
+        strict: (!own_field(spec, "strict")).then_some(false),
+    })
 }
 
 /// Responses request shapes, limited to what the standard input can produce.
