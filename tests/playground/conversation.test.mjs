@@ -33,6 +33,13 @@ describe('the playground as a chat', () => {
     await send(page, 'Hello, first', 1);
     await send(page, 'Second turn with a longer question so the conversation grows taller than before', 2);
     await send(page, 'Third', 3);
+    // The conversation scrolls to its newest turn in the frame after the turn is drawn: wait for
+    // that state (a conversation that never scrolls times out here), then measure.
+    await page.waitForFunction(() => {
+      const chat = document.getElementById('conversation').getBoundingClientRect();
+      const turns = document.querySelectorAll('[data-testid="chat-assistant"]');
+      return turns[turns.length - 1].getBoundingClientRect().bottom <= chat.bottom + 1;
+    });
     const at = await page.evaluate((composer) => {
       const rect = (el) => el.getBoundingClientRect();
       const chat = rect(document.getElementById('conversation'));
