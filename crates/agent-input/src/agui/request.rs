@@ -5,10 +5,11 @@ use serde_json::{Map, Value};
 
 use super::model::{RunAgentInput, Tool};
 use crate::convert::{Converted, ToolEntry};
-use crate::diagnostic::{Code, Diagnostic, Report};
+use crate::diagnostic::{Diagnostic, Report};
 use crate::model::ExecuteRequest;
-use crate::path::{Path, Segment};
-use crate::providers::common::fields;
+use crate::path::Segment;
+use crate::providers::common::convert::option_path;
+use crate::providers::common::{fields, items};
 
 /// Writes a validated request as a `RunAgentInput` of `thread_id` and `run_id`.
 ///
@@ -50,7 +51,7 @@ pub fn run_agent_input(
     fields::all_dropped(request, "AG-UI", &mut warnings);
     let mut written = Vec::with_capacity(tools.len());
     for (i, entry) in tools.iter().enumerate() {
-        let at = Path::root().key("options").key("tools").index(i);
+        let at = option_path("tools").index(i);
         match entry {
             ToolEntry::Function(spec) => {
                 if let Some(own) = &spec.provider_fields {
@@ -63,18 +64,9 @@ pub fn run_agent_input(
                 });
             }
             // AG-UI's tools are the caller's functions: a provider's own tool has no place there.
-            ToolEntry::Provider(tool) => warnings.push(
-                Diagnostic::new(
-                    Code::ProviderItemDropped,
-                    at,
-                    format!(
-                        "{}'s '{}' tool is left out: AG-UI's tools are the caller's functions",
-                        tool.provider.display_name(),
-                        tool.kind()
-                    ),
-                )
-                .received(tool.provider.as_str()),
-            ),
+            ToolEntry::Provider(tool) => {
+                warnings.push(items::left_out(at, tool, "tool", ": AG-UI's tools are the caller's functions"));
+            }
         }
     }
     let body = RunAgentInput {
@@ -98,6 +90,7 @@ pub fn memory_id<'r>(request: &'r ExecuteRequest<'_>) -> Option<&'r str> {
 mod tests {
     use super::*;
     use crate::convert::ToolSpec;
+    use crate::diagnostic::Code;
     use crate::validate;
     use serde_json::json;
 

@@ -88,22 +88,20 @@ impl Conversion<'_> {
 
     /// Another provider's tool of the `tools` option, left out with a warning naming it.
     pub(crate) fn drop_tool(&mut self, path: Path, tool: &ProviderItem) {
-        let from = tool.provider.display_name();
-        let message = format!(
-            "{from}'s {} tool is left out of the {} request: only {from} reads it back",
-            quote(tool.kind()),
-            self.name(),
-        );
-        self.error(Diagnostic::new(Code::ProviderItemDropped, path, message).received(tool.provider.as_str()));
+        let rest = format!(" of the {} request: only {} reads it back", self.name(), tool.provider.display_name());
+        self.error(left_out(path, tool, "tool", &rest));
     }
 
     fn drop_item(&mut self, path: Path, item: &ProviderItem, more: &str) {
-        let from = item.provider.display_name();
-        let message = format!(
-            "{from}'s {} item is left out of the {} request: only {from} reads it back{more}",
-            quote(item.kind()),
-            self.name(),
-        );
-        self.error(Diagnostic::new(Code::ProviderItemDropped, path, message).received(item.provider.as_str()));
+        let rest =
+            format!(" of the {} request: only {} reads it back{more}", self.name(), item.provider.display_name());
+        self.error(left_out(path, item, "item", &rest));
     }
+}
+
+/// `provider_item_dropped` at `path`: "<provider>'s '<kind>' `what` is left out`rest`", where
+/// `rest` says of what and why.
+pub(crate) fn left_out(path: Path, item: &ProviderItem, what: &str, rest: &str) -> Diagnostic {
+    let message = format!("{}'s {} {what} is left out{rest}", item.provider.display_name(), quote(item.kind()));
+    Diagnostic::new(Code::ProviderItemDropped, path, message).received(item.provider.as_str())
 }
